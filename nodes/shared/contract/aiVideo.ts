@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+import { ClientRequestId, Cursor, dto, Id, mediaRef, ParamSpec, TASK_STATUSES } from './common';
+
+export const AI_VIDEO_BATCH_MAX = 20;
+/** The longest prompt any model family takes (Wan); each model's own cap comes from the model list. */
+export const AI_VIDEO_PROMPT_MAX = 20000;
+
+export const CreateAiVideoRequest = z
+	.object({
+		model_id: Id,
+		prompt: z.string().trim().min(1, 'must not be empty').max(AI_VIDEO_PROMPT_MAX),
+		duration_sec: z.number().int().positive().nullish(),
+		aspect_ratio: z.string().min(1).nullish(),
+		resolution: z.string().min(1).nullish(),
+		generate_audio: z.boolean().nullish(),
+		first_frame: mediaRef().nullish(),
+		end_frame: mediaRef().nullish(),
+		refs: z.array(mediaRef()).nullish(),
+		client_request_id: ClientRequestId.nullish(),
+	})
+	.strict();
+export type CreateAiVideoRequest = z.input<typeof CreateAiVideoRequest>;
+export const CreateAiVideoResponse = dto({ video_id: z.string() });
+
+export const AiVideoError = dto({ code: z.number().or(z.string()).nullish(), message: z.string().nullish() });
+
+export const AiVideoDto = dto({
+	video_id: z.string(),
+	model_id: z.string().nullish(),
+	status: z.string(),
+	video_url: z.string().nullish(),
+	cover_url: z.string().nullish(),
+	duration_sec: z.number().nullish(),
+	resolution: z.string().nullish(),
+	aspect_ratio: z.string().nullish(),
+	cost_credit: z.number().nullish(),
+	created_at: z.number().nullish(),
+	error: AiVideoError.nullish(),
+});
+export type AiVideoDto = z.infer<typeof AiVideoDto>;
+
+/** One id, or a batch of up to 20 (sent comma-separated); exactly one of the two. */
+export const GetAiVideoRequest = z
+	.object({
+		video_id: Id.optional(),
+		video_ids: z
+			.array(Id)
+			.min(1)
+			.max(AI_VIDEO_BATCH_MAX, `at most ${AI_VIDEO_BATCH_MAX} ids per call`)
+			.optional(),
+	})
+	.strict()
+	.superRefine((value, ctx) => {
+		if ((value.video_id === undefined) === (value.video_ids === undefined)) {
+			ctx.addIssue({ code: z.ZodIssueCode.custom, path: [], message: 'provide exactly one of video_id, video_ids' });
+		}
+	});
+export const AiVideoBatch = dto({ videos: z.array(AiVideoDto) });
+export const GetAiVideoResponse = z.union([AiVideoBatch, AiVideoDto]);
+
+export const ListAiVideosRequest = z
+	.object({
+		cursor: Cursor.optional(),
+		limit: z.number().int().min(1).max(100).optional(),
+		status: z.array(z.enum(TASK_STATUSES)).min(1).optional(),
+	})
+	.strict();
+export const AiVideoPage = dto({ videos: z.array(AiVideoDto), next_cursor: z.number().nullish() });
+
+export const EstimateAiVideoCostRequest = z
+	.object({
+		model_id: Id,
+		duration_sec: z.number().int().positive(),
+		resolution: z.string().min(1).nullish(),
+		generate_audio: z.boolean().nullish(),
+	})
+	.strict();
+export const AiVideoCost = dto({ credit: z.number() });
+
+export const MediaSlotSpec = dto({
+	supported: z.boolean().nullish(),
+	max: z.number().nullish(),
+	mime_types: z.array(z.string()).nullish(),
+	kinds: z.array(z.string()).nullish(),
+});
+export type MediaSlotSpec = z.infer<typeof MediaSlotSpec>;
+
+export const AiVideoModelDto = dto({
+	model_id: z.string(),
+	name: z.string().nullish(),
+	family: z.string().nullish(),
+	params: z.record(ParamSpec).nullish(),
+	media: z.record(MediaSlotSpec).nullish(),
+});
+export type AiVideoModelDto = z.infer<typeof AiVideoModelDto>;
+export const AiVideoModelList = dto({ models: z.array(AiVideoModelDto) });

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData } from './common';
+
+export const ASSET_KINDS = ['image', 'video', 'audio'] as const;
+
+export const UploadAssetRequest = exactlyOneOf(
+	{
+		url: HttpUrl.nullish(),
+		inline_data: inlineData({ mimeTypes: ALL_MEDIA_MIME_TYPES, maxBytes: ASSET_MAX_BYTES }).nullish(),
+	},
+	['url', 'inline_data'],
+);
+export type UploadAssetRequest = z.input<typeof UploadAssetRequest>;
+
+export const AssetDto = dto({
+	asset_id: z.string(),
+	kind: z.string().nullish(),
+	mime: z.string().nullish(),
+	width: z.number().nullish(),
+	height: z.number().nullish(),
+	duration_sec: z.number().nullish(),
+	created_at: z.number().nullish(),
+});
+export type AssetDto = z.infer<typeof AssetDto>;
+
+export const ListAssetsRequest = z
+	.object({
+		kind: z.enum(ASSET_KINDS).optional(),
+		cursor: Cursor.optional(),
+		limit: z.number().int().min(1).max(100).optional(),
+	})
+	.strict();
+export const AssetPage = dto({ assets: z.array(AssetDto), next_cursor: z.number().nullish() });
+
+export const AssetIdQuery = z.object({ asset_id: Id }).strict();

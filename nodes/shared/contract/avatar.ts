@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+import { AspectRatio, Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData, MIB } from './common';
+
+export const AVATAR_IMAGE_MIME_TYPES = ['image/jpeg', 'image/jpg', 'image/png', 'image/webp', 'image/heic'] as const;
+export const AVATAR_IMAGE_MAX_BYTES = 10 * MIB;
+
+export const CreateAvatarRequest = exactlyOneOf(
+	{
+		img_url: HttpUrl.nullish(),
+		inline_data: inlineData({ mimeTypes: AVATAR_IMAGE_MIME_TYPES, maxBytes: AVATAR_IMAGE_MAX_BYTES }).nullish(),
+	},
+	['img_url', 'inline_data'],
+);
+export type CreateAvatarRequest = z.input<typeof CreateAvatarRequest>;
+
+export const AvatarFraming = dto({
+	aspect_ratio: z.string(),
+	zoom: z.number().nullish(),
+	offset_x: z.number().nullish(),
+	offset_y: z.number().nullish(),
+	image_url: z.string().nullish(),
+});
+export type AvatarFraming = z.infer<typeof AvatarFraming>;
+
+export const AvatarDto = dto({
+	avatar_id: z.string(),
+	thumbnail_url: z.string().nullish(),
+	aspect_ratios: z.array(z.string()).nullish(),
+	created_at: z.number().nullish(),
+	default_voice_id: z.string().nullish(),
+	framing: z.array(AvatarFraming).nullish(),
+});
+export type AvatarDto = z.infer<typeof AvatarDto>;
+
+export const ListAvatarsRequest = z
+	.object({
+		is_public: z.boolean().optional(),
+		cursor: Cursor.optional(),
+		limit: z.number().int().min(1).max(100).optional(),
+	})
+	.strict();
+export const AvatarPage = dto({ avatars: z.array(AvatarDto), next_cursor: z.number().nullish() });
+
+export const UpdateAvatarFramingRequest = z
+	.object({
+		avatar_id: Id,
+		aspect_ratio: AspectRatio,
+		zoom: z.number().min(1, 'must be at least 1 (1 shows the widest area of the source image)'),
+		offset_x: z.number().min(-1).max(1),
+		offset_y: z.number().min(-1).max(1),
+	})
+	.strict();
+export type UpdateAvatarFramingRequest = z.input<typeof UpdateAvatarFramingRequest>;
+export const FramingResultDto = dto({
+	aspect_ratio: z.string(),
+	avatar_id: z.string(),
+	image_url: z.string().nullish(),
+	zoom: z.number().nullish(),
+	offset_x: z.number().nullish(),
+	offset_y: z.number().nullish(),
+});
+
+export const AvatarIdQuery = z.object({ avatar_id: Id }).strict();

@@ -1,0 +1,111 @@
+import { z } from 'zod';
+
+import {
+	AspectRatio,
+	ClientRequestId,
+	Cursor,
+	dto,
+	exactlyOneOf,
+	HttpUrl,
+	Id,
+	inlineData,
+	MIB,
+	SpeechRate,
+	TASK_STATUSES,
+} from './common';
+
+export const TALKING_VIDEO_RESOLUTIONS = ['720p', '1080p', '2k'] as const;
+export const EMOTIONS = ['cheerful', 'angry', 'marketing', 'news', 'singing'] as const;
+export const DEFAULT_TALKING_MODEL_ID = 'vs_character_v4';
+
+/** Inline media accepted by the talking-video endpoint (a narrower list than MediaRef's). */
+export const TALKING_VIDEO_AUDIO_MIME_TYPES = [
+	'audio/avi',
+	'audio/mpeg',
+	'audio/mp3',
+	'audio/mp4',
+	'audio/m4a',
+	'audio/wav',
+] as const;
+
+export const TextScript = z
+	.object({
+		text: z.string().trim().min(1, 'must not be empty'),
+		voice_id: Id,
+		speech_rate: SpeechRate.nullish(),
+	})
+	.strict();
+
+export const AudioScript = exactlyOneOf(
+	{
+		audio_url: HttpUrl.nullish(),
+		inline_data: inlineData({ mimeTypes: TALKING_VIDEO_AUDIO_MIME_TYPES, maxBytes: 50 * MIB }).nullish(),
+		voice_change: z.boolean().nullish(),
+		voice_id: Id.nullish(),
+		denoise: z.boolean().nullish(),
+	},
+	['audio_url', 'inline_data'],
+).superRefine((value, ctx) => {
+	if (value.voice_change && !value.voice_id) {
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			path: ['voice_id'],
+			message: 'is required when voice_change is true (the voice to convert the audio to)',
+		});
+	}
+});
+
+export const CreateTalkingVideoRequest = exactlyOneOf(
+	{
+		avatar_id: Id,
+		text_script: TextScript.nullish(),
+		audio_script: AudioScript.nullish(),
+		model_id: Id.nullish(),
+		aspect_ratio: AspectRatio.nullish(),
+		resolution: z.enum(TALKING_VIDEO_RESOLUTIONS).nullish(),
+		emotion: z.enum(EMOTIONS).nullish(),
+		background_color: z
+			.string()
+			.regex(/^#[0-9A-Fa-f]{6}$/, 'must be a 6-digit hex colour with a leading #, e.g. #00FF00')
+			.nullish(),
+		client_request_id: ClientRequestId.nullish(),
+	},
+	['text_script', 'audio_script'],
+);
+export type CreateTalkingVideoRequest = z.input<typeof CreateTalkingVideoRequest>;
+
+export const CreateTalkingVideoResponse = dto({ video_id: z.string() });
+
+/** The talking video task as GET /api/v1/video returns it. */
+export const TalkingVideoDto = dto({
+	video_id: z.string(),
+	model_id: z.string().nullish(),
+	status: z.string(),
+	created_at: z.number().nullish(),
+	aspect_ratio: z.string().nullish(),
+	resolution: z.string().nullish(),
+	cost_credit: z.number().nullish(),
+	video_url: z.string().nullish(),
+});
+export type TalkingVideoDto = z.infer<typeof TalkingVideoDto>;
+
+export const VideoIdQuery = z.object({ video_id: Id }).strict();
+
+export const ListTalkingVideosRequest = z
+	.object({
+		cursor: Cursor.optional(),
+		limit: z.number().int().min(1).max(100).optional(),
+		status: z.array(z.enum(TASK_STATUSES)).min(1).optional(),
+	})
+	.strict();
+export const TalkingVideoPage = dto({ videos: z.array(TalkingVideoDto), next_cursor: z.number().nullish() });
+
+export const TalkingVideoModelDto = dto({
+	model_id: z.string(),
+	name: z.string().nullish(),
+	resolutions: z.array(z.string()).nullish(),
+	default_resolution: z.string().nullish(),
+	is_default: z.boolean().nullish(),
+});
+export type TalkingVideoModelDto = z.infer<typeof TalkingVideoModelDto>;
+export const TalkingVideoModelList = dto({ models: z.array(TalkingVideoModelDto) });

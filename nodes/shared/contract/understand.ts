@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+import { dto, mediaRef } from './common';
+
+export const UNDERSTAND_INPUTS_MAX = 8;
+
+/** A JSON Schema whose top level is an object, as the service requires. */
+export const OutputSchema = z
+	.record(z.unknown())
+	.refine((schema) => schema.type === 'object', 'must be a JSON Schema whose top level has "type": "object"');
+
+export const UnderstandMediaRequest = z
+	.object({
+		inputs: z
+			.array(mediaRef())
+			.min(1, 'needs at least 1 media input')
+			.max(UNDERSTAND_INPUTS_MAX, `takes at most ${UNDERSTAND_INPUTS_MAX} media inputs`),
+		prompt: z.string().trim().min(1, 'must not be empty'),
+		schema: OutputSchema,
+	})
+	.strict();
+export type UnderstandMediaRequest = z.input<typeof UnderstandMediaRequest>;
+
+export const UnderstandResultDto = dto({
+	output: z.record(z.unknown()),
+	usage: dto({ input_tokens: z.number().nullish(), output_tokens: z.number().nullish() }).nullish(),
+	cost_credit: z.number().nullish(),
+});
+export type UnderstandResultDto = z.infer<typeof UnderstandResultDto>;

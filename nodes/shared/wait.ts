@@ -1,0 +1,235 @@
+import type { VisionStoryClient } from './client';
+import type { AiVideoDto, TalkingVideoDto } from './contract';
+import { AI_VIDEO_BATCH_MAX } from './contract';
+import { VisionStoryError } from './errors';
+import { abortedError, delay } from './time';
+
+export type TaskKind = 'talkingVideo' | 'aiVideo';
+export type VideoTask = TalkingVideoDto | AiVideoDto;
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: VisionStoryError };
+
+export interface WaitOptions {
+	pollIntervalMs: number;
+	timeoutMs: number;
+	signal?: AbortSignal;
+	/** Talking-video status requests in flight at once (there is no batch status call for them). */
+	concurrency?: number;
+}
+
+export interface RunOptions extends WaitOptions {
+	/** Wait until every task finishes; otherwise return as soon as every item is submitted. */
+	waitForCompletion: boolean;
+}
+
+/** Submits one item and resolves with its video_id. */
+export type Submission = () => Promise<string>;
+
+const DEFAULT_CONCURRENCY = 8;
+/** Polls that may fail in a row (after the transport's own retries) before an item gives up. */
+const MAX_POLL_FAILURES = 5;
+/** Rounds a freshly created AI video may be missing from the batch answer while it registers. */
+const MAX_MISSING_ROUNDS = 3;
+
+const TERMINAL = new Set(['created', 'failed']);
+
+export function isFinished(task: { status: string }): boolean {
+	return TERMINAL.has(task.status);
+}
+
+/** Runs `work` over `items` with at most `limit` promises in flight. */
+export async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+	const results = new Array<R>(items.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < items.length) {
+			const index = next++;
+			results[index] = await work(items[index], index);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+	return results;
+}
+
+/** The service's view of one task, or why it could not be read this round. */
+type PollResult = VideoTask | VisionStoryError | undefined;
+
+async function pollAiVideos(client: VisionStoryClient, ids: string[], signal?: AbortSignal): Promise<Map<string, PollResult>> {
+	const chunks: string[][] = [];
+	for (let i = 0; i < ids.length; i += AI_VIDEO_BATCH_MAX) chunks.push(ids.slice(i, i + AI_VIDEO_BATCH_MAX));
+	const results = new Map<string, PollResult>();
+	await mapConcurrent(chunks, 4, async (chunk) => {
+		try {
+			const videos = await client.getAiVideos({ video_ids: chunk }, { signal });
+			for (const video of videos) results.set(video.video_id, video);
+		} catch (error) {
+			for (const id of chunk) results.set(id, asError(error));
+		}
+	});
+	return results;
+}
+
+async function pollTalkingVideos(
+	client: VisionStoryClient,
+	ids: string[],
+	concurrency: number,
+	signal?: AbortSignal,
+): Promise<Map<string, PollResult>> {
+	const results = new Map<string, PollResult>();
+	await mapConcurrent(ids, concurrency, async (id) => {
+		try {
+			results.set(id, await client.getTalkingVideo({ video_id: id }, { signal }));
+		} catch (error) {
+			results.set(id, asError(error));
+		}
+	});
+	return results;
+}
+
+function asError(error: unknown): VisionStoryError {
+	if (error instanceof VisionStoryError) {
+		if (error.kind === 'aborted') throw error;
+		return error;
+	}
+	throw error;
+}
+
+export function taskFailedError(kind: TaskKind, task: VideoTask): VisionStoryError {
+	const failure = 'error' in task && task.error ? task.error : undefined;
+	const what = kind === 'aiVideo' ? 'AI video' : 'Talking video';
+	const reason = failure?.message ? `: ${failure.message}${failure.code !== undefined && failure.code !== null ? ` (code ${failure.code})` : ''}` : '';
+	return new VisionStoryError({
+		kind: 'taskFailed',
+		message: `${what} ${task.video_id} failed${reason}`,
+		hint: 'VisionStory refunded its credits automatically. Adjust the input (prompt, media, script) and run again.',
+		code: failure?.code ?? undefined,
+		videoIds: [task.video_id],
+	});
+}
+
+function timeoutError(kind: TaskKind, ids: string[], timeoutMs: number): VisionStoryError {
+	const minutes = Math.round((timeoutMs / 60000) * 10) / 10;
+	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
+	return new VisionStoryError({
+		kind: 'timeout',
+		message: `The ${what} ${ids.join(', ')} was still rendering after ${minutes} minutes`,
+		hint: 'Nothing is lost: the video keeps rendering. Fetch it later with the Get operation and this id, or raise Timeout (Minutes).',
+		videoIds: ids,
+	});
+}
+
+function slotTimeoutError(timeoutMs: number, concurrency?: { limit?: number }): VisionStoryError {
+	const minutes = Math.round((timeoutMs / 60000) * 10) / 10;
+	return new VisionStoryError({
+		kind: 'timeout',
+		status: 429,
+		message: `No AI video slot became free within ${minutes} minutes${concurrency?.limit ? ` (your key renders at most ${concurrency.limit} at once)` : ''}`,
+		hint: 'Nothing was created or charged for this item. Run it again later, or raise Timeout (Minutes).',
+	});
+}
+
+/**
+ * Submits every item first, then waits on all of them together: AI videos through the batch status
+ * call (20 ids a request), talking videos concurrently. An AI-video submission refused by the per-key
+ * concurrency cap stays queued and is sent again once one of our tasks frees a slot.
+ */
+export async function runTasks(
+	client: VisionStoryClient,
+	kind: TaskKind,
+	submissions: Submission[],
+	options: RunOptions,
+): Promise<Array<Outcome<VideoTask | { video_id: string }>>> {
+	const { pollIntervalMs, timeoutMs, signal } = options;
+	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+	const deadline = Date.now() + timeoutMs;
+	const outcomes = new Array<Outcome<VideoTask | { video_id: string }> | undefined>(submissions.length);
+	const waiting: number[] = submissions.map((_, i) => i);
+	const pending = new Map<string, { index: number; failures: number; missing: number }>();
+	let slotLimit: { limit?: number } | undefined;
+
+	const submitWaiting = async () => {
+		if (kind === 'talkingVideo') {
+			const batch = waiting.splice(0, waiting.length);
+			await mapConcurrent(batch, concurrency, async (index) => {
+				try {
+					const id = await submissions[index]();
+					pending.set(id, { index, failures: 0, missing: 0 });
+					outcomes[index] = { ok: true, value: { video_id: id } };
+				} catch (error) {
+					outcomes[index] = { ok: false, error: asError(error) };
+				}
+			});
+			return;
+		}
+		// AI videos one by one: the first concurrency refusal says the remaining ones would be refused too.
+		while (waiting.length > 0) {
+			// Our own tasks already fill the known cap: sending now would only be refused again.
+			if (slotLimit?.limit !== undefined && pending.size >= slotLimit.limit) return;
+			const index = waiting[0];
+			try {
+				const id = await submissions[index]();
+				pending.set(id, { index, failures: 0, missing: 0 });
+				outcomes[index] = { ok: true, value: { video_id: id } };
+			} catch (error) {
+				const failure = asError(error);
+				if (failure.isConcurrencyLimit) {
+					slotLimit = failure.concurrency;
+					return;
+				}
+				outcomes[index] = { ok: false, error: failure };
+			}
+			waiting.shift();
+		}
+	};
+
+	const pollPending = async () => {
+		const ids = [...pending.keys()];
+		const results =
+			kind === 'aiVideo' ? await pollAiVideos(client, ids, signal) : await pollTalkingVideos(client, ids, concurrency, signal);
+		for (const id of ids) {
+			const entry = pending.get(id)!;
+			const result = results.get(id);
+			if (result instanceof VisionStoryError) {
+				entry.failures++;
+				if (result.status === 404 || entry.failures >= MAX_POLL_FAILURES) {
+					outcomes[entry.index] = { ok: false, error: result };
+					pending.delete(id);
+				}
+				continue;
+			}
+			if (result === undefined) {
+				if (++entry.missing >= MAX_MISSING_ROUNDS) {
+					outcomes[entry.index] = {
+						ok: false,
+						error: new VisionStoryError({ kind: 'api', status: 404, message: `Video ${id} was not found`, videoIds: [id] }),
+					};
+					pending.delete(id);
+				}
+				continue;
+			}
+			entry.failures = 0;
+			if (!isFinished(result)) continue;
+			pending.delete(id);
+			if (options.waitForCompletion) {
+				outcomes[entry.index] = result.status === 'created' ? { ok: true, value: result } : { ok: false, error: taskFailedError(kind, result) };
+			}
+		}
+	};
+
+	await submitWaiting();
+	while (waiting.length > 0 || (options.waitForCompletion && pending.size > 0)) {
+		if (signal?.aborted) throw abortedError();
+		const remaining = deadline - Date.now();
+		if (remaining <= 0) break;
+		await delay(Math.min(pollIntervalMs, remaining), signal);
+		// Without waiting, polling only serves to notice freed slots for the items still queued.
+		if (pending.size > 0) await pollPending();
+		if (waiting.length > 0) await submitWaiting();
+	}
+
+	for (const index of waiting) outcomes[index] = { ok: false, error: slotTimeoutError(timeoutMs, slotLimit) };
+	if (options.waitForCompletion) {
+		for (const [id, entry] of pending) outcomes[entry.index] = { ok: false, error: timeoutError(kind, [id], timeoutMs) };
+	}
+	return outcomes.map((o) => o!);
+}
