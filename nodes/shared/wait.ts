@@ -95,14 +95,15 @@ function asError(error: unknown): VisionStoryError {
 }
 
 export function taskFailedError(kind: TaskKind, task: VideoTask): VisionStoryError {
-	const failure = 'error' in task && task.error ? task.error : undefined;
+	const failure = (task as AiVideoDto).error ?? undefined;
 	const what = kind === 'aiVideo' ? 'AI video' : 'Talking video';
-	const reason = failure?.message ? `: ${failure.message}${failure.code !== undefined && failure.code !== null ? ` (code ${failure.code})` : ''}` : '';
+	const code = failure?.code ?? undefined;
+	const reason = failure?.message ? `: ${failure.message}${code !== undefined ? ` (code ${code})` : ''}` : '';
 	return new VisionStoryError({
 		kind: 'taskFailed',
 		message: `${what} ${task.video_id} failed${reason}`,
 		hint: 'VisionStory refunded its credits automatically. Adjust the input (prompt, media, script) and run again.',
-		code: failure?.code ?? undefined,
+		code,
 		videoIds: [task.video_id],
 	});
 }
