@@ -1,0 +1,12 @@
+// The in-process n8n engine harness: see harness.ts for the entry point and types.ts for the API.
+export { createHarness } from './harness';
+export type {
+	CredentialTestResult,
+	Harness,
+	HarnessOptions,
+	PollOptions,
+	PollResult,
+	RunOptions,
+	RunResult,
+	VisionStoryApiCredentialData,
+} from './types';

@@ -1,0 +1,50 @@
+import { Container } from '@n8n/di';
+import { PollContext, TriggersAndPollers } from 'n8n-core';
+import type { IDataObject, INode, IWorkflowBase } from 'n8n-workflow';
+import { deepCopy, Workflow } from 'n8n-workflow';
+
+import { buildAdditionalData } from './additional-data';
+import { withBinaryStore } from './binary-data';
+import type { CredentialDataMap } from './credentials';
+import { HarnessCredentialsHelper } from './credentials';
+import type { EngineContext } from './engine-context';
+import type { PollOptions, PollResult } from './types';
+
+/**
+ * One call of a polling trigger's `poll()`, the way n8n makes it: a workflow holding the trigger,
+ * n8n-core's PollContext (mode `trigger` for an active workflow, `manual` for "Fetch test event"),
+ * and the call itself through n8n-core's TriggersAndPollers.
+ *
+ * The workflow's static data is what n8n persists in its database between polls; here the caller
+ * holds it: pass the `staticData` a call returned into the next call, even on a new harness, to
+ * simulate polls across an n8n restart. Real n8n does not save static data changed by a manual
+ * "Fetch test event", so a faithful test does not feed manual-mode static data back.
+ */
+export async function pollOnce(engine: EngineContext, trigger: INode, options: PollOptions = {}): Promise<PollResult> {
+	const mode = options.mode ?? 'trigger';
+	const node = deepCopy(trigger);
+	const staticKey = `node:${node.name}`;
+	const workflowData = { id: 'harness-poll-workflow', name: 'Harness poll workflow', active: mode === 'trigger', nodes: [node], connections: {} };
+	const workflow = new Workflow({
+		...workflowData,
+		nodeTypes: engine.nodeTypes,
+		staticData: options.staticData ? { [staticKey]: deepCopy(options.staticData) } : {},
+	});
+	const credentialsHelper = new HarnessCredentialsHelper(engine.credentialTypes, (options.credentials ?? {}) as CredentialDataMap);
+	// A poll runs outside any execution, so n8n gives it no execution id.
+	const additionalData = buildAdditionalData({
+		credentialsHelper,
+		workflow: workflowData as unknown as IWorkflowBase,
+		mode,
+	});
+	const activation = mode === 'manual' ? 'manual' : (options.activation ?? 'activate');
+	const context = new PollContext(workflow, node, additionalData, mode, activation);
+
+	const items = await withBinaryStore(engine.binaryStore, async () =>
+		await Container.get(TriggersAndPollers).runPollFunction(workflow, node, context),
+	);
+	// A plain copy: the live object is an n8n ObservableObject that flags changes on its parent.
+	const staticData = deepCopy((workflow.staticData[staticKey] as IDataObject | undefined) ?? {});
+	delete staticData.__dataChanged;
+	return { items: items ?? null, staticData };
+}

@@ -1,0 +1,86 @@
+import type {
+	ExecutionBaseError,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	IPinData,
+	IRunData,
+	IVersionedNodeType,
+	IWorkflowBase,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
+
+/** Plain (never encrypted) data of the package's credential, as a user would type it into n8n. */
+export interface VisionStoryApiCredentialData {
+	apiKey: string;
+	baseUrl: string;
+}
+
+export interface HarnessOptions {
+	/**
+	 * Where n8n-core keeps binary data: `default` keeps it in memory (base64 inside the item, as
+	 * n8n 1.x does), `filesystem` writes it to a temporary folder (as n8n 2.x does by default).
+	 */
+	binaryMode?: 'default' | 'filesystem';
+	/** More node types (test fixtures), keyed by the full type name used in workflow JSON. */
+	extraNodeTypes?: Record<string, INodeType | IVersionedNodeType>;
+}
+
+export interface RunOptions {
+	credentials?: { visionStoryApi?: VisionStoryApiCredentialData };
+	/** Default: a fresh id per run; passing the same id twice simulates a re-run inside one execution. */
+	executionId?: string;
+	/** Merged over the workflow's own `pinData` (these win), honoured like a manual run in the editor. */
+	pinData?: IPinData;
+}
+
+export interface RunResult {
+	runData: IRunData;
+	/** The execution's error, if any. */
+	error?: ExecutionBaseError;
+	/** The execution id the run used (handy for asserting idempotency keys). */
+	executionId: string;
+	/** Items of one output of one run of a node; throws a readable error if the node did not run. */
+	output(nodeName: string, outputIndex?: number, runIndex?: number): INodeExecutionData[];
+	/** The bytes of a binary property, whichever storage mode the harness uses. */
+	binary(nodeName: string, itemIndex?: number, property?: string): Promise<Buffer>;
+	/** The error a node's last failed run recorded, if any. */
+	nodeError(nodeName: string): ExecutionBaseError | undefined;
+}
+
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+export interface PollOptions {
+	credentials?: RunOptions['credentials'];
+	/** The node's static data from a previous call (what `poll()` returned); default: none yet. */
+	staticData?: IDataObject;
+	/** `manual` is the editor's "Fetch test event"; `trigger` is an active workflow. Default `trigger`. */
+	mode?: 'manual' | 'trigger';
+	/**
+	 * How the workflow was activated, in trigger mode: `activate` (default), `init` (n8n starting up,
+	 * i.e. after a restart) or `update`. Manual mode always uses `manual`.
+	 */
+	activation?: Exclude<WorkflowActivateMode, 'manual'>;
+}
+
+export interface PollResult {
+	/** What the node's `poll()` returned: `null` means "nothing new". */
+	items: INodeExecutionData[][] | null;
+	/** The node's workflow static data after the poll, a plain copy to pass back to the next call. */
+	staticData: IDataObject;
+}
+
+export interface Harness {
+	/** Runs a workflow (object, or path to an exported JSON file) like "Execute workflow" in the editor. */
+	run(workflow: IWorkflowBase | string, options?: RunOptions): Promise<RunResult>;
+	/** Performs the credential's `test` request the way the editor's "Test" button does, over real HTTP. */
+	testCredential(type: 'visionStoryApi', data: VisionStoryApiCredentialData): Promise<CredentialTestResult>;
+	/** Drives a polling trigger's real `poll()` through n8n-core's `PollContext`. */
+	poll(node: INode, options?: PollOptions): Promise<PollResult>;
+	/** Deletes temporary folders and releases the engine's process-wide state. Call it in `afterAll`. */
+	shutdown(): Promise<void>;
+}
