@@ -1,4 +1,5 @@
 import type { INode } from 'n8n-workflow';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -212,6 +213,26 @@ describe.each(['default', 'filesystem'] as const)('binary data in %s mode', (bin
 	});
 });
 
+test('harnesses with different binary modes can run at the same time, each storing its own way', async () => {
+	const [memory, disk] = await Promise.all([
+		createHarness({ binaryMode: 'default', extraNodeTypes: fixtureNodeTypes() }),
+		createHarness({ binaryMode: 'filesystem', extraNodeTypes: fixtureNodeTypes() }),
+	]);
+	try {
+		const pinData = { [TRIGGER]: [{ json: { url: `${api.baseUrl}/files/clip.mp4` } }] };
+		const [inMemory, onDisk] = await Promise.all([
+			memory.run(workflow('download'), { pinData }),
+			disk.run(workflow('download'), { pinData }),
+		]);
+		expect(inMemory.output('Download')[0].binary?.video.id).toBeUndefined();
+		expect(onDisk.output('Download')[0].binary?.video.id).toMatch(/^filesystem-v2:/);
+		expect((await inMemory.binary('Download', 0, 'video')).equals(api.file)).toBe(true);
+		expect((await onDisk.binary('Download', 0, 'video')).equals(api.file)).toBe(true);
+	} finally {
+		await Promise.all([memory.shutdown(), disk.shutdown()]);
+	}
+});
+
 describe('poll', () => {
 	const trigger: INode = {
 		id: 'poll-counter',
@@ -254,18 +275,30 @@ describe('poll', () => {
 	});
 
 	test('a polling trigger in a workflow runs once in a manual execution', async () => {
-		const result = await harness.run(
-			{ name: 'poll', nodes: [trigger], connections: {} } as never,
-			{ credentials: credentials() },
-		);
+		const result = await harness.run({ nodes: [trigger], connections: {} }, { credentials: credentials() });
 		expect(result.output('Poll Counter')).toEqual([expect.objectContaining({ json: { polls: 1, activation: 'manual', credits: 1000 } })]);
 	});
 });
 
 describe('environment', () => {
-	test('N8N_USER_FOLDER points into a temporary folder while a harness is alive, and is removed after', async () => {
+	test('N8N_USER_FOLDER points into a temporary folder while a harness is alive', () => {
 		const userFolder = process.env.N8N_USER_FOLDER ?? '';
 		expect(userFolder.startsWith(path.join(tmpdir(), 'n8n-harness-'))).toBe(true);
 		expect(existsSync(userFolder)).toBe(true);
+	});
+
+	test('a process using every feature exits by itself after shutdown, leaving no temporary folder', async () => {
+		// Its own process, because jest would hide a leftover timer or socket until the very end.
+		const script = path.join(__dirname, 'fixtures', 'exit-check.ts');
+		const { N8N_USER_FOLDER: _ours, ...env } = process.env;
+		const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) => {
+			execFile(
+				process.execPath,
+				[require.resolve('tsx/cli'), script],
+				{ cwd: PACKAGE_ROOT, timeout: 60_000, env },
+				(error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve({ stdout: out })),
+			);
+		});
+		expect(stdout).toContain('harness exit check: done');
 	});
 });

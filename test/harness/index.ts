@@ -9,4 +9,5 @@ export type {
 	RunOptions,
 	RunResult,
 	VisionStoryApiCredentialData,
+	WorkflowJson,
 } from './types';

@@ -18,13 +18,10 @@ import type { CredentialDataMap } from './credentials';
 import { HarnessCredentialsHelper } from './credentials';
 import type { EngineContext } from './engine-context';
 import { PACKAGE_ROOT } from './package';
-import type { RunOptions, RunResult } from './types';
-
-/** Workflow JSON as n8n exports it: most IWorkflowBase bookkeeping fields may be absent. */
-type WorkflowJson = Partial<IWorkflowBase> & Pick<IWorkflowBase, 'nodes' | 'connections'>;
+import type { RunOptions, RunResult, WorkflowJson } from './types';
 
 /** Relative paths are taken from the repository root, whatever folder jest runs from. */
-export function loadWorkflow(workflowOrPath: IWorkflowBase | string): WorkflowJson {
+export function loadWorkflow(workflowOrPath: WorkflowJson | string): WorkflowJson {
 	const json =
 		typeof workflowOrPath === 'string'
 			? readFileSync(path.resolve(PACKAGE_ROOT, workflowOrPath), 'utf8')
@@ -56,7 +53,7 @@ function isExecutionData(item: unknown): item is INodeExecutionData {
  */
 export async function runWorkflow(
 	engine: EngineContext,
-	workflowOrPath: IWorkflowBase | string,
+	workflowOrPath: WorkflowJson | string,
 	options: RunOptions = {},
 ): Promise<RunResult> {
 	const data = loadWorkflow(workflowOrPath);

@@ -11,6 +11,12 @@ import type {
 	WorkflowActivateMode,
 } from 'n8n-workflow';
 
+/**
+ * Workflow JSON as n8n exports it (or a test writes it): only `nodes` and `connections` are needed,
+ * so an exported file's missing bookkeeping fields (createdAt, …) are no obstacle.
+ */
+export type WorkflowJson = Partial<IWorkflowBase> & Pick<IWorkflowBase, 'nodes' | 'connections'>;
+
 /** Plain (never encrypted) data of the package's credential, as a user would type it into n8n. */
 export interface VisionStoryApiCredentialData {
 	apiKey: string;
@@ -76,7 +82,7 @@ export interface PollResult {
 
 export interface Harness {
 	/** Runs a workflow (object, or path to an exported JSON file) like "Execute workflow" in the editor. */
-	run(workflow: IWorkflowBase | string, options?: RunOptions): Promise<RunResult>;
+	run(workflow: IWorkflowBase | WorkflowJson | string, options?: RunOptions): Promise<RunResult>;
 	/** Performs the credential's `test` request the way the editor's "Test" button does, over real HTTP. */
 	testCredential(type: 'visionStoryApi', data: VisionStoryApiCredentialData): Promise<CredentialTestResult>;
 	/** Drives a polling trigger's real `poll()` through n8n-core's `PollContext`. */
