@@ -1,0 +1,144 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiError } from './errors';
+import type { FaultDecision, FaultInjector } from './faults';
+import { envelope, queryObject, readBody, resetConnection, sendJson } from './http';
+import type { RequestLog } from './requestLog';
+import { methodNotAllowed, routeNotFound, type Reply, type Router } from './router';
+import type { Account, EmulatorState } from './state';
+import type { RequestLogEntry } from './types';
+import { invalid } from './errors';
+
+export interface ApiDeps {
+	state: EmulatorState;
+	faults: FaultInjector;
+	log: RequestLog;
+	router: Router;
+	/** Introspection endpoints under /__emulator: no auth, no faults, not logged. */
+	admin: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+}
+
+/** Classifies the X-API-Key header for the log without keeping its value. */
+export function keyPresence(state: EmulatorState, req: IncomingMessage): { apiKey: RequestLogEntry['apiKey']; account?: Account } {
+	const header = req.headers['x-api-key'];
+	const key = Array.isArray(header) ? header[0] : header;
+	if (key === undefined) return { apiKey: 'absent' };
+	const account = state.accountByKey(key);
+	return account ? { apiKey: 'valid', account } : { apiKey: 'invalid' };
+}
+
+function injectedError(fault: FaultDecision): ApiError | undefined {
+	switch (fault.kind) {
+		case 'http500':
+			return new ApiError(500, 500, 'Internal server error (injected)');
+		case 'http503':
+			return new ApiError(503, 503, 'Service temporarily unavailable (injected)');
+		case 'http429':
+			return new ApiError(429, 429, 'Rate limit exceeded (injected)', { headers: { 'Retry-After': String(fault.retryAfter) } });
+		case 'http409':
+			return new ApiError(409, 409, 'A submission with this client_request_id is still being registered (injected)', {
+				hint: 'Wait a few seconds and resend the same request with the same client_request_id',
+			});
+		default:
+			return undefined;
+	}
+}
+
+function errorReply(err: ApiError): { status: number; body: unknown; headers: Record<string, string> } {
+	return { status: err.status, body: err.body(), headers: err.extra.headers ?? {} };
+}
+
+export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => void {
+	const { state, faults, log, router } = deps;
+
+	async function run(req: IncomingMessage, res: ServerResponse): Promise<void> {
+		const url = new URL(req.url ?? '/', 'http://emulator');
+		if (url.pathname.startsWith('/__emulator')) return deps.admin(req, res, url);
+
+		const method = (req.method ?? 'GET').toUpperCase();
+		const at = state.now();
+		const { apiKey, account } = keyPresence(state, req);
+		const entry: Omit<RequestLogEntry, 'seq'> = {
+			at,
+			origin: 'api',
+			method,
+			path: url.pathname,
+			query: queryObject(url.searchParams),
+			apiKey,
+			...(account ? { account: account.id } : {}),
+			status: 0,
+			outcome: 'answered',
+			bodyBytes: 0,
+		};
+		const fault = faults.pick('api', method, url.pathname);
+		const latency = faults.latencyMs('api');
+		if (latency > 0) await sleep(latency);
+		const body = await readBody(req);
+		entry.bodyBytes = body.size;
+
+		if (fault?.kind === 'resetBefore') {
+			resetConnection(req);
+			log.add({ ...entry, outcome: 'reset' });
+			return;
+		}
+
+		let status: number;
+		let payload: unknown;
+		let headers: Record<string, string> = {};
+		let binary: Buffer | undefined;
+		const injected = fault && injectedError(fault);
+		if (injected) {
+			({ status, body: payload, headers } = errorReply(injected));
+		} else {
+			try {
+				const reply = await dispatch(method, url, body.bytes, body.tooLarge, account);
+				status = reply.status;
+				if (reply.kind === 'json') payload = envelope(reply.data, state.now());
+				else ({ headers, body: binary } = reply);
+			} catch (err) {
+				if (!(err instanceof ApiError)) console.error('[emulator] handler crashed:', err);
+				({ status, body: payload, headers } = errorReply(err instanceof ApiError ? err : new ApiError(500, 500, 'Internal server error')));
+			}
+		}
+
+		if (fault?.kind === 'resetAfter') {
+			// The work is done (task created, credits charged); only the answer is lost.
+			resetConnection(req);
+			log.add({ ...entry, status, outcome: 'reset' });
+			return;
+		}
+		if (binary) {
+			res.writeHead(status, { 'Content-Length': String(binary.length), ...headers });
+			res.end(binary);
+		} else {
+			sendJson(res, status, payload, headers);
+		}
+		log.add({ ...entry, status });
+	}
+
+	async function dispatch(method: string, url: URL, bytes: Buffer, tooLarge: boolean, account: Account | undefined): Promise<Reply> {
+		if (tooLarge) throw new ApiError(413, 413, 'Request body too large', { hint: 'Upload large media with a URL or POST /api/v1/asset in a smaller file' });
+		if (!account) throw new ApiError(401, 401, 'Missing or invalid X-API-Key', { hint: 'Send a valid key from the API keys page in the X-API-Key header' });
+		const match = router.match(method, url.pathname);
+		if (!match) throw routeNotFound(method, url.pathname);
+		if ('allowed' in match) throw methodNotAllowed(method, url.pathname, match.allowed);
+		state.settle();
+		let parsed: unknown;
+		if (bytes.length > 0) {
+			try {
+				parsed = JSON.parse(bytes.toString('utf8'));
+			} catch {
+				throw invalid({ body: 'must be valid JSON' });
+			}
+		}
+		return match.route.handler({ state, account, query: url.searchParams, body: parsed, now: state.now() });
+	}
+
+	return (req, res) => {
+		run(req, res).catch((err: unknown) => {
+			console.error('[emulator] request failed:', err);
+			if (!res.headersSent) sendJson(res, 500, new ApiError(500, 500, 'Internal server error').body());
+			else res.destroy();
+		});
+	};
+}

@@ -1,0 +1,80 @@
+import { createPrng } from './prng';
+import type { FaultKind, Faults, FaultScript } from './types';
+
+const KINDS: FaultKind[] = ['http500', 'http503', 'http429', 'http409', 'resetBefore', 'resetAfter', 'truncateBody'];
+
+export interface FaultDecision {
+	kind: FaultKind;
+	retryAfter: number;
+}
+
+function noFaults(): Faults {
+	return { rate5xx: 0, rate429: 0, resetRate: 0, latencyMs: 0, failNext: [] };
+}
+
+function checkRate(name: string, value: unknown): void {
+	if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new Error(`${name} must be a number from 0 to 1`);
+}
+
+/**
+ * Decides, per request, whether to misbehave. Scripted entries come first and are consumed in order;
+ * the random rates draw from a seeded PRNG so a run with the same seed fails the same requests.
+ * Only the API origin gets random faults; the media origin only gets scripted ones aimed at it.
+ */
+export class FaultInjector {
+	private current = noFaults();
+	private random: () => number;
+
+	constructor(private readonly seed: number) {
+		this.random = createPrng(seed);
+	}
+
+	get(): Faults {
+		return { ...this.current, failNext: this.current.failNext.map((f) => ({ ...f })) };
+	}
+
+	set(change: Partial<Faults>): void {
+		for (const name of ['rate5xx', 'rate429', 'resetRate'] as const) if (change[name] !== undefined) checkRate(name, change[name]);
+		if (change.latencyMs !== undefined && !(typeof change.latencyMs === 'number' && change.latencyMs >= 0)) throw new Error('latencyMs must be >= 0');
+		if (change.failNext !== undefined) {
+			if (!Array.isArray(change.failNext)) throw new Error('failNext must be an array');
+			for (const f of change.failNext) if (!KINDS.includes(f.kind)) throw new Error(`unknown fault kind ${String(f.kind)}; use one of ${KINDS.join(', ')}`);
+		}
+		this.current = { ...this.current, ...change, failNext: (change.failNext ?? this.current.failNext).map((f) => ({ ...f })) };
+	}
+
+	clear(): void {
+		this.current = noFaults();
+	}
+
+	/** Back to the seeded state: no faults and the PRNG rewound. */
+	reset(): void {
+		this.clear();
+		this.random = createPrng(this.seed);
+	}
+
+	latencyMs(origin: 'api' | 'media'): number {
+		return origin === 'api' ? this.current.latencyMs : 0;
+	}
+
+	pick(origin: 'api' | 'media', method: string, path: string): FaultDecision | undefined {
+		const scripted = this.current.failNext.find((f) => matches(f, origin, method, path));
+		if (scripted) {
+			const left = (scripted.count ?? 1) - 1;
+			if (left > 0) scripted.count = left;
+			else this.current.failNext.splice(this.current.failNext.indexOf(scripted), 1);
+			return { kind: scripted.kind, retryAfter: scripted.retryAfter ?? 1 };
+		}
+		if (origin !== 'api') return undefined;
+		const { resetRate, rate5xx, rate429 } = this.current;
+		// Draw only for rates in use, so turning one on does not shift the sequence of the others.
+		if (resetRate > 0 && this.random() < resetRate) return { kind: 'resetBefore', retryAfter: 1 };
+		if (rate5xx > 0 && this.random() < rate5xx) return { kind: this.random() < 0.5 ? 'http500' : 'http503', retryAfter: 1 };
+		if (rate429 > 0 && this.random() < rate429) return { kind: 'http429', retryAfter: 1 };
+		return undefined;
+	}
+}
+
+function matches(f: FaultScript, origin: 'api' | 'media', method: string, path: string): boolean {
+	return (f.origin ?? 'api') === origin && (!f.method || f.method.toUpperCase() === method) && (!f.path || f.path === path);
+}

@@ -1,0 +1,103 @@
+import type { TaskKind, TaskRecord, TaskStatus } from './types';
+
+/**
+ * A video task's state is never stored: it follows from the clock. queued for queueMs after
+ * submission, creating until renderMs after submission, then created or failed.
+ */
+export interface Task {
+	kind: TaskKind;
+	video_id: string;
+	account: string;
+	client_request_id: string | null;
+	/** Position marker for keyset pagination. */
+	seq: number;
+	submittedAt: number;
+	queueMs: number;
+	renderMs: number;
+	/** Set by a `[fail]` marker: the task ends failed and is refunded. */
+	willFail: boolean;
+	/** Credits charged at submission. */
+	price: number;
+	/** True once the task's end (and any refund) has been booked. */
+	settled: boolean;
+	/** True when the charge went back, on failure or when deleted in flight. */
+	refunded: boolean;
+	model_id: string;
+	aspect_ratio: string;
+	resolution: string;
+	duration_sec: number;
+}
+
+export const IN_FLIGHT: readonly TaskStatus[] = ['queued', 'creating'];
+
+export function finishesAt(task: Task): number {
+	return task.submittedAt + task.renderMs;
+}
+
+export function statusAt(task: Task, now: number): TaskStatus {
+	if (now < task.submittedAt + task.queueMs) return 'queued';
+	if (now < finishesAt(task)) return 'creating';
+	return task.willFail ? 'failed' : 'created';
+}
+
+export function isInFlight(task: Task, now: number): boolean {
+	return IN_FLIGHT.includes(statusAt(task, now));
+}
+
+export function taskRecord(task: Task, now: number): TaskRecord {
+	const status = statusAt(task, now);
+	return {
+		kind: task.kind,
+		video_id: task.video_id,
+		account: task.account,
+		client_request_id: task.client_request_id,
+		submittedAt: task.submittedAt,
+		startedAt: status === 'queued' ? null : task.submittedAt + task.queueMs,
+		finishedAt: IN_FLIGHT.includes(status) ? null : finishesAt(task),
+		status,
+	};
+}
+
+export function videoUrl(mediaBaseUrl: string, videoId: string): string {
+	return `${mediaBaseUrl}/media/videos/${videoId}.mp4`;
+}
+
+export function coverUrl(mediaBaseUrl: string, videoId: string): string {
+	return `${mediaBaseUrl}/media/images/cover-${videoId}.png`;
+}
+
+const unixSeconds = (ms: number): number => Math.floor(ms / 1000);
+
+export function talkingVideoDto(task: Task, now: number, mediaBaseUrl: string): Record<string, unknown> {
+	const status = statusAt(task, now);
+	return {
+		video_id: task.video_id,
+		model_id: task.model_id,
+		status,
+		created_at: unixSeconds(task.submittedAt),
+		aspect_ratio: task.aspect_ratio,
+		resolution: task.resolution,
+		cost_credit: status === 'failed' || task.refunded ? 0 : task.price,
+		video_url: status === 'created' ? videoUrl(mediaBaseUrl, task.video_id) : null,
+	};
+}
+
+export const AI_FAILURE = { code: 5001, message: 'Generation failed upstream; the credits were refunded' };
+
+export function aiVideoDto(task: Task, now: number, mediaBaseUrl: string): Record<string, unknown> {
+	const status = statusAt(task, now);
+	const dto: Record<string, unknown> = {
+		video_id: task.video_id,
+		model_id: task.model_id,
+		status,
+		video_url: status === 'created' ? videoUrl(mediaBaseUrl, task.video_id) : null,
+		cover_url: status === 'created' ? coverUrl(mediaBaseUrl, task.video_id) : null,
+		duration_sec: task.duration_sec,
+		resolution: task.resolution,
+		aspect_ratio: task.aspect_ratio,
+		cost_credit: status === 'failed' || task.refunded ? 0 : task.price,
+		created_at: unixSeconds(task.submittedAt),
+	};
+	if (status === 'failed') dto.error = { ...AI_FAILURE };
+	return dto;
+}

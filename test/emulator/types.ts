@@ -1,0 +1,131 @@
+// Public types of the emulator: everything other test suites and the CLI code against.
+
+export interface EmulatorOptions {
+	port?: number;
+	mediaPort?: number;
+	renderMs?: number;
+	queueMs?: number;
+	aiConcurrencyCap?: number;
+	registerMs?: number;
+	clock?: 'real' | 'manual';
+	seed?: number;
+	accounts?: Array<{ apiKey: string; credits: number }>;
+}
+
+/** Behaviour knobs that can change while the emulator runs; they apply to submissions made afterwards. */
+export interface EmulatorConfig {
+	renderMs: number;
+	queueMs: number;
+	aiConcurrencyCap: number;
+	registerMs: number;
+	/** 0 serves rendered videos as the sample MP4; above 0, as a generated stream of that many bytes. */
+	videoBytes: number;
+	concurrencyDetailsAsString: boolean;
+}
+
+export type FaultKind =
+	| 'http500'
+	| 'http503'
+	| 'http429'
+	| 'http409'
+	| 'resetBefore'
+	| 'resetAfter'
+	/** Media origin: send the headers and half of the body, then reset the connection. */
+	| 'truncateBody';
+
+export interface FaultScript {
+	method?: string;
+	/** Exact pathname, e.g. '/api/v1/video'. Absent matches every path. */
+	path?: string;
+	kind: FaultKind;
+	/** How many matching requests this entry hits; default 1. */
+	count?: number;
+	/** Seconds for the Retry-After header of an http429; default 1. */
+	retryAfter?: number;
+	/** Which origin the entry targets; default 'api'. */
+	origin?: 'api' | 'media';
+}
+
+export interface Faults {
+	/** Probability (0..1) that an API request is answered 500 or 503 without being processed. */
+	rate5xx: number;
+	/** Probability that an API request is answered with a general 429 (Retry-After: 1, no details). */
+	rate429: number;
+	/** Probability that an API request's connection is reset before processing. */
+	resetRate: number;
+	/** Delay added before every API request is processed. */
+	latencyMs: number;
+	failNext: FaultScript[];
+}
+
+export interface LedgerEntry {
+	seq: number;
+	/** Emulator clock, ms. */
+	at: number;
+	/** Account id (never the API key). */
+	account: string;
+	operation: string;
+	kind: 'charge' | 'refund';
+	/** Always positive; `kind` gives the direction. */
+	credits: number;
+	/** Id of what was charged for: a video id, image id, audio id or request id. */
+	refId: string;
+	/** Account balance right after this entry. */
+	balance: number;
+}
+
+export interface RequestLogEntry {
+	seq: number;
+	/** Emulator clock, ms, when the request arrived. */
+	at: number;
+	origin: 'api' | 'media';
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	/** Whether an X-API-Key header was sent and matched an account; the key itself is never recorded. */
+	apiKey: 'valid' | 'invalid' | 'absent';
+	account?: string;
+	/** Status sent, or for a reset: 0 when reset before processing, the status that would have been sent when reset after. */
+	status: number;
+	outcome: 'answered' | 'reset';
+	bodyBytes: number;
+}
+
+export type TaskKind = 'talkingVideo' | 'aiVideo';
+export type TaskStatus = 'queued' | 'creating' | 'created' | 'failed';
+
+export interface TaskRecord {
+	kind: TaskKind;
+	video_id: string;
+	account: string;
+	client_request_id: string | null;
+	submittedAt: number;
+	/** When rendering began; null while still queued. */
+	startedAt: number | null;
+	/** When the task reached created or failed; null until then. */
+	finishedAt: number | null;
+	status: TaskStatus;
+}
+
+export interface Emulator {
+	baseUrl: string;
+	mediaBaseUrl: string;
+	apiKey: string;
+	addAccount(apiKey: string, credits: number): void;
+	setConfig(c: Partial<EmulatorConfig>): void;
+	setFaults(f: Partial<Faults>): void;
+	clearFaults(): void;
+	advance(ms: number): void;
+	now(): number;
+	ledger(apiKey?: string): LedgerEntry[];
+	balance(apiKey?: string): number;
+	requests(filter?: { origin?: 'api' | 'media'; method?: string; path?: string }): RequestLogEntry[];
+	tasks(apiKey?: string): TaskRecord[];
+	clearLog(): void;
+	reset(): void;
+	stop(): Promise<void>;
+	/** Additions beyond the agreed interface. */
+	config(): EmulatorConfig;
+	faults(): Faults;
+	accountId(apiKey: string): string | undefined;
+}
