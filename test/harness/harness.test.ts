@@ -1,18 +1,19 @@
 import type { INode } from 'n8n-workflow';
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { fixtureNodeTypes } from './fixtures';
 import type { FakeApi } from './fixtures/api-server';
 import { GOOD_KEY, startFakeApi } from './fixtures/api-server';
-import type { Harness } from './index';
+import type { Harness, WorkflowJson } from './index';
 import { createHarness } from './index';
-import { PACKAGE_ROOT, sourcePathOf } from './package';
+import { loadPackageCredentialTypes, loadPackageNodeTypes, PACKAGE_ROOT, sourcePathOf } from './package';
 
 const TRIGGER = 'When clicking ‘Execute workflow’';
 const workflow = (name: string): string => path.join('test', 'workflows', `harness-${name}.json`);
+const loadJson = (file: string): WorkflowJson => JSON.parse(readFileSync(path.join(PACKAGE_ROOT, file), 'utf8')) as WorkflowJson;
 
 let api: FakeApi;
 let harness: Harness;
@@ -42,9 +43,24 @@ describe('package loading', () => {
 		);
 	});
 
+	test('loads each listed node from its source, under the community package type name', () => {
+		const types = loadPackageNodeTypes({
+			name: 'n8n-nodes-visionstory',
+			n8n: { nodes: ['dist/test/harness/fixtures/Credits.node.js', 'dist/test/harness/fixtures/PollCounter.node.js'] },
+		});
+		expect(Object.keys(types).sort()).toEqual(['n8n-nodes-visionstory.credits', 'n8n-nodes-visionstory.pollCounter']);
+		expect(types['n8n-nodes-visionstory.credits'].description.displayName).toBe('Harness Credits');
+	});
+
+	test("loads the package's own credential from package.json", () => {
+		const types = loadPackageCredentialTypes();
+		expect(Object.keys(types)).toEqual(['visionStoryApi']);
+		expect(types.visionStoryApi.authenticate).toMatchObject({ properties: { headers: { 'X-API-Key': '={{$credentials.apiKey}}' } } });
+	});
+
 	test('names an unknown node type and the known ones', async () => {
 		const result = await harness.run({
-			...require(path.join(PACKAGE_ROOT, workflow('credits'))),
+			...loadJson(workflow('credits')),
 			nodes: [{ parameters: {}, type: 'n8n-nodes-base.nope', typeVersion: 1, position: [0, 0], id: 'x', name: 'Nope' }],
 			connections: {},
 		}).catch((error: Error) => error);
@@ -146,6 +162,17 @@ describe('run', () => {
 		const [item] = result.output('Get Credits');
 		expect(item.json.error).toMatch(/Authorization failed|401|Invalid API key/i);
 		expect(result.output('After Error')).toEqual([expect.objectContaining({ json: item.json })]);
+	});
+
+	test('Always Output Data gives the next node one empty item when a node outputs none', async () => {
+		const continueWorkflow = loadJson(workflow('credits-continue'));
+		const pinData = { 'Get Credits': [] };
+		const without = await harness.run(continueWorkflow, { credentials: credentials(), pinData });
+		expect(() => without.output('After Error')).toThrow(/did not run/);
+
+		continueWorkflow.nodes.find((node) => node.name === 'Get Credits')!.alwaysOutputData = true;
+		const withSetting = await harness.run(continueWorkflow, { credentials: credentials(), pinData });
+		expect(withSetting.output('After Error')).toEqual([expect.objectContaining({ json: {} })]);
 	});
 
 	test('pinned data replaces a node run, as in a manual execution in the editor', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 /** The repository root: the folder holding the package.json whose `n8n` section we load. */
 export const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 
-interface PackageJson {
+export interface PackageJson {
 	name: string;
 	n8n?: { nodes?: string[]; credentials?: string[] };
 }
@@ -41,8 +41,7 @@ function loadClassInstance<T>(sourcePath: string): T {
  * The package's node types under the names real n8n gives community packages:
  * `<package name>.<description.name>`, e.g. `n8n-nodes-visionstory.visionStoryAccount`.
  */
-export function loadPackageNodeTypes(): Record<string, INodeType | IVersionedNodeType> {
-	const pkg = readPackageJson();
+export function loadPackageNodeTypes(pkg: PackageJson = readPackageJson()): Record<string, INodeType | IVersionedNodeType> {
 	const types: Record<string, INodeType | IVersionedNodeType> = {};
 	for (const distPath of pkg.n8n?.nodes ?? []) {
 		const nodeType = loadClassInstance<INodeType | IVersionedNodeType>(sourcePathOf(distPath));
@@ -52,9 +51,9 @@ export function loadPackageNodeTypes(): Record<string, INodeType | IVersionedNod
 }
 
 /** The package's credential types, keyed by their `name` (credential names carry no prefix). */
-export function loadPackageCredentialTypes(): Record<string, ICredentialType> {
+export function loadPackageCredentialTypes(pkg: PackageJson = readPackageJson()): Record<string, ICredentialType> {
 	const types: Record<string, ICredentialType> = {};
-	for (const distPath of readPackageJson().n8n?.credentials ?? []) {
+	for (const distPath of pkg.n8n?.credentials ?? []) {
 		const credentialType = loadClassInstance<ICredentialType>(sourcePathOf(distPath));
 		types[credentialType.name] = credentialType;
 	}
