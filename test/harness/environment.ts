@@ -1,5 +1,6 @@
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
+import { ScheduledTaskManager } from 'n8n-core';
 import { LoggerProxy } from 'n8n-workflow';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,14 @@ export interface EngineEnvironment {
 	logger: ReturnType<typeof createQuietLogger>;
 }
 
-let current: { env: EngineEnvironment; refs: number; previousUserFolder: string | undefined } | undefined;
+interface EngineState {
+	env: EngineEnvironment;
+	refs: number;
+	previousUserFolder: string | undefined;
+	scheduler: ScheduledTaskManager;
+}
+
+let current: EngineState | undefined;
 let pending: Promise<EngineEnvironment> | undefined;
 
 export async function acquireEngineEnvironment(): Promise<EngineEnvironment> {
@@ -52,7 +60,9 @@ async function setUp(): Promise<EngineEnvironment> {
 	installBinaryDataRouting();
 
 	const env: EngineEnvironment = { root, logger };
-	current = { env, refs: 0, previousUserFolder };
+	// The cron scheduler (behind PollContext's registerCron) starts a log interval when it is built
+	// and runs real cron jobs; building it now lets shutdown stop exactly that instance.
+	current = { env, refs: 0, previousUserFolder, scheduler: Container.get(ScheduledTaskManager) };
 	return env;
 }
 
@@ -60,12 +70,21 @@ export async function releaseEngineEnvironment(): Promise<void> {
 	if (!current) return;
 	current.refs--;
 	if (current.refs > 0) return;
-	const { env, previousUserFolder } = current;
+	const { env, previousUserFolder, scheduler } = current;
 	current = undefined;
-	// Services such as the error reporter may hold timers; dropping the container drops them with
-	// the objects that own them, and the next harness starts from scratch.
+	stopTimers(scheduler);
+	// Forget every service instance, so the next harness builds them afresh from its own settings.
 	Container.reset();
 	if (previousUserFolder === undefined) delete process.env.N8N_USER_FOLDER;
 	else process.env.N8N_USER_FOLDER = previousUserFolder;
 	await rm(env.root, { recursive: true, force: true });
+}
+
+/**
+ * n8n-core 2.x unrefs its scheduler's log interval, but 1.x did not, and cron jobs a trigger
+ * registered are real timers: stop both so nothing outlives the harness.
+ */
+function stopTimers(scheduler: ScheduledTaskManager): void {
+	scheduler.deregisterGroups('workflow');
+	clearInterval((scheduler as unknown as { logInterval?: NodeJS.Timeout }).logInterval);
 }
