@@ -102,8 +102,14 @@ export class EmulatorState {
 		return ++this.seq;
 	}
 
+	/** Adding a key that exists sets its balance instead, so suites can call this in every beforeEach. */
 	addAccount(apiKey: string, credits: number): Account {
-		if (this.accounts.has(apiKey)) throw new Error('an account with this API key already exists');
+		const existing = this.accounts.get(apiKey);
+		if (existing) {
+			existing.credits = credits;
+			existing.initialCredits = credits;
+			return existing;
+		}
 		const account = this.freshAccount(`acct_${this.accounts.size + 1}`, apiKey, credits);
 		this.accounts.set(apiKey, account);
 		return account;
