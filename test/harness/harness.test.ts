@@ -240,24 +240,26 @@ describe.each(['default', 'filesystem'] as const)('binary data in %s mode', (bin
 	});
 });
 
-test('harnesses with different binary modes can run at the same time, each storing its own way', async () => {
-	const [memory, disk] = await Promise.all([
-		createHarness({ binaryMode: 'default', extraNodeTypes: fixtureNodeTypes() }),
-		createHarness({ binaryMode: 'filesystem', extraNodeTypes: fixtureNodeTypes() }),
-	]);
-	try {
-		const pinData = { [TRIGGER]: [{ json: { url: `${api.baseUrl}/files/clip.mp4` } }] };
-		const [inMemory, onDisk] = await Promise.all([
-			memory.run(workflow('download'), { pinData }),
-			disk.run(workflow('download'), { pinData }),
+describe('binary data across harnesses', () => {
+	test('harnesses with different binary modes can run at the same time, each storing its own way', async () => {
+		const [memory, disk] = await Promise.all([
+			createHarness({ binaryMode: 'default', extraNodeTypes: fixtureNodeTypes() }),
+			createHarness({ binaryMode: 'filesystem', extraNodeTypes: fixtureNodeTypes() }),
 		]);
-		expect(inMemory.output('Download')[0].binary?.video.id).toBeUndefined();
-		expect(onDisk.output('Download')[0].binary?.video.id).toMatch(/^filesystem-v2:/);
-		expect((await inMemory.binary('Download', 0, 'video')).equals(api.file)).toBe(true);
-		expect((await onDisk.binary('Download', 0, 'video')).equals(api.file)).toBe(true);
-	} finally {
-		await Promise.all([memory.shutdown(), disk.shutdown()]);
-	}
+		try {
+			const pinData = { [TRIGGER]: [{ json: { url: `${api.baseUrl}/files/clip.mp4` } }] };
+			const [inMemory, onDisk] = await Promise.all([
+				memory.run(workflow('download'), { pinData }),
+				disk.run(workflow('download'), { pinData }),
+			]);
+			expect(inMemory.output('Download')[0].binary?.video.id).toBeUndefined();
+			expect(onDisk.output('Download')[0].binary?.video.id).toMatch(/^filesystem-v2:/);
+			expect((await inMemory.binary('Download', 0, 'video')).equals(api.file)).toBe(true);
+			expect((await onDisk.binary('Download', 0, 'video')).equals(api.file)).toBe(true);
+		} finally {
+			await Promise.all([memory.shutdown(), disk.shutdown()]);
+		}
+	});
 });
 
 describe('poll', () => {
