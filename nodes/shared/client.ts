@@ -38,7 +38,8 @@ export class VisionStoryClient {
 		return parsed.data as z.output<Operations[N]['request']>;
 	}
 
-	private async call<N extends OperationName>(name: N, request: RequestOf<N>, options?: CallOptions): Promise<ResponseOf<N>> {
+	/** Any JSON operation by name; the typed methods below are the usual way in. */
+	async call<N extends OperationName>(name: N, request: RequestOf<N>, options?: CallOptions): Promise<ResponseOf<N>> {
 		const valid = this.validate(name, request) as Record<string, unknown>;
 		const data = await this.transport.call(name, operations[name], valid, options);
 		return this.parse(name, data);

@@ -243,16 +243,7 @@ export class Transport {
 		const started = Date.now();
 		for (let n = 1; ; n++) {
 			if (signal?.aborted) throw abortedError();
-			let outcome: Attempt<T>;
-			try {
-				outcome = await attempt();
-			} catch (error) {
-				if (!(error instanceof NetworkError)) throw error;
-				if (error.aborted || signal?.aborted) throw abortedError();
-				const failure = this.networkError(name, error, replayable);
-				if (!replayable && error.mayHaveReachedService) throw failure;
-				outcome = { retry: failure };
-			}
+			const outcome = await attempt().catch((error: unknown) => this.onNetworkError(name, error, replayable, signal));
 			if ('value' in outcome) return outcome.value;
 			if (!replayable && outcome.retry.kind === 'api' && outcome.retry.status !== 429) throw outcome.retry;
 			const wait = Math.min(this.retry.maxDelayMs * 2, outcome.retryAfterMs ?? this.backoff(n));
@@ -261,6 +252,15 @@ export class Transport {
 			}
 			await delay(wait, signal);
 		}
+	}
+
+	/** A network failure becomes a retry when resending is safe; anything else propagates. */
+	private onNetworkError(name: string, error: unknown, replayable: boolean, signal?: AbortSignal): Attempt<never> {
+		if (!(error instanceof NetworkError)) return rethrow(error);
+		if (error.aborted || signal?.aborted) throw abortedError();
+		const failure = this.networkError(name, error, replayable);
+		if (!replayable && error.mayHaveReachedService) throw failure;
+		return { retry: failure };
 	}
 
 	private networkError(name: string, error: NetworkError, replayable: boolean): VisionStoryError {
@@ -275,6 +275,10 @@ export class Transport {
 				: 'Check your network and the Base URL in the VisionStory credential, then try again.',
 		});
 	}
+}
+
+function rethrow(error: unknown): never {
+	throw error;
 }
 
 export function isRetryableStatus(status: number): boolean {

@@ -1,0 +1,276 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { CreateAiVideoRequest, MediaRef } from '../shared/contract';
+import { AI_VIDEO_BATCH_MAX, ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, TASK_STATUSES } from '../shared/contract';
+import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, returnAllLimit, waitFields } from '../shared/fields';
+import { listSearch } from '../shared/listSearch';
+import { loadOptions } from '../shared/modelOptions';
+import { checkAiVideoModels } from '../shared/modelRules';
+import type { OperationDef } from '../shared/operations';
+import { callOperation, catalogOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
+import { deleteResult, getAiVideos, getVideo, idList, optional, optionalNumber, optionsOf } from '../shared/runners';
+import { videoTaskOperation } from '../shared/videoTask';
+
+const mediaRules = { mimeTypes: ALL_MEDIA_MIME_TYPES, maxBytes: ASSET_MAX_BYTES };
+
+const modelId = locator('modelId', 'Model', 'searchAiVideoModels', {
+	description: 'The model decides the durations, resolutions and media it accepts',
+});
+
+function modelParam(name: string, displayName: string, method: string, description: string) {
+	return {
+		displayName: `${displayName} Name or ID`,
+		name,
+		type: 'options' as const,
+		typeOptions: { loadOptionsMethod: method, loadOptionsDependsOn: ['modelId.value'] },
+		default: '',
+		description: `${description}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
+	};
+}
+
+const duration = modelParam('duration', 'Duration (Seconds)', 'getAiVideoDurations', 'Length of the video; the list shows what the model offers');
+const resolution = modelParam('resolution', 'Resolution', 'getAiVideoResolutions', 'Higher resolutions cost more credits');
+const aspectRatio = modelParam('aspectRatio', 'Aspect Ratio', 'getAiVideoAspectRatios', 'Shape of the video');
+
+const generateAudio = {
+	displayName: 'Generate Audio',
+	name: 'generateAudio',
+	type: 'boolean' as const,
+	default: false,
+	description: 'Whether the model also makes a soundtrack (never changes the price)',
+};
+
+const videoId = locator('videoId', 'Video', 'searchAiVideos', { description: 'The AI video to use' });
+
+export const aiVideoOperations: OperationDef[] = [
+	videoTaskOperation({
+		value: 'create',
+		name: 'Create',
+		action: 'Create an AI video',
+		description: 'Generate a video from a prompt, optionally guided by frames and reference media',
+		kind: 'aiVideo',
+		media: [
+			{ name: 'firstFrame', rules: mediaRules },
+			{ name: 'endFrame', rules: mediaRules },
+			{ name: 'refs', rules: mediaRules, list: { entry: 'ref' } },
+		],
+		fields: {
+			model_id: 'modelId',
+			prompt: 'prompt',
+			duration_sec: 'duration',
+			resolution: 'resolution',
+			aspect_ratio: 'aspectRatio',
+			generate_audio: 'generateAudio',
+			first_frame: 'firstFrameSource',
+			end_frame: 'endFrameSource',
+			refs: 'refs',
+			client_request_id: 'idempotencyKey',
+		},
+		request: (p, media): CreateAiVideoRequest => ({
+			model_id: String(p.modelId ?? ''),
+			prompt: String(p.prompt ?? ''),
+			duration_sec: optionalNumber(p.duration),
+			resolution: optional(p.resolution),
+			aspect_ratio: optional(p.aspectRatio),
+			generate_audio: p.generateAudio === true,
+			first_frame: media.firstFrame as MediaRef | undefined,
+			end_frame: media.endFrame as MediaRef | undefined,
+			refs: (media.refs as MediaRef[] | undefined)?.length ? (media.refs as MediaRef[]) : undefined,
+			client_request_id: optional(optionsOf(p).idempotencyKey),
+		}),
+		check: checkAiVideoModels,
+		properties: [
+			modelId,
+			{
+				displayName: 'Prompt',
+				name: 'prompt',
+				type: 'string',
+				typeOptions: { rows: 6 },
+				default: '',
+				required: true,
+				placeholder: 'e.g. Slow dolly shot of the sneaker on a marble plinth, soft morning light',
+				description: 'What happens in the video; each model has its own length limit',
+			},
+			duration,
+			resolution,
+			aspectRatio,
+			generateAudio,
+			...mediaFields({
+				name: 'firstFrame',
+				displayName: 'First Frame',
+				sources: ['binary', 'url', 'asset'],
+				description: 'An image the video starts from (e.g. a product photo)',
+			}),
+			...mediaFields({
+				name: 'endFrame',
+				displayName: 'End Frame',
+				sources: ['binary', 'url', 'asset'],
+				description: 'An image the video ends on (models that support it)',
+			}),
+			{
+				displayName: 'Reference Media',
+				name: 'refs',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: 'Add Reference',
+				default: {},
+				description: 'Images, clips or audio that guide the look, subject or sound (models that support it)',
+				options: [{ displayName: 'Reference', name: 'ref', values: mediaCollectionValues(['binary', 'url', 'asset'], 'Where the reference comes from') }],
+			},
+			...waitFields('AI videos usually take 2 to 10 minutes; all items render at once, within your plan’s concurrency limit'),
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [idempotencyKeyOption],
+			},
+		],
+	}),
+	customOperation({
+		value: 'get',
+		name: 'Get',
+		action: 'Get an AI video',
+		description: 'Get the status of one AI video, or of several at once',
+		validateAs: 'getAiVideo',
+		fields: { video_id: 'videoId', video_ids: 'videoIds' },
+		request: (p) => (p.select === 'many' ? { video_ids: idList(p.videoIds) } : { video_id: String(p.videoId ?? '') }),
+		runItem: async (scope, item) => (item.params.select === 'many' ? await getAiVideos(scope, item) : await getVideo('aiVideo')(scope, item)),
+		properties: [
+			{
+				displayName: 'Select',
+				name: 'select',
+				type: 'options',
+				options: [
+					{ name: 'One Video', value: 'one' },
+					{ name: 'Several Videos', value: 'many', description: `Up to ${AI_VIDEO_BATCH_MAX} IDs, one output item each` },
+				],
+				default: 'one',
+			},
+			{ ...videoId, displayOptions: { show: { select: ['one'] } } },
+			{
+				displayName: 'Video IDs',
+				name: 'videoIds',
+				type: 'string',
+				default: '',
+				required: true,
+				displayOptions: { show: { select: ['many'] } },
+				placeholder: 'e.g. vid_1, vid_2',
+				description: `Comma-separated video IDs, at most ${AI_VIDEO_BATCH_MAX}`,
+			},
+			{
+				displayName: 'Download Result',
+				name: 'downloadResult',
+				type: 'boolean',
+				default: false,
+				displayOptions: { show: { select: ['one'] } },
+				description: 'Whether to put the video into a binary property when it is ready',
+			},
+			{
+				displayName: 'Output Binary Property',
+				name: 'outputBinaryProperty',
+				type: 'string',
+				default: 'data',
+				displayOptions: { show: { select: ['one'], downloadResult: [true] } },
+				description: 'Name of the binary property to put the video in',
+			},
+		],
+	}),
+	listOperation({
+		value: 'getMany',
+		name: 'Get Many',
+		action: 'Get many AI videos',
+		description: 'List your AI videos, newest first',
+		call: 'listAiVideos',
+		pageSize: 100,
+		fields: { status: 'filters' },
+		request: (p) => {
+			const status = (p.filters as { status?: string[] } | undefined)?.status;
+			return status?.length ? { status: status as Array<(typeof TASK_STATUSES)[number]> } : {};
+		},
+		items: (page) => page.videos,
+		properties: [
+			...returnAllLimit(),
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				options: [
+					{
+						displayName: 'Status',
+						name: 'status',
+						type: 'multiOptions',
+						options: TASK_STATUSES.map((s) => ({ name: s.charAt(0).toUpperCase() + s.slice(1), value: s })),
+						default: [],
+						description: 'Queued and Creating together are the videos holding your concurrency slots',
+					},
+				],
+			},
+		],
+	}),
+	callOperation({
+		value: 'estimateCost',
+		name: 'Estimate Cost',
+		action: 'Estimate the cost of an AI video',
+		description: 'Get the credits a video would cost, with the same formula as the real charge',
+		call: 'estimateAiVideoCost',
+		fields: { model_id: 'modelId', duration_sec: 'duration', resolution: 'resolution', generate_audio: 'generateAudio' },
+		request: (p) => ({
+			model_id: String(p.modelId ?? ''),
+			duration_sec: optionalNumber(p.duration) as number,
+			resolution: optional(p.resolution),
+			generate_audio: p.generateAudio === true,
+		}),
+		output: (result, p) => ({ ...result, model_id: p.modelId, duration_sec: optionalNumber(p.duration), resolution: optional(p.resolution) ?? null }),
+		properties: [modelId, { ...duration, required: true }, resolution, generateAudio],
+	}),
+	catalogOperation({
+		value: 'listModels',
+		name: 'List Models',
+		action: 'List AI video models',
+		description: 'List the models with their durations, resolutions and media limits',
+		call: 'listAiVideoModels',
+		items: (result) => result.models,
+		properties: [],
+	}),
+	callOperation({
+		value: 'delete',
+		name: 'Delete',
+		action: 'Delete an AI video',
+		description: 'Delete one of your AI videos for good',
+		call: 'deleteAiVideo',
+		fields: { video_id: 'videoId' },
+		request: (p) => ({ video_id: String(p.videoId ?? '') }),
+		output: deleteResult('video_id', 'videoId'),
+		properties: [videoId],
+	}),
+];
+
+export class VisionStoryAiVideo implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'VisionStory AI Video',
+		name: 'visionStoryAiVideo',
+		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Generate videos from a prompt, frames and reference media with VisionStory',
+		defaults: { name: 'VisionStory AI Video' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials,
+		properties: [operationProperty(aiVideoOperations, 'create'), ...operationProperties(aiVideoOperations)],
+	};
+
+	methods = { listSearch, loadOptions };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await executeOperation(this, aiVideoOperations);
+	}
+}

@@ -1,0 +1,117 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { MediaRef } from '../shared/contract';
+import { MEDIA_MIME_TYPES, MIB } from '../shared/contract';
+import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { binaryOutputOption, mediaFields } from '../shared/fields';
+import { listSearch } from '../shared/listSearch';
+import type { OperationDef } from '../shared/operations';
+import { callOperation, customOperation, executeOperation } from '../shared/operations';
+import { transcribeAudio } from '../shared/runners';
+
+const audioRules = { mimeTypes: MEDIA_MIME_TYPES.audio, maxBytes: { audio: 15 * MIB } };
+
+const audio = mediaFields({
+	name: 'audio',
+	displayName: 'Audio',
+	sources: ['binary', 'url', 'asset'],
+	required: true,
+	description: 'The speech recording (WAV or MP3, up to 30 minutes)',
+	fileHint: 'Local files: WAV or MP3 up to 15 MB',
+});
+
+export const alignOperations: OperationDef[] = [
+	callOperation({
+		value: 'align',
+		name: 'Align',
+		action: 'Align text to audio',
+		description: 'Get the start and end time of every word of a known text in a recording',
+		call: 'alignAudio',
+		media: [{ name: 'audio', rules: audioRules }],
+		fields: { audio: 'audioSource', text: 'text' },
+		request: (p, media) => ({ audio: media.audio as MediaRef, text: String(p.text ?? '') }),
+		properties: [
+			...audio,
+			{
+				displayName: 'Text',
+				name: 'text',
+				type: 'string',
+				typeOptions: { rows: 4 },
+				default: '',
+				required: true,
+				description: 'Exactly what is said in the recording',
+			},
+		],
+	}),
+	customOperation({
+		value: 'transcribe',
+		name: 'Transcribe',
+		action: 'Transcribe audio',
+		description: 'Turn speech into text with word timings and, optionally, SRT subtitles',
+		validateAs: 'transcribeAudio',
+		media: [{ name: 'audio', rules: audioRules }],
+		fields: { audio: 'audioSource', diarize: 'diarize', srt: 'srt' },
+		request: (p, media) => ({ audio: media.audio as MediaRef, diarize: p.diarize === true, srt: p.srt === true }),
+		runItem: transcribeAudio,
+		properties: [
+			...audio,
+			{
+				displayName: 'Identify Speakers',
+				name: 'diarize',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to label each word with who spoke it',
+			},
+			{
+				displayName: 'Subtitles (SRT)',
+				name: 'srt',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to also produce SRT subtitles, as text and as a .srt file',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				displayOptions: { show: { srt: [true] } },
+				options: [
+					{
+						displayName: 'File Name',
+						name: 'fileName',
+						type: 'string',
+						default: 'transcript.srt',
+						description: 'Name of the subtitle file in the output',
+					},
+					binaryOutputOption,
+				],
+			},
+		],
+	}),
+];
+
+export class VisionStoryAlign implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'VisionStory Align',
+		name: 'visionStoryAlign',
+		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Word timings and subtitles from speech with VisionStory',
+		defaults: { name: 'VisionStory Align' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials,
+		properties: [operationProperty(alignOperations, 'align'), ...operationProperties(alignOperations)],
+	};
+
+	methods = { listSearch };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await executeOperation(this, alignOperations);
+	}
+}

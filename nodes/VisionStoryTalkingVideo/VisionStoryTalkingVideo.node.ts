@@ -1,0 +1,296 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { CreateTalkingVideoRequest } from '../shared/contract';
+import {
+	ASPECT_RATIOS,
+	EMOTIONS,
+	MIB,
+	SPEECH_RATES,
+	TALKING_VIDEO_AUDIO_MIME_TYPES,
+	TASK_STATUSES,
+} from '../shared/contract';
+import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { idempotencyKeyOption, locator, mediaFields, returnAllLimit, waitFields } from '../shared/fields';
+import { listSearch } from '../shared/listSearch';
+import { loadOptions } from '../shared/modelOptions';
+import type { OperationDef, Params } from '../shared/operations';
+import { callOperation, catalogOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
+import { deleteResult, getVideo, optionsOf, optional } from '../shared/runners';
+import { videoTaskOperation } from '../shared/videoTask';
+
+const text = { show: { scriptType: ['text'] } };
+const audio = { show: { scriptType: ['audio'] } };
+
+function createRequest(p: Params, media: { audio?: unknown }): CreateTalkingVideoRequest {
+	const options = optionsOf(p);
+	const audioRef = media.audio as { url?: string; inline_data?: { data: string; mime_type: string } } | undefined;
+	return {
+		avatar_id: String(p.avatarId ?? ''),
+		model_id: optional(p.modelId),
+		aspect_ratio: optional(p.aspectRatio) as CreateTalkingVideoRequest['aspect_ratio'],
+		resolution: optional(p.resolution) as CreateTalkingVideoRequest['resolution'],
+		emotion: optional(options.emotion) as CreateTalkingVideoRequest['emotion'],
+		background_color: optional(options.backgroundColor),
+		client_request_id: optional(options.idempotencyKey),
+		...(p.scriptType === 'audio'
+			? {
+					audio_script: {
+						audio_url: audioRef?.url,
+						inline_data: audioRef?.inline_data,
+						voice_change: p.voiceChange === true,
+						voice_id: p.voiceChange === true ? optional(p.voiceId) : undefined,
+						denoise: options.denoise === true,
+					},
+				}
+			: {
+					text_script: {
+						text: String(p.text ?? ''),
+						voice_id: String(p.voiceId ?? ''),
+						speech_rate: optional(p.speechRate) as (typeof SPEECH_RATES)[number] | undefined,
+					},
+				}),
+	};
+}
+
+const videoId = locator('videoId', 'Video', 'searchTalkingVideos', { description: 'The talking video to use' });
+
+export const talkingVideoOperations: OperationDef[] = [
+	videoTaskOperation({
+		value: 'create',
+		name: 'Create',
+		action: 'Create a talking video',
+		description: 'Make an avatar speak a text or audio script',
+		kind: 'talkingVideo',
+		media: [{ name: 'audio', rules: { mimeTypes: TALKING_VIDEO_AUDIO_MIME_TYPES, maxBytes: 50 * MIB } }],
+		fields: {
+			avatar_id: 'avatarId',
+			'text_script.text': 'text',
+			'text_script.voice_id': 'voiceId',
+			'text_script.speech_rate': 'speechRate',
+			'audio_script.voice_id': 'voiceId',
+			audio_script: 'audioSource',
+			model_id: 'modelId',
+			aspect_ratio: 'aspectRatio',
+			resolution: 'resolution',
+			emotion: 'emotion',
+			background_color: 'backgroundColor',
+			client_request_id: 'idempotencyKey',
+		},
+		request: createRequest,
+		properties: [
+			locator('avatarId', 'Avatar', 'searchAvatars', { description: 'Your own avatar or one from the public library' }),
+			{
+				displayName: 'Script Type',
+				name: 'scriptType',
+				type: 'options',
+				options: [
+					{ name: 'Text', value: 'text', description: 'The avatar reads a text with a voice of your choice' },
+					{ name: 'Audio', value: 'audio', description: 'The avatar lip-syncs to a recording' },
+				],
+				default: 'text',
+			},
+			{
+				displayName: 'Script',
+				name: 'text',
+				type: 'string',
+				typeOptions: { rows: 4 },
+				default: '',
+				required: true,
+				displayOptions: text,
+				placeholder: 'e.g. Hi! Meet our new spring collection…',
+				description: 'What the avatar says',
+			},
+			locator('voiceId', 'Voice', 'searchVoices', {
+				displayOptions: text,
+				description: "The voice that reads the script. Tip: the avatar's own voice is its default_voice_id (see Avatar → Get Many).",
+			}),
+			{
+				displayName: 'Speech Rate',
+				name: 'speechRate',
+				type: 'options',
+				options: SPEECH_RATES.map((r) => ({ name: r.charAt(0).toUpperCase() + r.slice(1), value: r })),
+				default: 'normal',
+				displayOptions: text,
+			},
+			...mediaFields({
+				name: 'audio',
+				displayName: 'Audio',
+				sources: ['binary', 'url'],
+				required: true,
+				description: 'The recording the avatar lip-syncs to (MP3, WAV, M4A, MP4 audio)',
+			}).map((p) => ({ ...p, displayOptions: { show: { ...audio.show, ...p.displayOptions?.show } } })),
+			{
+				displayName: 'Change Voice',
+				name: 'voiceChange',
+				type: 'boolean',
+				default: false,
+				displayOptions: audio,
+				description: 'Whether to re-speak the recording with another voice, keeping its timing',
+			},
+			locator('voiceId', 'Target Voice', 'searchVoices', {
+				displayOptions: { show: { scriptType: ['audio'], voiceChange: [true] } },
+				description: 'The voice the recording is converted to',
+			}),
+			locator('modelId', 'Model', 'searchTalkingVideoModels', {
+				required: false,
+				description: 'Leave empty for the default model (vs_character_v4)',
+			}),
+			{
+				displayName: 'Aspect Ratio',
+				name: 'aspectRatio',
+				type: 'options',
+				options: ASPECT_RATIOS.map((r) => ({
+					name: r === '9:16' ? '9:16 (Vertical)' : r === '16:9' ? '16:9 (Landscape)' : '1:1 (Square)',
+					value: r,
+				})),
+				default: '9:16',
+			},
+			{
+				displayName: 'Resolution Name or ID',
+				name: 'resolution',
+				type: 'options',
+				typeOptions: { loadOptionsMethod: 'getTalkingVideoResolutions', loadOptionsDependsOn: ['modelId.value'] },
+				default: '',
+				description:
+					'Higher resolutions cost more credits and render longer. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			...waitFields('Rendering usually takes 1 to 5 minutes; all items render at the same time'),
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Background Color',
+						name: 'backgroundColor',
+						type: 'color',
+						default: '',
+						description: 'Render the avatar on this solid colour instead of its own background',
+					},
+					{
+						displayName: 'Denoise Audio',
+						name: 'denoise',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to remove background noise from the recording first (audio scripts only)',
+					},
+					{
+						displayName: 'Emotion',
+						name: 'emotion',
+						type: 'options',
+						options: EMOTIONS.map((e) => ({ name: e.charAt(0).toUpperCase() + e.slice(1), value: e })),
+						default: 'cheerful',
+					},
+					idempotencyKeyOption,
+				],
+			},
+		],
+	}),
+	customOperation({
+		value: 'get',
+		name: 'Get',
+		action: 'Get a talking video',
+		description: 'Get the status of a talking video and, when ready, the video itself',
+		properties: [
+			videoId,
+			{
+				displayName: 'Download Result',
+				name: 'downloadResult',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to put the video into a binary property when it is ready',
+			},
+			{
+				displayName: 'Output Binary Property',
+				name: 'outputBinaryProperty',
+				type: 'string',
+				default: 'data',
+				displayOptions: { show: { downloadResult: [true] } },
+				description: 'Name of the binary property to put the video in',
+			},
+		],
+		fields: { video_id: 'videoId' },
+		validateAs: 'getTalkingVideo',
+		request: (p) => ({ video_id: String(p.videoId ?? '') }),
+		runItem: getVideo('talkingVideo'),
+	}),
+	listOperation({
+		value: 'getMany',
+		name: 'Get Many',
+		action: 'Get many talking videos',
+		description: 'List your talking videos, newest first',
+		call: 'listTalkingVideos',
+		pageSize: 100,
+		request: (p) => {
+			const status = (p.filters as { status?: string[] } | undefined)?.status;
+			return status?.length ? { status: status as Array<(typeof TASK_STATUSES)[number]> } : {};
+		},
+		items: (page) => page.videos,
+		properties: [
+			...returnAllLimit(),
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				options: [
+					{
+						displayName: 'Status',
+						name: 'status',
+						type: 'multiOptions',
+						options: TASK_STATUSES.map((s) => ({ name: s.charAt(0).toUpperCase() + s.slice(1), value: s })),
+						default: [],
+					},
+				],
+			},
+		],
+	}),
+	callOperation({
+		value: 'delete',
+		name: 'Delete',
+		action: 'Delete a talking video',
+		description: 'Delete one of your talking videos for good',
+		call: 'deleteTalkingVideo',
+		fields: { video_id: 'videoId' },
+		request: (p) => ({ video_id: String(p.videoId ?? '') }),
+		output: deleteResult('video_id', 'videoId'),
+		properties: [videoId],
+	}),
+	catalogOperation({
+		value: 'listModels',
+		name: 'List Models',
+		action: 'List talking video models',
+		description: 'List the models talking videos can be made with',
+		call: 'listTalkingVideoModels',
+		items: (result) => result.models,
+		properties: [],
+	}),
+];
+
+export class VisionStoryTalkingVideo implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'VisionStory Talking Video',
+		name: 'visionStoryTalkingVideo',
+		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Make an avatar speak a script, as a video, with VisionStory',
+		defaults: { name: 'VisionStory Talking Video' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials,
+		properties: [operationProperty(talkingVideoOperations, 'create'), ...operationProperties(talkingVideoOperations)],
+	};
+
+	methods = { listSearch, loadOptions };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await executeOperation(this, talkingVideoOperations);
+	}
+}

@@ -1,0 +1,97 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { SPEECH_RATES, TTS_TEXT_MAX } from '../shared/contract';
+import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { binaryOutputOption, capitalize, locator } from '../shared/fields';
+import { listSearch } from '../shared/listSearch';
+import type { OperationDef } from '../shared/operations';
+import { customOperation, executeOperation } from '../shared/operations';
+import { optional, optionsOf, synthesizeSpeech } from '../shared/runners';
+
+export const textToSpeechOperations: OperationDef[] = [
+	customOperation({
+		value: 'synthesize',
+		name: 'Synthesize',
+		action: 'Convert text to speech',
+		description: 'Turn a text into an MP3 spoken by a voice of your choice',
+		validateAs: 'synthesizeSpeech',
+		fields: { text: 'text', voice_id: 'voiceId', locale: 'locale', speech_rate: 'speechRate' },
+		request: (p) => ({
+			text: String(p.text ?? ''),
+			voice_id: String(p.voiceId ?? ''),
+			locale: optional(optionsOf(p).locale),
+			speech_rate: optional(p.speechRate) as (typeof SPEECH_RATES)[number] | undefined,
+		}),
+		runItem: synthesizeSpeech,
+		properties: [
+			{
+				displayName: 'Text',
+				name: 'text',
+				type: 'string',
+				typeOptions: { rows: 4 },
+				default: '',
+				required: true,
+				description: `What to say, up to ${TTS_TEXT_MAX} characters. Costs 2 credits per started 1,000 characters.`,
+			},
+			locator('voiceId', 'Voice', 'searchVoices', { description: 'A public voice or one you cloned' }),
+			{
+				displayName: 'Speech Rate',
+				name: 'speechRate',
+				type: 'options',
+				options: SPEECH_RATES.map((r) => ({ name: capitalize(r), value: r })),
+				default: 'normal',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'File Name',
+						name: 'fileName',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. welcome.mp3',
+						description: 'Name of the MP3 file in the output',
+					},
+					{
+						displayName: 'Locale',
+						name: 'locale',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. en-GB',
+						description: "Steers pronunciation and accent (BCP 47); defaults to the voice's own locale",
+					},
+					binaryOutputOption,
+				],
+			},
+		],
+	}),
+];
+
+export class VisionStoryTextToSpeech implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'VisionStory Text to Speech',
+		name: 'visionStoryTextToSpeech',
+		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'Turn text into natural speech (MP3) with VisionStory voices',
+		defaults: { name: 'VisionStory Text to Speech' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials,
+		properties: [operationProperty(textToSpeechOperations, 'synthesize'), ...operationProperties(textToSpeechOperations)],
+	};
+
+	methods = { listSearch };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await executeOperation(this, textToSpeechOperations);
+	}
+}

@@ -1,0 +1,131 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import type { InlineData } from '../shared/contract';
+import { PREVIEW_TEXT_MAX, VOICE_SAMPLE_MAX_BYTES, VOICE_SAMPLE_MIME_TYPES } from '../shared/contract';
+import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { locator, mediaFields, returnAllLimit } from '../shared/fields';
+import { listSearch } from '../shared/listSearch';
+import type { OperationDef } from '../shared/operations';
+import { callOperation, executeOperation, listOperation } from '../shared/operations';
+import { deleteResult, optional, voiceItems } from '../shared/runners';
+
+export const voiceOperations: OperationDef[] = [
+	listOperation({
+		value: 'getMany',
+		name: 'Get Many',
+		action: 'Get many voices',
+		description: 'List your cloned voices and the public voice library',
+		call: 'listVoices',
+		pageSize: 500,
+		fields: { locale: 'filters', provider: 'filters' },
+		request: (p) => {
+			const filters = (p.filters ?? {}) as { locale?: string; provider?: string };
+			return { locale: optional(filters.locale), provider: optional(filters.provider) };
+		},
+		items: (page, p) => voiceItems(page, String(p.library ?? 'all')),
+		properties: [
+			{
+				displayName: 'Library',
+				name: 'library',
+				type: 'options',
+				options: [
+					{ name: 'All Voices', value: 'all' },
+					{ name: 'My Voices', value: 'own' },
+					{ name: 'Public Library', value: 'public' },
+				],
+				default: 'all',
+			},
+			...returnAllLimit(),
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				options: [
+					{
+						displayName: 'Locale',
+						name: 'locale',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. en or en-GB',
+						description: 'A language (en) matches all its regions; a region (en-GB) only that one',
+					},
+					{
+						displayName: 'Provider',
+						name: 'provider',
+						type: 'string',
+						default: '',
+						description: 'Speech engine the voice comes from',
+					},
+				],
+			},
+		],
+	}),
+	callOperation({
+		value: 'clone',
+		name: 'Clone',
+		action: 'Clone a voice',
+		description: 'Create a voice from a recording of someone speaking (can take a minute or two)',
+		call: 'cloneVoice',
+		concurrency: 2,
+		media: [{ name: 'sample', rules: { mimeTypes: VOICE_SAMPLE_MIME_TYPES, maxBytes: VOICE_SAMPLE_MAX_BYTES } }],
+		fields: { audio_url: 'sampleUrl', inline_data: 'sampleBinaryProperty', preview_text: 'previewText' },
+		request: (p, media) => {
+			const sample = media.sample as { url?: string; inline_data?: InlineData } | undefined;
+			return { audio_url: sample?.url, inline_data: sample?.inline_data, preview_text: optional(p.previewText) };
+		},
+		properties: [
+			...mediaFields({
+				name: 'sample',
+				displayName: 'Sample',
+				sources: ['binary', 'url'],
+				required: true,
+				description: 'A clean recording of the voice (MP3, WAV, M4A, MP4 or AVI, up to 30 MB)',
+			}),
+			{
+				displayName: 'Preview Text',
+				name: 'previewText',
+				type: 'string',
+				default: '',
+				description: `What the preview clip says, up to ${PREVIEW_TEXT_MAX} characters; empty for a built-in phrase`,
+			},
+		],
+	}),
+	callOperation({
+		value: 'delete',
+		name: 'Delete',
+		action: 'Delete a voice',
+		description: 'Delete one of your cloned voices',
+		call: 'deleteVoice',
+		fields: { voice_id: 'voiceId' },
+		request: (p) => ({ voice_id: String(p.voiceId ?? '') }),
+		output: deleteResult('voice_id', 'voiceId'),
+		properties: [locator('voiceId', 'Voice', 'searchVoices', { description: 'One of your cloned voices' })],
+	}),
+];
+
+export class VisionStoryVoice implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'VisionStory Voice',
+		name: 'visionStoryVoice',
+		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"]}}',
+		description: 'List, clone and delete VisionStory voices',
+		defaults: { name: 'VisionStory Voice' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials,
+		properties: [operationProperty(voiceOperations, 'getMany'), ...operationProperties(voiceOperations)],
+	};
+
+	methods = { listSearch };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await executeOperation(this, voiceOperations);
+	}
+}

@@ -1,0 +1,252 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+/**
+ * Builders for the parameters every node shares, so one concept has one name and one wording
+ * on every node (see "Shared parameter vocabulary" in the design).
+ */
+
+export type MediaSource = 'binary' | 'url' | 'asset';
+
+export interface MediaFieldOptions {
+	/** Parameter prefix: `audio` gives audioSource, audioBinaryProperty, audioUrl, audioAssetId. */
+	name: string;
+	displayName: string;
+	sources: readonly MediaSource[];
+	/** What the file is for, shown under the source picker. */
+	description: string;
+	/** When absent the media is optional: a `none` source is offered and is the default. */
+	required?: boolean;
+	fileHint?: string;
+}
+
+const SOURCE_OPTIONS: Record<MediaSource, INodePropertyOptions> = {
+	binary: { name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
+	url: { name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
+	asset: { name: 'Asset', value: 'asset', description: 'A file already in your VisionStory asset library' },
+};
+
+export function capitalize(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** XSource, then XBinaryProperty / XUrl / XAssetId shown for the chosen source. */
+export function mediaFields(options: MediaFieldOptions): INodeProperties[] {
+	const { name, displayName, sources } = options;
+	const sourceName = `${name}Source`;
+	const sourceOptions = sources.map((s) => SOURCE_OPTIONS[s]);
+	if (!options.required) sourceOptions.unshift({ name: 'None', value: 'none', description: `No ${displayName.toLowerCase()}` });
+	const defaultSource = options.required ? sources[0] : 'none';
+	const fields: INodeProperties[] = [
+		{
+			displayName: `${displayName} Source`,
+			name: sourceName,
+			type: 'options',
+			options: sourceOptions,
+			default: defaultSource,
+			description: options.description,
+		},
+	];
+	if (sources.includes('binary')) {
+		fields.push({
+			displayName: `${displayName} Binary Property`,
+			name: `${name}BinaryProperty`,
+			type: 'string',
+			default: 'data',
+			required: true,
+			displayOptions: { show: { [sourceName]: ['binary'] } },
+			hint: options.fileHint,
+			description: 'Name of the input binary property that holds the file',
+		});
+	}
+	if (sources.includes('url')) {
+		fields.push({
+			displayName: `${displayName} URL`,
+			name: `${name}Url`,
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://example.com/file',
+			displayOptions: { show: { [sourceName]: ['url'] } },
+			description: 'Public URL of the file',
+		});
+	}
+	if (sources.includes('asset')) {
+		fields.push(assetLocator(`${name}AssetId`, `${displayName} Asset`, { show: { [sourceName]: ['asset'] } }));
+	}
+	return fields;
+}
+
+/** The same source choice inside a fixed collection entry (lists of media: refs, inputs). */
+export function mediaCollectionValues(sources: readonly MediaSource[], kindHint: string): INodeProperties[] {
+	const defaultSource = sources[0];
+	return [
+		{
+			displayName: 'Source',
+			name: 'source',
+			type: 'options',
+			options: sources.map((s) => SOURCE_OPTIONS[s]),
+			default: defaultSource,
+			description: kindHint,
+		},
+		{
+			displayName: 'Binary Property',
+			name: 'binaryProperty',
+			type: 'string',
+			default: 'data',
+			displayOptions: { show: { source: ['binary'] } },
+			description: 'Name of the input binary property that holds the file',
+		},
+		{
+			displayName: 'URL',
+			name: 'url',
+			type: 'string',
+			default: '',
+			placeholder: 'https://example.com/file',
+			displayOptions: { show: { source: ['url'] } },
+			description: 'Public URL of the file',
+		},
+		{
+			displayName: 'Asset ID',
+			name: 'assetId',
+			type: 'string',
+			default: '',
+			displayOptions: { show: { source: ['asset'] } },
+			description: 'ID of a file in your VisionStory asset library (see the Asset node)',
+		},
+	];
+}
+
+export function locator(
+	name: string,
+	displayName: string,
+	searchListMethod: string,
+	options: { description?: string; placeholder?: string; displayOptions?: INodeProperties['displayOptions']; required?: boolean } = {},
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: options.required ?? true,
+		description: options.description,
+		displayOptions: options.displayOptions,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod, searchable: true, searchFilterRequired: false },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: options.placeholder ?? 'e.g. 1a2b3c4d',
+			},
+		],
+	};
+}
+
+export function assetLocator(name: string, displayName: string, displayOptions?: INodeProperties['displayOptions']) {
+	return locator(name, displayName, 'searchAssets', {
+		displayOptions,
+		description: 'A file from your VisionStory asset library',
+	});
+}
+
+export function returnAllLimit(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			displayOptions: { show: { returnAll: [false] } },
+			description: 'Max number of results to return',
+		},
+	];
+}
+
+/** Waiting knobs of the asynchronous creates (talking video, AI video). */
+export function waitFields(renderHint: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Wait for Completion',
+			name: 'waitForCompletion',
+			type: 'boolean',
+			default: true,
+			hint: renderHint,
+			description:
+				'Whether to wait until the video is rendered. Turn off to return the video ID at once (e.g. to answer a webhook) and pick the result up later with Get or the VisionStory Trigger.',
+		},
+		{
+			displayName: 'Download Result',
+			name: 'downloadResult',
+			type: 'boolean',
+			default: true,
+			displayOptions: { show: { waitForCompletion: [true] } },
+			description: 'Whether to put the finished video into a binary property of the output item',
+		},
+		{
+			displayName: 'Output Binary Property',
+			name: 'outputBinaryProperty',
+			type: 'string',
+			default: 'data',
+			displayOptions: { show: { waitForCompletion: [true], downloadResult: [true] } },
+			description: 'Name of the binary property to put the video in',
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollIntervalSeconds',
+			type: 'number',
+			typeOptions: { minValue: 5 },
+			default: 10,
+			displayOptions: { show: { waitForCompletion: [true] } },
+			description: 'How often to check on the videos; VisionStory asks for at least 5 seconds',
+		},
+		{
+			displayName: 'Timeout (Minutes)',
+			name: 'timeoutMinutes',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 30,
+			displayOptions: { show: { waitForCompletion: [true] } },
+			description:
+				'How long to wait before giving up. The video keeps rendering after a timeout; the error names its ID so you can fetch it later.',
+		},
+	];
+}
+
+export const idempotencyKeyOption: INodeProperties = {
+	displayName: 'Idempotency Key',
+	name: 'idempotencyKey',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. order-1234',
+	description:
+		'Sending the same key again within 24 hours returns the original video instead of creating and charging a new one. Leave empty to let the node derive one per execution and item.',
+};
+
+export const downloadResultOption: INodeProperties = {
+	displayName: 'Download Result',
+	name: 'downloadResult',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to put the finished video into the binary property "data" when it is ready',
+};
+
+export const binaryOutputOption: INodeProperties = {
+	displayName: 'Output Binary Property',
+	name: 'outputBinaryProperty',
+	type: 'string',
+	default: 'data',
+	description: 'Name of the binary property to write the file to',
+};

@@ -1,0 +1,144 @@
+import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+
+import type { AssetDto, AvatarDto, VoiceDto } from './contract';
+import { createN8nClient } from './n8nTransport';
+
+/** Searchable pickers for resource locators; the service has no text search, so filtering is local. */
+
+function matches(filter: string | undefined, ...texts: Array<string | null | undefined>): boolean {
+	if (!filter) return true;
+	const needle = filter.toLowerCase();
+	return texts.some((t) => t?.toLowerCase().includes(needle));
+}
+
+function date(seconds: number | null | undefined): string {
+	return seconds ? new Date(seconds * 1000).toISOString().slice(0, 10) : '';
+}
+
+function avatarItem(avatar: AvatarDto, own: boolean): INodeListSearchItems {
+	const created = date(avatar.created_at);
+	const voice = avatar.default_voice_id ? `, voice ${avatar.default_voice_id}` : '';
+	return {
+		name: `${own ? 'My avatar' : 'Public'} · ${avatar.avatar_id}${created ? ` (${created}${voice})` : voice ? ` (${voice.slice(2)})` : ''}`,
+		value: avatar.avatar_id,
+		url: avatar.thumbnail_url ?? undefined,
+	};
+}
+
+/** Own avatars first, then the public library; the token says which list and where in it. */
+export async function searchAvatars(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const client = await createN8nClient(this);
+	const [list, cursorText] = (paginationToken ?? 'own:0').split(':');
+	const isPublic = list === 'public';
+	const page = await client.listAvatars({ is_public: isPublic, cursor: Number(cursorText) || undefined, limit: 100 });
+	const results = page.avatars.filter((a) => matches(filter, a.avatar_id, a.default_voice_id)).map((a) => avatarItem(a, !isPublic));
+	const next = page.next_cursor ? `${list}:${page.next_cursor}` : isPublic ? undefined : 'public:0';
+	return { results, paginationToken: next };
+}
+
+export function voiceLabel(voice: VoiceDto, own: boolean): string {
+	const traits = [voice.language, voice.locale ? `(${voice.locale})` : '', voice.gender, voice.age, voice.accent].filter(Boolean).join(' ');
+	return `${own ? 'My voice · ' : ''}${voice.voice_id}${traits ? ` — ${traits}` : ''}${voice.provider ? ` · ${voice.provider}` : ''}`;
+}
+
+export async function searchVoices(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const client = await createN8nClient(this);
+	const page = await client.listVoices({ cursor: Number(paginationToken) || undefined, limit: 200 });
+	const pick = (voices: VoiceDto[], own: boolean) =>
+		voices
+			.filter((v) => matches(filter, v.voice_id, v.language, v.locale, v.gender, v.accent, v.provider, v.tags))
+			.map((v) => ({ name: voiceLabel(v, own), value: v.voice_id, url: v.preview_audio_url || undefined }));
+	return {
+		results: [...pick(page.my_voices, true), ...pick(page.public_voices, false)],
+		paginationToken: page.next_cursor ? String(page.next_cursor) : undefined,
+	};
+}
+
+function assetItem(asset: AssetDto): INodeListSearchItems {
+	const size = asset.width && asset.height ? ` ${asset.width}×${asset.height}` : '';
+	const length = asset.duration_sec ? ` ${Math.round(asset.duration_sec)} s` : '';
+	return { name: `${asset.kind ?? 'file'}${size}${length} · ${asset.asset_id}${asset.created_at ? ` (${date(asset.created_at)})` : ''}`, value: asset.asset_id };
+}
+
+export async function searchAssets(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const client = await createN8nClient(this);
+	const page = await client.listAssets({ cursor: Number(paginationToken) || undefined, limit: 100 });
+	return {
+		results: page.assets.filter((a) => matches(filter, a.asset_id, a.kind, a.mime)).map(assetItem),
+		paginationToken: page.next_cursor ? String(page.next_cursor) : undefined,
+	};
+}
+
+export async function searchTalkingVideoModels(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const { models } = await (await createN8nClient(this)).listTalkingVideoModels();
+	return {
+		results: models
+			.filter((m) => matches(filter, m.model_id, m.name))
+			.map((m) => ({
+				name: `${m.name ?? m.model_id}${m.is_default ? ' (default)' : ''}${m.resolutions?.length ? ` · ${m.resolutions.join(', ')}` : ''}`,
+				value: m.model_id,
+			})),
+	};
+}
+
+export async function searchAiVideoModels(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const { models } = await (await createN8nClient(this)).listAiVideoModels();
+	return {
+		results: models
+			.filter((m) => matches(filter, m.model_id, m.name, m.family))
+			.map((m) => {
+				const durations = m.params?.duration_sec?.values;
+				const resolutions = m.params?.resolution?.values;
+				const traits = [durations?.length ? `${durations.join('/')} s` : '', resolutions?.length ? resolutions.join('/') : '']
+					.filter(Boolean)
+					.join(' · ');
+				return { name: `${m.name ?? m.model_id}${traits ? ` · ${traits}` : ''}`, value: m.model_id };
+			}),
+	};
+}
+
+export async function searchImageModels(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const { models } = await (await createN8nClient(this)).listImageModels();
+	return {
+		results: models
+			.filter((m) => matches(filter, m.model_id, m.name))
+			.map((m) => {
+				const tiers = m.params?.resolution?.values;
+				const refs = m.params?.refs?.max;
+				const traits = [tiers?.length ? tiers.join('/') : '', refs ? `up to ${refs} references` : ''].filter(Boolean).join(' · ');
+				return { name: `${m.name ?? m.model_id}${traits ? ` · ${traits}` : ''}`, value: m.model_id };
+			}),
+	};
+}
+
+function videoItem(video: { video_id: string; status: string; created_at?: number | null; model_id?: string | null }): INodeListSearchItems {
+	const created = date(video.created_at);
+	return { name: `${video.video_id} · ${video.status}${created ? ` · ${created}` : ''}${video.model_id ? ` · ${video.model_id}` : ''}`, value: video.video_id };
+}
+
+export async function searchTalkingVideos(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const page = await (await createN8nClient(this)).listTalkingVideos({ cursor: Number(paginationToken) || undefined, limit: 100 });
+	return {
+		results: page.videos.filter((v) => matches(filter, v.video_id, v.status, v.model_id)).map(videoItem),
+		paginationToken: page.next_cursor ? String(page.next_cursor) : undefined,
+	};
+}
+
+export async function searchAiVideos(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const page = await (await createN8nClient(this)).listAiVideos({ cursor: Number(paginationToken) || undefined, limit: 100 });
+	return {
+		results: page.videos.filter((v) => matches(filter, v.video_id, v.status, v.model_id)).map(videoItem),
+		paginationToken: page.next_cursor ? String(page.next_cursor) : undefined,
+	};
+}
+
+export const listSearch = {
+	searchTalkingVideos,
+	searchAiVideos,
+	searchAvatars,
+	searchVoices,
+	searchAssets,
+	searchTalkingVideoModels,
+	searchAiVideoModels,
+	searchImageModels,
+};

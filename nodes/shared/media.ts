@@ -1,0 +1,188 @@
+import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { InlineRules, MediaRef } from './contract';
+import { base64DecodedBytes, formatBytes, maxBytesFor } from './contract';
+import type { FieldIssue } from './errors';
+import type { Download } from './transport';
+
+/** A media input as the user gave it; binary bytes are read only when the request is sent. */
+export type MediaInput =
+	| { kind: 'url'; url: string; field: string }
+	| { kind: 'asset'; assetId: string; field: string }
+	| {
+			kind: 'binary';
+			field: string;
+			property: string;
+			mimeType: string;
+			size: number;
+			fileName?: string;
+			binary: IBinaryData;
+	  };
+
+/**
+ * Stands in for base64 while requests are validated, before any file is read. It is itself valid
+ * base64 and numbers the input, so each placeholder is filled with its own file whatever the field.
+ */
+const PLACEHOLDER = /^vsmedia(\d{5})$/;
+export function placeholderFor(position: number): string {
+	return `vsmedia${String(position).padStart(5, '0')}`;
+}
+
+const EXTENSION_MIME: Record<string, string> = {
+	mp3: 'audio/mpeg',
+	wav: 'audio/wav',
+	m4a: 'audio/m4a',
+	mp4: 'video/mp4',
+	mov: 'video/quicktime',
+	avi: 'video/avi',
+	png: 'image/png',
+	jpg: 'image/jpeg',
+	jpeg: 'image/jpeg',
+	webp: 'image/webp',
+	gif: 'image/gif',
+	bmp: 'image/bmp',
+	tif: 'image/tiff',
+	tiff: 'image/tiff',
+	heic: 'image/heic',
+	srt: 'application/x-subrip',
+};
+
+const MIME_EXTENSION: Record<string, string> = {
+	'audio/mpeg': 'mp3',
+	'audio/mp3': 'mp3',
+	'audio/wav': 'wav',
+	'video/mp4': 'mp4',
+	'image/png': 'png',
+	'image/jpeg': 'jpg',
+	'image/webp': 'webp',
+	'application/x-subrip': 'srt',
+};
+
+export function extensionFor(mimeType: string | undefined): string | undefined {
+	return mimeType ? MIME_EXTENSION[mimeType.toLowerCase()] : undefined;
+}
+
+/** n8n often labels files application/octet-stream; the file name then tells what they are. */
+export function effectiveMimeType(binary: IBinaryData): string {
+	const mime = (binary.mimeType || '').toLowerCase().split(';')[0].trim();
+	if (mime && mime !== 'application/octet-stream') return mime;
+	const extension = (binary.fileExtension || binary.fileName?.split('.').pop() || '').toLowerCase();
+	return EXTENSION_MIME[extension] ?? (mime || 'application/octet-stream');
+}
+
+/** Reads the file's size without loading it: metadata in filesystem mode, base64 length in memory mode. */
+export async function binarySize(context: IExecuteFunctions, binary: IBinaryData): Promise<number> {
+	if (binary.id) {
+		const metadata = await context.helpers.getBinaryMetadata(binary.id);
+		if (typeof metadata.fileSize === 'number') return metadata.fileSize;
+	}
+	return base64DecodedBytes(binary.data);
+}
+
+/** A binary property of an item as a media input; the error names the field when it is missing. */
+export async function binaryMedia(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	property: string,
+): Promise<MediaInput | FieldIssue> {
+	const item = context.getInputData()[itemIndex];
+	const binary = item?.binary?.[property];
+	if (!binary) {
+		const available = Object.keys(item?.binary ?? {});
+		return {
+			field,
+			message: `has no binary property "${property}" on this item${
+				available.length ? `; available: ${available.join(', ')}` : '; the input item carries no files'
+			}`,
+		};
+	}
+	return {
+		kind: 'binary',
+		field,
+		property,
+		binary,
+		mimeType: effectiveMimeType(binary),
+		size: await binarySize(context, binary),
+		fileName: binary.fileName,
+	};
+}
+
+/** Checks a binary input's type and size against an endpoint's rules, before anything is read. */
+export function checkInline(input: MediaInput, rules: InlineRules): FieldIssue | undefined {
+	if (input.kind !== 'binary') return undefined;
+	if (!rules.mimeTypes.includes(input.mimeType)) {
+		return {
+			field: input.field,
+			message: `holds a file of type "${input.mimeType}"${input.fileName ? ` (${input.fileName})` : ''}; allowed: ${rules.mimeTypes.join(', ')}`,
+		};
+	}
+	const max = maxBytesFor(rules, input.mimeType);
+	if (max !== undefined && input.size > max) {
+		return { field: input.field, message: `holds ${formatBytes(input.size)}; the limit is ${formatBytes(max)}` };
+	}
+	return undefined;
+}
+
+/** The MediaRef for an input; binary data stays a placeholder (for input `position`) until `fillInline`. */
+export function mediaRefOf(input: MediaInput, position: number): MediaRef {
+	switch (input.kind) {
+		case 'url':
+			return { url: input.url };
+		case 'asset':
+			return { asset_id: input.assetId };
+		case 'binary':
+			return { inline_data: inlinePlaceholder(input, position) };
+	}
+}
+
+export function inlinePlaceholder(input: MediaInput & { kind: 'binary' }, position: number) {
+	return { data: placeholderFor(position), mime_type: input.mimeType };
+}
+
+export async function loadBase64(context: IExecuteFunctions, itemIndex: number, input: MediaInput & { kind: 'binary' }): Promise<string> {
+	if (!input.binary.id) return input.binary.data;
+	const buffer = await context.helpers.getBinaryDataBuffer(itemIndex, input.property);
+	return buffer.toString('base64');
+}
+
+/** Replaces every placeholder in a validated request with its file's base64. */
+export async function fillInline(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	request: unknown,
+	inputs: readonly MediaInput[],
+): Promise<unknown> {
+	if (Array.isArray(request)) {
+		return await Promise.all(request.map(async (v) => await fillInline(context, itemIndex, v, inputs)));
+	}
+	if (request && typeof request === 'object') {
+		const out: Record<string, unknown> = {};
+		for (const [key, value] of Object.entries(request)) {
+			const match = key === 'data' && typeof value === 'string' ? PLACEHOLDER.exec(value) : null;
+			const input = match ? inputs[Number(match[1])] : undefined;
+			out[key] = input?.kind === 'binary' ? await loadBase64(context, itemIndex, input) : await fillInline(context, itemIndex, value, inputs);
+		}
+		return out;
+	}
+	return request;
+}
+
+type BinaryStreamInput = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
+
+/** Streams a download into n8n's binary store (to disk in filesystem mode; never a whole-file buffer here). */
+export async function binaryFromDownload(
+	context: IExecuteFunctions,
+	download: Download,
+	fallbackName: string,
+	fallbackMime: string,
+): Promise<IBinaryData> {
+	const mimeType = download.mimeType && download.mimeType !== 'application/octet-stream' ? download.mimeType : fallbackMime;
+	const extension = extensionFor(mimeType);
+	const fileName = download.fileName && /\.[a-z0-9]{2,4}$/i.test(download.fileName) ? download.fileName : `${fallbackName}${extension ? `.${extension}` : ''}`;
+	return await context.helpers.prepareBinaryData(download.stream as unknown as BinaryStreamInput, fileName, mimeType);
+}
+
+export function withBinary(item: INodeExecutionData, property: string, binary: IBinaryData): INodeExecutionData {
+	return { ...item, binary: { ...(item.binary ?? {}), [property]: binary } };
+}
