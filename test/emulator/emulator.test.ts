@@ -438,7 +438,7 @@ describe('voices', () => {
 		expect(data.my_voices).toEqual([]);
 		const voices = data.public_voices;
 		expect(voices.length).toBeGreaterThanOrEqual(60);
-		expect(new Set(voices.map((v: any) => v.locale))).toEqual(new Set(['en-US', 'en-GB', 'zh-TW', 'zh-HK', 'es-ES', 'fr-FR', 'de-DE', '']));
+		expect(new Set(voices.map((v: any) => v.locale))).toEqual(new Set(['en-US', 'en-GB', 'zh-TW', 'zh-HK', 'es-ES', 'fr-FR', 'de-DE', 'en', '']));
 		expect(new Set(voices.map((v: any) => v.provider))).toEqual(new Set(['azure', 'elevenlabs', 'google', 'minimax']));
 		for (const id of ['Alice', 'Echo', 'Aoede']) expect(voices.map((v: any) => v.voice_id)).toContain(id);
 	});
@@ -446,7 +446,7 @@ describe('voices', () => {
 	test('locale filter: bare language matches every region, a region only itself, any case; provider any case', async () => {
 		const locales = async (query: Record<string, string>) =>
 			new Set((await api(emu, 'GET', '/api/v1/voices', { query })).body.data.public_voices.map((v: any) => v.locale));
-		expect(await locales({ locale: 'en' })).toEqual(new Set(['en-US', 'en-GB']));
+		expect(await locales({ locale: 'en' })).toEqual(new Set(['en-US', 'en-GB', 'en']));
 		expect(await locales({ locale: 'EN-gb' })).toEqual(new Set(['en-GB']));
 		expect(await locales({ locale: 'zh' })).toEqual(new Set(['zh-TW', 'zh-HK']));
 		expect(await locales({ locale: 'zh-hk' })).toEqual(new Set(['zh-HK']));

@@ -97,10 +97,12 @@ export function publicVoices(mediaBaseUrl: string): VoiceDto[] {
 			n++;
 		}
 	}
-	// Ids seen in the wild; Aoede is prompt-driven, so it has no locale and never matches a locale filter.
+	// Ids seen in the wild, and a voice whose region is unknown (bare language code). Aoede is
+	// prompt-driven, so it has no locale and never matches a locale filter.
 	const named: Array<Omit<VoiceDto, 'preview_audio_url'>> = [
 		{ voice_id: 'Alice', language: 'english', locale: 'en-GB', is_free: true, provider: 'elevenlabs', gender: 'female', age: 'middle-aged', accent: 'british', tags: 'confident, news', use_cases: ['news'] },
 		{ voice_id: 'Echo', language: 'english', locale: 'en-US', is_free: true, provider: 'minimax', gender: 'male', age: 'young', accent: 'american', tags: null, use_cases: ['conversational'] },
+		{ voice_id: 'English_Storyteller', language: 'english', locale: 'en', is_free: true, provider: 'minimax', gender: 'male', age: 'old', accent: '', tags: 'storytelling', use_cases: ['narration'] },
 		{ voice_id: 'Aoede', language: 'multilingual', locale: '', is_free: false, provider: 'google', gender: 'female', age: 'young', accent: '', tags: 'breezy', use_cases: ['narration'] },
 	];
 	for (const v of named) voices.push({ ...v, preview_audio_url: previewUrl(mediaBaseUrl, v.voice_id) });
