@@ -1,13 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError } from './errors';
+import { ApiError, invalid } from './errors';
 import type { FaultDecision, FaultInjector } from './faults';
 import { envelope, queryObject, readBody, resetConnection, sendJson } from './http';
 import type { RequestLog } from './requestLog';
 import { methodNotAllowed, routeNotFound, type Reply, type Router } from './router';
 import type { Account, EmulatorState } from './state';
 import type { RequestLogEntry } from './types';
-import { invalid } from './errors';
 
 export interface ApiDeps {
 	state: EmulatorState;

@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { startEmulator, type Emulator } from './index';
+import { apiRoutes } from './routes';
 import { api, fieldErrors, fixture, inline, TEXT_SCRIPT } from './testkit';
 
 let emu: Emulator;
@@ -42,6 +43,12 @@ describe('envelopes and auth', () => {
 		const r = await api(emu, 'POST', '/api/v1/video', { body: '{not json' });
 		expect(fieldErrors(r)).toEqual({ body: 'must be valid JSON' });
 	});
+});
+
+test('the route table holds the 28 operations, each once', () => {
+	const names = apiRoutes.map((r) => `${r.method} ${r.path}`);
+	expect(names).toHaveLength(28);
+	expect(new Set(names).size).toBe(28);
 });
 
 describe('model lists', () => {

@@ -1,6 +1,5 @@
-import { ApiError } from './errors';
+import { ApiError, invalid } from './errors';
 import type { Account, EmulatorState } from './state';
-import { invalid } from './errors';
 import { isObject, type Json } from './validation';
 
 export interface RouteContext {
@@ -47,10 +46,6 @@ export class Router {
 		if (!candidates) return undefined;
 		const route = candidates.find((r) => r.method === method);
 		return route ? { route } : { allowed: candidates.map((r) => r.method) };
-	}
-
-	count(): number {
-		return [...this.byPath.values()].reduce((n, rs) => n + rs.length, 0);
 	}
 }
 
