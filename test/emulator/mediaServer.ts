@@ -26,6 +26,8 @@ function resolve(state: EmulatorState, url: URL): ByteSource | ApiError {
 	if (sample) return fixture(sample[1] as FixtureName);
 	const video = /^\/media\/videos\/([^/]+)\.mp4$/.exec(path);
 	if (video) {
+		// Settle first so a video past retention is gone here exactly when the API says so.
+		state.settle();
 		const task = state.findTask(decodeURIComponent(video[1]));
 		if (!task || statusAt(task, state.now()) !== 'created') return new ApiError(404, 404, 'No such video');
 		return state.config.videoBytes > 0 ? generatedSource(state.config.videoBytes, 'video/mp4') : fixture('mp4');

@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { startEmulator, type Emulator } from './index';
 import { api, TEXT_SCRIPT } from './testkit';
 
@@ -62,6 +63,9 @@ describe('timings and clock', () => {
 		emu.advance(10_000 + 7 * 24 * HOUR - 1);
 		expect((await api(emu, 'GET', '/api/v1/video', { query: { video_id: id } })).status).toBe(200);
 		emu.advance(1);
+		const media = await request(`${emu.mediaBaseUrl}/media/videos/${id}.mp4`);
+		expect(media.statusCode).toBe(404);
+		await media.body.dump();
 		expect((await api(emu, 'GET', '/api/v1/video', { query: { video_id: id } })).status).toBe(404);
 	});
 });
