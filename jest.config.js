@@ -5,7 +5,7 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	transform: {
 		// Type checking is done once by `tsc --noEmit` in `npm run lint`; per-file transpiling keeps jest fast.
-		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 	},
 	testTimeout: 120000,
 	maxWorkers: 2,

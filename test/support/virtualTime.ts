@@ -1,0 +1,24 @@
+/**
+ * Virtual time for engine tests: n8n-workflow's `sleep` (used by the nodes' waits and retries, and by
+ * n8n's own Retry On Fail) advances the emulator's manual clock instead of waiting, so a render of
+ * minutes takes milliseconds while every request still goes over real HTTP.
+ *
+ * Use at the top of a test file:
+ *   jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
+ *   ...
+ *   virtualClock.target = emulator;
+ */
+export const virtualClock: { target?: { advance(ms: number): void }; slept: number } = { slept: 0 };
+
+export function virtualWorkflow(): Record<string, unknown> {
+	const actual = jest.requireActual('n8n-workflow') as Record<string, unknown>;
+	return {
+		...actual,
+		sleep: async (ms: number) => {
+			virtualClock.slept += ms;
+			virtualClock.target?.advance(ms);
+			// Let other work (sockets, timers) run, as a real sleep would.
+			await new Promise((resolve) => setImmediate(resolve));
+		},
+	};
+}
