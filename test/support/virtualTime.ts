@@ -1,7 +1,7 @@
 /**
  * Virtual time for engine tests: n8n-workflow's `sleep` (used by the nodes' waits and retries, and by
- * n8n's own Retry On Fail) advances the emulator's manual clock instead of waiting, so a render of
- * minutes takes milliseconds while every request still goes over real HTTP.
+ * n8n's own Retry On Fail) advances the emulator's manual clock, and Date.now, instead of waiting, so
+ * a render of minutes takes milliseconds while every request still goes over real HTTP.
  *
  * Use at the top of a test file:
  *   jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
@@ -10,8 +10,12 @@
  */
 export const virtualClock: { target?: { advance(ms: number): void }; slept: number } = { slept: 0 };
 
+const realNow = Date.now.bind(Date);
+
 export function virtualWorkflow(): Record<string, unknown> {
 	const actual = jest.requireActual('n8n-workflow') as Record<string, unknown>;
+	// Deadlines are measured with Date.now: it moves with the virtual sleeps too.
+	Date.now = () => realNow() + virtualClock.slept;
 	return {
 		...actual,
 		sleep: async (ms: number) => {

@@ -1,0 +1,112 @@
+jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
+
+import type { VisionStoryClient } from '../../nodes/shared/client';
+import type { VisionStoryError } from '../../nodes/shared/errors';
+import type { Submission } from '../../nodes/shared/wait';
+import { runTasks } from '../../nodes/shared/wait';
+import type { Emulator } from '../emulator';
+import { startEmulator } from '../emulator';
+import { createUndiciClient } from '../support/undiciTransport';
+import { virtualClock } from '../support/virtualTime';
+
+const RENDER_MS = 120_000;
+const POLL_MS = 10_000;
+
+let emu: Emulator;
+let client: VisionStoryClient;
+let modelId: string;
+let avatarId: string;
+
+beforeAll(async () => {
+	emu = await startEmulator({ clock: 'manual', renderMs: RENDER_MS });
+	virtualClock.target = emu;
+	client = createUndiciClient(emu.apiKey, { baseUrl: emu.baseUrl, retry: { baseDelayMs: 5, maxDelayMs: 40 } });
+	modelId = (await client.listAiVideoModels()).models[0].model_id;
+	avatarId = (await client.listAvatars({ is_public: true, limit: 1 })).avatars[0].avatar_id;
+});
+afterAll(async () => await emu.stop());
+beforeEach(() => {
+	emu.reset();
+	emu.setConfig({ renderMs: RENDER_MS, aiConcurrencyCap: 100 });
+});
+
+function aiSubmissions(count: number, prompt = (i: number) => `Shot ${i}`): Submission[] {
+	return Array.from({ length: count }, (_, i) => async () => (await client.createAiVideo({ model_id: modelId, prompt: prompt(i) })).video_id);
+}
+
+function talkingSubmissions(count: number): Submission[] {
+	return Array.from({ length: count }, (_, i) => async () =>
+		(await client.createTalkingVideo({ avatar_id: avatarId, text_script: { text: `Line ${i}`, voice_id: 'Alice' } })).video_id,
+	);
+}
+
+const wait = { waitForCompletion: true, pollIntervalMs: POLL_MS, timeoutMs: 30 * 60_000 };
+
+test('45 AI videos are polled 20 ids a request and finish together', async () => {
+	const start = emu.now();
+	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(45), wait);
+	expect(outcomes.every((o) => o.ok && 'status' in o.value && o.value.status === 'created')).toBe(true);
+	const polls = emu.requests({ method: 'GET', path: '/api/v1/ai_video' });
+	const rounds = new Map<number, number>();
+	for (const p of polls) rounds.set(p.at, (rounds.get(p.at) ?? 0) + 1);
+	// Every round asks for all pending ids, 20 at a time.
+	expect([...rounds.values()].every((n) => n === 3)).toBe(true);
+	expect(polls.every((p) => p.query.video_ids.split(',').length <= 20)).toBe(true);
+	// All finished within one poll interval of a single render.
+	expect(emu.now() - start).toBeLessThanOrEqual(RENDER_MS + POLL_MS);
+});
+
+test('talking videos are polled concurrently and 10 take one render time, not ten', async () => {
+	const start = emu.now();
+	const outcomes = await runTasks(client, 'talkingVideo', talkingSubmissions(10), wait);
+	expect(outcomes.filter((o) => o.ok)).toHaveLength(10);
+	const tasks = emu.tasks();
+	expect(Math.max(...tasks.map((t) => t.finishedAt!)) - start).toBeLessThanOrEqual(RENDER_MS + 1000);
+	expect(emu.now() - start).toBeLessThanOrEqual(RENDER_MS + POLL_MS);
+});
+
+test('with a concurrency cap of 2, six AI videos queue for slots and all get made', async () => {
+	emu.setConfig({ aiConcurrencyCap: 2 });
+	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(6), wait);
+	expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true, true, true]);
+	expect(emu.tasks()).toHaveLength(6);
+	const refusals = emu.requests({ method: 'POST', path: '/api/v1/ai_video' }).filter((r) => r.status === 429);
+	// A refusal is answered by waiting for our own tasks, not by hammering the endpoint.
+	expect(refusals.length).toBeLessThanOrEqual(3);
+});
+
+test('failed tasks yield an error with the service reason and the refund', async () => {
+	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(2, (i) => (i === 1 ? 'Please [fail] this one' : 'fine')), wait);
+	expect(outcomes[0].ok).toBe(true);
+	expect(outcomes[1].ok).toBe(false);
+	const error = (outcomes[1] as { error: VisionStoryError }).error;
+	expect(error.kind).toBe('taskFailed');
+	expect(error.message).toMatch(/failed: .+\(code 5001\)/);
+	expect(error.hint).toMatch(/refunded/);
+	expect(emu.ledger().filter((e) => e.kind === 'refund')).toHaveLength(1);
+});
+
+test('a timeout names the ids still rendering', async () => {
+	const outcomes = await runTasks(client, 'talkingVideo', talkingSubmissions(2), { ...wait, timeoutMs: 30_000 });
+	const ids = emu.tasks().map((t) => t.video_id);
+	for (const [i, outcome] of outcomes.entries()) {
+		expect(outcome.ok).toBe(false);
+		const error = (outcome as { error: VisionStoryError }).error;
+		expect(error.kind).toBe('timeout');
+		expect(error.videoIds).toEqual([ids[i]]);
+		expect(error.message).toContain(ids[i]);
+	}
+});
+
+test('without waiting, items return at once with their ids', async () => {
+	const outcomes = await runTasks(client, 'talkingVideo', talkingSubmissions(3), { ...wait, waitForCompletion: false });
+	expect(outcomes.map((o) => (o.ok ? o.value.video_id : undefined))).toEqual(emu.tasks().map((t) => t.video_id));
+	expect(emu.requests({ method: 'GET', path: '/api/v1/video' })).toHaveLength(0);
+});
+
+test('cancelling stops the wait', async () => {
+	const controller = new AbortController();
+	const waiting = runTasks(client, 'aiVideo', aiSubmissions(2), { ...wait, signal: controller.signal });
+	setTimeout(() => controller.abort(), 5);
+	await expect(waiting).rejects.toMatchObject({ kind: 'aborted' });
+});
