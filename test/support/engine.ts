@@ -1,0 +1,39 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import type { Emulator, EmulatorOptions } from '../emulator';
+import { startEmulator } from '../emulator';
+import type { Harness, HarnessOptions, RunOptions, RunResult } from '../harness';
+import { createHarness } from '../harness';
+
+export const TRIGGER = 'When clicking ‘Execute workflow’';
+
+export interface EngineContext {
+	emu: Emulator;
+	harness: Harness;
+	credentials: NonNullable<RunOptions['credentials']>;
+	/** Runs a workflow file; `items` become the manual trigger's output (pinned, as in the editor). */
+	run(file: string, items?: Array<Record<string, unknown>>, options?: RunOptions): Promise<RunResult>;
+}
+
+/** An emulator and an engine harness for one test file, torn down after it. */
+export function useEngine(emulatorOptions: EmulatorOptions = {}, harnessOptions: HarnessOptions = {}): EngineContext {
+	const context = {} as EngineContext;
+	beforeAll(async () => {
+		context.emu = await startEmulator(emulatorOptions);
+		context.harness = await createHarness(harnessOptions);
+		context.credentials = { visionStoryApi: { apiKey: context.emu.apiKey, baseUrl: context.emu.baseUrl } };
+		context.run = async (file, items, options = {}) => {
+			const pinned: INodeExecutionData[] = (items ?? [{}]).map((json) => ({ json: { mediaBase: context.emu.mediaBaseUrl, ...json } as never }));
+			return await context.harness.run(file, {
+				credentials: context.credentials,
+				...options,
+				pinData: { [TRIGGER]: pinned, ...options.pinData },
+			});
+		};
+	});
+	afterAll(async () => {
+		await context.harness?.shutdown();
+		await context.emu?.stop();
+	});
+	return context;
+}
