@@ -43,8 +43,9 @@ export function deleteResult(idField: string, param: string) {
 	});
 }
 
+/** The binary property to write to: a top-level parameter on some operations, an option on others. */
 function outputProperty(params: Params): string {
-	return String(params.outputBinaryProperty || 'data');
+	return String(params.outputBinaryProperty || optionsOf(params).outputBinaryProperty || 'data');
 }
 
 /** Get one video task; with Download Result, a finished video comes along as binary. */

@@ -110,12 +110,29 @@ test('a new execution of the same workflow creates new videos', async () => {
 	expect(engine.emu.tasks()).toHaveLength(2);
 });
 
-test('a failed render is an error item under continue-on-fail that says it was refunded', async () => {
+test('a failed render fails the node and names the video; the charge is refunded', async () => {
 	const result = await engine.run('test/workflows/talking-video-batch.json', [
 		{ avatarId, text: 'Works fine' },
 		{ avatarId, text: 'This one will [fail] to render' },
-	], { pinData: {} });
-	// Without continue-on-fail the node fails and names the video.
-	expect(result.error?.message).toMatch(/Talking video .+ failed/);
+	]);
+	expect(result.error?.message).toMatch(/Talking video vid_\w+ failed/);
 	expect(engine.emu.ledger().filter((e) => e.kind === 'refund')).toHaveLength(1);
+});
+
+test('under continue-on-fail a failed render is an error item with its id and the refund, the rest succeed', async () => {
+	const result = await engine.run('test/workflows/talking-video-continue.json', [
+		{ avatarId, text: 'Works fine' },
+		{ avatarId, text: 'This one will [fail] to render' },
+		{ avatarId: '', text: 'No avatar given' },
+	]);
+	expect(result.error).toBeUndefined();
+	const [ok, failed, invalid] = result.output('Create Talking Videos');
+	expect(ok.json.status).toBe('created');
+	expect(ok.pairedItem).toEqual({ item: 0 });
+	const failedId = engine.emu.tasks().find((t) => t.status === 'failed')!.video_id;
+	expect(failed.json).toMatchObject({ video_id: failedId, error: expect.stringContaining(failedId), hint: expect.stringMatching(/refunded/) });
+	expect(failed.pairedItem).toEqual({ item: 1 });
+	expect(invalid.json.error).toMatch(/"Avatar" \(avatarId\)/);
+	expect(invalid.pairedItem).toEqual({ item: 2 });
+	expect(engine.emu.tasks()).toHaveLength(2);
 });
