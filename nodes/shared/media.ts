@@ -3,7 +3,8 @@ import type { IBinaryData, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { InlineRules, MediaRef } from './contract';
 import { base64DecodedBytes, formatBytes, maxBytesFor } from './contract';
 import type { FieldIssue } from './errors';
-import type { Download } from './transport';
+import type { MediaPart } from './mediaBody';
+import type { ByteStream, Download } from './transport';
 
 /** A media input as the user gave it; binary bytes are read only when the request is sent. */
 export type MediaInput =
@@ -23,7 +24,6 @@ export type MediaInput =
  * Stands in for base64 while requests are validated, before any file is read. It is itself valid
  * base64 and numbers the input, so each placeholder is filled with its own file whatever the field.
  */
-const PLACEHOLDER = /^vsmedia(\d{5})$/;
 export function placeholderFor(position: number): string {
 	return `vsmedia${String(position).padStart(5, '0')}`;
 }
@@ -124,7 +124,7 @@ export function checkInline(input: MediaInput, rules: InlineRules): FieldIssue |
 	return undefined;
 }
 
-/** The MediaRef for an input; binary data stays a placeholder (for input `position`) until `fillInline`. */
+/** The MediaRef for an input; binary data stays a placeholder (for input `position`) until it is sent. */
 export function mediaRefOf(input: MediaInput, position: number): MediaRef {
 	switch (input.kind) {
 		case 'url':
@@ -140,32 +140,21 @@ export function inlinePlaceholder(input: MediaInput & { kind: 'binary' }, positi
 	return { data: placeholderFor(position), mime_type: input.mimeType };
 }
 
-export async function loadBase64(context: IExecuteFunctions, itemIndex: number, input: MediaInput & { kind: 'binary' }): Promise<string> {
-	if (!input.binary.id) return input.binary.data;
-	const buffer = await context.helpers.getBinaryDataBuffer(itemIndex, input.property);
-	return buffer.toString('base64');
-}
-
-/** Replaces every placeholder in a validated request with its file's base64. */
-export async function fillInline(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	request: unknown,
-	inputs: readonly MediaInput[],
-): Promise<unknown> {
-	if (Array.isArray(request)) {
-		return await Promise.all(request.map(async (v) => await fillInline(context, itemIndex, v, inputs)));
-	}
-	if (request && typeof request === 'object') {
-		const out: Record<string, unknown> = {};
-		for (const [key, value] of Object.entries(request)) {
-			const match = key === 'data' && typeof value === 'string' ? PLACEHOLDER.exec(value) : null;
-			const input = match ? inputs[Number(match[1])] : undefined;
-			out[key] = input?.kind === 'binary' ? await loadBase64(context, itemIndex, input) : await fillInline(context, itemIndex, value, inputs);
-		}
-		return out;
-	}
-	return request;
+/**
+ * The files behind an item's placeholders. Files n8n keeps on disk (or in S3) are streamed when the
+ * request is sent; files it keeps in memory are already base64.
+ */
+export function mediaParts(context: IExecuteFunctions, inputs: readonly MediaInput[]): Record<string, MediaPart> {
+	const parts: Record<string, MediaPart> = {};
+	inputs.forEach((input, position) => {
+		if (input.kind !== 'binary') return;
+		const { binary } = input;
+		const id = binary.id;
+		parts[placeholderFor(position)] = id
+			? { identity: `${id}:${input.size}`, size: input.size, open: async () => (await context.helpers.getBinaryStream(id)) as unknown as ByteStream }
+			: { identity: `${input.size}:${binary.data.slice(0, 64)}:${binary.data.slice(-64)}`, base64: binary.data };
+	});
+	return parts;
 }
 
 type BinaryStreamInput = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];

@@ -20,13 +20,20 @@ export class N8nChannel implements HttpChannel {
 	constructor(private readonly context: RequestContext) {}
 
 	async send(request: HttpRequest): Promise<HttpResponse> {
+		const headers: Record<string, string> = { accept: request.response === 'json' ? 'application/json' : '*/*' };
+		let body = request.body as IHttpRequestOptions['body'];
+		if (request.stream) {
+			body = (await request.stream.open()) as unknown as IHttpRequestOptions['body'];
+			headers['content-length'] = String(request.stream.length);
+		}
+		if (body !== undefined) headers['content-type'] = 'application/json';
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url: request.url,
 			qs: request.query,
-			body: request.body as IHttpRequestOptions['body'],
+			body,
 			json: request.response === 'json',
-			headers: { accept: request.response === 'json' ? 'application/json' : '*/*' },
+			headers,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: request.timeoutMs,

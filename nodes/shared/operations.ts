@@ -11,7 +11,8 @@ import type { InlineRules, MediaRef, OperationName, RequestOf, ResponseOf } from
 import type { FieldIssue } from './errors';
 import { VisionStoryError } from './errors';
 import type { MediaInput } from './media';
-import { binaryMedia, checkInline, fillInline, mediaRefOf } from './media';
+import { binaryMedia, checkInline, mediaParts, mediaRefOf } from './media';
+import type { MediaPart } from './mediaBody';
 import { createN8nClient } from './n8nTransport';
 import type { FieldLabeler } from './nodeErrors';
 import { errorItem, toNodeError } from './nodeErrors';
@@ -37,7 +38,7 @@ export interface Prepared {
 	index: number;
 	params: Params;
 	media: Record<string, MediaInput | MediaInput[] | undefined>;
-	/** All media inputs in placeholder order; `fillInline` resolves placeholders against it. */
+	/** All media inputs in placeholder order. */
 	inputs: MediaInput[];
 	/** The validated API request (binary bytes still placeholders), when the operation has one. */
 	request?: IDataObject;
@@ -50,8 +51,8 @@ export interface Scope {
 	label: FieldLabeler;
 	/** Execution, run, node and item: stable when n8n re-runs this node within the same execution. */
 	idempotencyContext(itemIndex: number): string;
-	/** The request with its binary placeholders replaced by the files' base64. */
-	sendable(item: Prepared): Promise<IDataObject>;
+	/** The files behind the item's placeholders, for the call's `media` option. */
+	media(item: Prepared): Record<string, MediaPart>;
 }
 
 export type ItemOutcome = Outcome<INodeExecutionData[]>;
@@ -267,7 +268,7 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 		signal: context.getExecutionCancelSignal?.(),
 		label,
 		idempotencyContext: (itemIndex) => `${context.getExecutionId()}:${node.id ?? node.name}:${runIndex}:${itemIndex}`,
-		sendable: async (item) => (await fillInline(context, item.index, item.request, item.inputs)) as IDataObject,
+		media: (item) => mediaParts(context, item.inputs),
 	};
 	const continueOnFail = context.continueOnFail();
 	const outcomes = new Array<ItemOutcome | undefined>(items.length);
@@ -354,8 +355,8 @@ export function callOperation<N extends OperationName>(
 			await eachItem(
 				items,
 				async (item) => {
-					const request = (await scope.sendable(item)) as RequestOf<N>;
-					const result = await scope.client.call(meta.call, request, { signal: scope.signal });
+					const request = item.request as RequestOf<N>;
+					const result = await scope.client.call(meta.call, request, { signal: scope.signal, media: scope.media(item) });
 					return toItems(meta.output ? meta.output(result, item.params) : result);
 				},
 				meta.concurrency,

@@ -82,8 +82,7 @@ export async function getAiVideos(scope: Scope, item: Prepared): Promise<INodeEx
 
 /** The image as binary (PNG) beside its URL and cost. */
 export async function generateImage(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
-	const request = await scope.sendable(item);
-	const result = await scope.client.call('generateImage', request as never, { signal: scope.signal });
+	const result = await scope.client.call('generateImage', item.request as never, { signal: scope.signal, media: scope.media(item) });
 	const download = await scope.client.download(result.url, { signal: scope.signal });
 	const binary = await binaryFromDownload(scope.context, download, 'image', 'image/png');
 	return [withBinary({ json: result as IDataObject }, outputProperty(item.params), binary)];
@@ -106,8 +105,10 @@ export async function synthesizeSpeech(scope: Scope, item: Prepared): Promise<IN
 
 /** Transcription; with SRT on, the subtitles also come as a .srt file. */
 export async function transcribeAudio(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
-	const request = await scope.sendable(item);
-	const result = (await scope.client.call('transcribeAudio', request as never, { signal: scope.signal })) as ResponseOf<'transcribeAudio'>;
+	const result = (await scope.client.call('transcribeAudio', item.request as never, {
+		signal: scope.signal,
+		media: scope.media(item),
+	})) as ResponseOf<'transcribeAudio'>;
 	const output: INodeExecutionData = { json: result as IDataObject };
 	if (!result.srt) return [output];
 	const fileName = optional(optionsOf(item.params).fileName) ?? 'transcript.srt';

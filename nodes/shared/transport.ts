@@ -2,6 +2,8 @@ import type { HttpMethod, OperationSpec } from './contract';
 import { ErrorEnvelope, SpeechHeaders, SuccessEnvelope } from './contract';
 import { defaultHint, redact, redactText, VisionStoryError } from './errors';
 import { deriveClientRequestId } from './idempotency';
+import type { MediaPart, StreamedBody } from './mediaBody';
+import { jsonWithMedia } from './mediaBody';
 import { abortedError, delay } from './time';
 
 /** A readable byte stream (a Node.js Readable in both channels). */
@@ -11,8 +13,10 @@ export interface HttpRequest {
 	method: HttpMethod;
 	url: string;
 	query?: Record<string, string>;
-	/** JSON-serialisable value; the channel sends it as application/json. */
+	/** JSON-serialisable value, or JSON text already serialised; sent as application/json. */
 	body?: unknown;
+	/** A JSON body too large to hold in memory, streamed instead of `body`. */
+	stream?: StreamedBody;
 	timeoutMs: number;
 	/** `json`: the body parsed; `stream`: the raw body as a stream, for files. */
 	response: 'json' | 'stream';
@@ -80,6 +84,8 @@ export interface CallOptions {
 	/** Execution, node and item: makes a create's client_request_id stable across resends in one execution. */
 	idempotencyContext?: string;
 	timeoutMs?: number;
+	/** Files behind the request's media placeholders, by placeholder. */
+	media?: Record<string, MediaPart>;
 }
 
 export interface AudioResult {
@@ -119,7 +125,8 @@ export class Transport {
 
 	/** Sends one operation with an already validated request; returns the envelope's `data`. */
 	async call(name: string, spec: OperationSpec, request: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
-		const body = spec.clientRequestId ? this.withClientRequestId(request, options.idempotencyContext) : request;
+		const media = options.media && Object.keys(options.media).length ? options.media : undefined;
+		const body = spec.clientRequestId ? this.withClientRequestId(request, options.idempotencyContext, media) : request;
 		const http: HttpRequest = {
 			method: spec.method,
 			url: this.baseUrl + spec.path,
@@ -128,7 +135,7 @@ export class Transport {
 			withApiKey: true,
 			followRedirects: false,
 			signal: options.signal,
-			...(spec.in === 'query' ? { query: toQuery(body) } : { body }),
+			...(spec.in === 'query' ? { query: toQuery(body) } : media ? bodyWithMedia(body, media) : { body }),
 		};
 		return await this.withRetries(name, spec.replay === 'always', options.signal, async () => {
 			const response = await this.channel.send(http);
@@ -174,9 +181,11 @@ export class Transport {
 		});
 	}
 
-	private withClientRequestId(request: Record<string, unknown>, context?: string): Record<string, unknown> {
+	private withClientRequestId(request: Record<string, unknown>, context?: string, media?: Record<string, MediaPart>): Record<string, unknown> {
 		if (request.client_request_id) return request;
-		return { ...request, client_request_id: deriveClientRequestId(request, context) };
+		// Files count by identity, not bytes: hashing a 100 MB upload just to name it would be wasteful.
+		const identities = media ? Object.fromEntries(Object.entries(media).map(([k, v]) => [k, v.identity])) : undefined;
+		return { ...request, client_request_id: deriveClientRequestId(identities ? { request, media: identities } : request, context) };
 	}
 
 	private unwrap(name: string, body: unknown): unknown {
@@ -283,6 +292,11 @@ function rethrow(error: unknown): never {
 
 export function isRetryableStatus(status: number): boolean {
 	return status === 409 || status === 429 || status >= 500;
+}
+
+function bodyWithMedia(body: Record<string, unknown>, media: Record<string, MediaPart>): Pick<HttpRequest, 'body' | 'stream'> {
+	const encoded = jsonWithMedia(body, media);
+	return 'text' in encoded ? { body: encoded.text } : { stream: encoded.stream };
 }
 
 function toQuery(request: Record<string, unknown>): Record<string, string> {

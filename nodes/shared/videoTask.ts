@@ -61,10 +61,10 @@ export function videoTaskOperation(
 			const outcomes = new Map<number, ItemOutcome>();
 			const wait = waitParams(items[0]?.params ?? {});
 			const submissions = items.map((item) => async () => {
-				const request = await scope.sendable(item);
-				const created = await scope.client.call(create, request as RequestOf<CreateName>, {
+				const created = await scope.client.call(create, item.request as RequestOf<CreateName>, {
 					signal: scope.signal,
 					idempotencyContext: scope.idempotencyContext(item.index),
+					media: scope.media(item),
 				});
 				return created.video_id;
 			});

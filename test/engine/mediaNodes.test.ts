@@ -77,3 +77,15 @@ test('Understand: a field list becomes a JSON Schema the output follows; a paste
 	expect(json.json.output).toEqual({ category: 'product', confidence: 0 });
 	expect(engine.emu.ledger().filter((e) => e.kind === 'charge')).toHaveLength(2);
 });
+
+test('Asset: a file n8n keeps on disk is streamed up, byte for byte (the service deduplicates it with the same file by URL)', async () => {
+	const bytes = 24 * 1024 * 1024 + 1;
+	const result = await engine.run('test/workflows/asset-large.json', [{ bytes }]);
+	expect(result.error).toBeUndefined();
+	const [streamed] = result.output('Upload Asset');
+	const [byUrl] = result.output('Upload Same By URL');
+	expect(streamed.json.kind).toBe('video');
+	expect(byUrl.json.asset_id).toBe(streamed.json.asset_id);
+	const [upload] = engine.emu.requests({ method: 'POST', path: '/api/v1/asset' });
+	expect(upload.bodyBytes).toBe(Buffer.byteLength('{"inline_data":{"data":"","mime_type":"video/mp4"}}') + 4 * Math.ceil(bytes / 3));
+});

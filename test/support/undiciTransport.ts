@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 import { Agent, interceptors, request } from 'undici';
 import type { Dispatcher } from 'undici';
 
@@ -23,9 +25,13 @@ export class UndiciChannel implements HttpChannel {
 		for (const [key, value] of Object.entries(req.query ?? {})) url.searchParams.set(key, value);
 		const headers: Record<string, string> = { accept: req.response === 'json' ? 'application/json' : '*/*' };
 		if (req.withApiKey) headers['x-api-key'] = this.apiKey;
-		let body: string | undefined;
-		if (req.body !== undefined && req.method !== 'GET') {
-			body = JSON.stringify(req.body);
+		let body: string | Buffer | Readable | undefined;
+		if (req.stream) {
+			body = (await req.stream.open()) as Buffer | Readable;
+			headers['content-length'] = String(req.stream.length);
+			headers['content-type'] = 'application/json';
+		} else if (req.body !== undefined && req.method !== 'GET') {
+			body = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
 			headers['content-type'] = 'application/json';
 		}
 		try {
