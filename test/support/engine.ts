@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { Emulator, EmulatorOptions } from '../emulator';
@@ -24,11 +27,13 @@ export function useEngine(emulatorOptions: EmulatorOptions = {}, harnessOptions:
 		context.credentials = { visionStoryApi: { apiKey: context.emu.apiKey, baseUrl: context.emu.baseUrl } };
 		context.run = async (file, items, options = {}) => {
 			const pinned: INodeExecutionData[] = (items ?? [{}]).map((json) => ({ json: { mediaBase: context.emu.mediaBaseUrl, ...json } as never }));
-			return await context.harness.run(file, {
+			const result = await context.harness.run(file, {
 				credentials: context.credentials,
 				...options,
 				pinData: { [TRIGGER]: pinned, ...options.pinData },
 			});
+			expectPairedItems(file, result);
+			return result;
 		};
 	});
 	afterAll(async () => {
@@ -36,4 +41,16 @@ export function useEngine(emulatorOptions: EmulatorOptions = {}, harnessOptions:
 		await context.emu?.stop();
 	});
 	return context;
+}
+
+/** Every item a VisionStory node outputs must say which input item it came from (n8n's item linking). */
+function expectPairedItems(file: string, result: RunResult): void {
+	const workflow = JSON.parse(readFileSync(join(__dirname, '../..', file), 'utf8')) as { nodes: Array<{ name: string; type: string }> };
+	for (const node of workflow.nodes.filter((n) => n.type.startsWith('n8n-nodes-visionstory.'))) {
+		for (const run of result.runData[node.name] ?? []) {
+			for (const item of run.data?.main?.[0] ?? []) {
+				if (item.pairedItem === undefined) throw new Error(`${node.name} output an item without pairedItem`);
+			}
+		}
+	}
 }
