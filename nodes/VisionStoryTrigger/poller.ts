@@ -1,0 +1,257 @@
+import type { VisionStoryClient } from '../shared/client';
+import type { TASK_STATUSES } from '../shared/contract';
+import { AI_VIDEO_BATCH_MAX } from '../shared/contract';
+import { VisionStoryError } from '../shared/errors';
+import { mapConcurrent } from '../shared/wait';
+import type { Gap, Kind, KindCursor, Mark, Pending, Task } from './cursor';
+import { advanceMark, createdAt, keepLast, LIMITS, reaches } from './cursor';
+
+type TaskStatus = (typeof TASK_STATUSES)[number];
+
+const RENDERING: readonly TaskStatus[] = ['queued', 'creating'];
+const FINISHED = new Set(['created', 'failed']);
+
+interface Page {
+	videos: Task[];
+	next_cursor?: number | null;
+}
+
+interface ListRequest {
+	cursor?: number;
+	limit: number;
+	status?: TaskStatus[];
+}
+
+/** One kind of task as the trigger sees it: a newest-first list and a status lookup. */
+export interface TaskSource {
+	kind: Kind;
+	list(request: ListRequest): Promise<Page>;
+	/** The current state of known tasks; an id missing from the answer could not be read this time. */
+	check(ids: string[]): Promise<Map<string, Task>>;
+	checksPerPoll: number;
+}
+
+/**
+ * `GET /api/v1/videos` takes no documented parameters: a service that refuses the status filter is
+ * asked again without it, and every caller filters the answer itself anyway.
+ */
+async function listTolerant(call: (request: ListRequest) => Promise<Page>, request: ListRequest): Promise<Page> {
+	const first = await call(request).then(
+		(page) => ({ page }),
+		(error: unknown) => ({ error }),
+	);
+	if ('page' in first) return first.page;
+	const { error } = first;
+	const refused = error instanceof VisionStoryError && error.kind === 'api' && (error.status === 400 || error.status === 422);
+	if (!request.status || !refused) throw error;
+	return await call({ cursor: request.cursor, limit: request.limit });
+}
+
+function isNotFound(error: unknown): boolean {
+	return error instanceof VisionStoryError && error.kind === 'api' && error.status === 404;
+}
+
+export function taskSources(client: VisionStoryClient): Record<Kind, TaskSource> {
+	return {
+		talkingVideo: {
+			kind: 'talkingVideo',
+			list: async (request) => await listTolerant(async (r) => await client.listTalkingVideos(r), request),
+			check: async (ids) => {
+				const found = new Map<string, Task>();
+				await mapConcurrent(ids, LIMITS.checkConcurrency, async (id) => {
+					// Gone (deleted, or past the 7-day retention): counted as a miss, not a failed poll.
+					const task = await client.getTalkingVideo({ video_id: id }).catch(async (error: unknown) => {
+						if (isNotFound(error)) return undefined;
+						return await Promise.reject(error);
+					});
+					if (task) found.set(id, task);
+				});
+				return found;
+			},
+			checksPerPoll: LIMITS.talkingChecksPerPoll,
+		},
+		aiVideo: {
+			kind: 'aiVideo',
+			list: async (request) => await listTolerant(async (r) => await client.listAiVideos(r), request),
+			check: async (ids) => {
+				const found = new Map<string, Task>();
+				for (let i = 0; i < ids.length; i += AI_VIDEO_BATCH_MAX) {
+					const videos = await client.getAiVideos({ video_ids: ids.slice(i, i + AI_VIDEO_BATCH_MAX) });
+					for (const video of videos) found.set(video.video_id, video);
+				}
+				return found;
+			},
+			checksPerPoll: LIMITS.aiChecksPerPoll,
+		},
+	};
+}
+
+/** How much one poll may still fetch for one kind: pages, and a deadline shared by all kinds. */
+export class Allowance {
+	constructor(
+		private pages: number,
+		private readonly deadline: number,
+	) {}
+
+	hasTime(): boolean {
+		return Date.now() < this.deadline;
+	}
+
+	takePage(): boolean {
+		if (this.pages <= 0 || !this.hasTime()) return false;
+		this.pages--;
+		return true;
+	}
+}
+
+interface WalkResult {
+	/** Tasks met, newest first, before reaching the stop. */
+	tasks: Task[];
+	/** Reached the stop or the end of the list; otherwise `cursor` is where to go on. */
+	done: boolean;
+	cursor: number;
+}
+
+/** Pages down a newest-first list from `start` until `stop` (or the end, or the allowance). */
+async function walk(source: TaskSource, start: number, stop: Mark | undefined, allowance: Allowance, status?: TaskStatus[]): Promise<WalkResult> {
+	const tasks: Task[] = [];
+	const seen = new Set<string>();
+	let cursor = start;
+	for (;;) {
+		if (!allowance.takePage()) return { tasks, done: false, cursor };
+		const page = await source.list({
+			cursor: cursor || undefined,
+			limit: cursor ? LIMITS.pageSize : LIMITS.firstPageSize,
+			status,
+		});
+		let fresh = 0;
+		for (const task of page.videos) {
+			if (stop && reaches(stop, task)) return { tasks, done: true, cursor };
+			if (seen.has(task.video_id)) continue;
+			seen.add(task.video_id);
+			tasks.push(task);
+			fresh++;
+		}
+		const next = page.next_cursor ?? 0;
+		// A service without paging, or one that ignores the cursor, must not keep the walk going round.
+		if (!next || next === cursor || fresh === 0) return { tasks, done: true, cursor };
+		cursor = next;
+	}
+}
+
+/** Where a kind stands right after activation: nothing emitted, but what is rendering is watched. */
+export async function startKind(source: TaskSource, allowance: Allowance): Promise<KindCursor> {
+	// Rendering tasks first, then the head: a task created in between is then above the head and
+	// found by the next poll, rather than missed.
+	const rendering = await walk(source, 0, undefined, allowance, [...RENDERING]);
+	const top = await source.list({ limit: LIMITS.firstPageSize });
+	const pending = new Map<string, Pending>();
+	for (const task of [...rendering.tasks, ...top.videos]) {
+		if (!FINISHED.has(task.status)) pending.set(task.video_id, { id: task.video_id, at: createdAt(task), misses: 0 });
+	}
+	return {
+		head: advanceMark(top.videos, { ids: [], at: null }),
+		gaps: [],
+		pending: keepLast([...pending.values()], LIMITS.pendingMax),
+		emitted: [],
+	};
+}
+
+/** One kind's poll before the hand-over: the next cursor without this poll's emissions, and what is ready. */
+export interface KindPoll {
+	kind: Kind;
+	head: Mark;
+	gaps: Gap[];
+	pending: Pending[];
+	emitted: string[];
+	ready: Task[];
+}
+
+export async function pollKind(source: TaskSource, cursor: KindCursor, statuses: ReadonlySet<string>, allowance: Allowance): Promise<KindPoll> {
+	const found = new Map<string, Task>();
+	const head = await walk(source, 0, cursor.head, allowance);
+	const gaps: Gap[] = [];
+	// The allowance ran out above the old head: the stretch in between is walked in later polls.
+	if (!head.done && head.cursor !== 0) gaps.push({ cursor: head.cursor, stop: cursor.head });
+	for (const task of head.tasks) found.set(task.video_id, task);
+	for (const gap of cursor.gaps) {
+		const rest = await walk(source, gap.cursor, gap.stop, allowance);
+		for (const task of rest.tasks) if (!found.has(task.video_id)) found.set(task.video_id, task);
+		if (!rest.done) gaps.push({ cursor: rest.cursor, stop: gap.stop });
+	}
+
+	const emitted = new Set(cursor.emitted);
+	const pending = new Map(cursor.pending.map((p) => [p.id, p]));
+	const ready = new Map<string, Task>();
+	const settle = (task: Task) => {
+		const id = task.video_id;
+		if (emitted.has(id) || ready.has(id)) {
+			pending.delete(id);
+		} else if (statuses.has(task.status)) {
+			ready.set(id, task);
+			pending.delete(id);
+		} else if (FINISHED.has(task.status)) {
+			pending.delete(id);
+		} else {
+			// Queued, creating, or a status this version does not know: watched until it finishes.
+			pending.set(id, { id, at: createdAt(task), misses: 0 });
+		}
+	};
+	for (const task of found.values()) settle(task);
+
+	// Least recently checked first; the ones checked now go to the back of the queue.
+	const waiting = [...cursor.pending].filter((p) => pending.has(p.id) && !found.has(p.id));
+	const toCheck = allowance.hasTime() ? waiting.slice(0, source.checksPerPoll) : [];
+	if (toCheck.length > 0) {
+		const answers = await source.check(toCheck.map((p) => p.id));
+		for (const entry of toCheck) {
+			const task = answers.get(entry.id);
+			pending.delete(entry.id);
+			if (task) settle(task);
+			else if (entry.misses + 1 < LIMITS.maxMisses) pending.set(entry.id, { ...entry, misses: entry.misses + 1 });
+		}
+	}
+
+	return {
+		kind: source.kind,
+		head: advanceMark(head.tasks, cursor.head),
+		gaps: gaps.slice(0, LIMITS.gapsMax),
+		pending: [...pending.values()],
+		emitted: cursor.emitted,
+		ready: [...ready.values()],
+	};
+}
+
+/** The kind's cursor once `emitted` were handed over and `held` were kept back for the next poll. */
+export function settleKind(poll: KindPoll, emitted: readonly string[], held: readonly Task[]): KindCursor {
+	const pending = new Map(poll.pending.map((p) => [p.id, p]));
+	for (const task of held) pending.set(task.video_id, { id: task.video_id, at: createdAt(task), misses: 0 });
+	let kept = [...pending.values()];
+	if (kept.length > LIMITS.pendingMax) {
+		// Only a queue of thousands of renders gets here; the oldest are the likeliest to be stuck.
+		const newest = [...kept].sort((a, b) => (b.at ?? 0) - (a.at ?? 0)).slice(0, LIMITS.pendingMax);
+		const keep = new Set(newest.map((p) => p.id));
+		kept = kept.filter((p) => keep.has(p.id));
+	}
+	return {
+		head: poll.head,
+		gaps: poll.gaps,
+		pending: kept,
+		emitted: keepLast([...poll.emitted, ...emitted], LIMITS.emittedMax),
+	};
+}
+
+/** The newest task of the chosen statuses of one kind, for "Fetch Test Event". */
+export async function latestFinished(source: TaskSource, statuses: ReadonlySet<string>, allowance: Allowance): Promise<Task | undefined> {
+	const status = [...statuses] as TaskStatus[];
+	let cursor = 0;
+	while (allowance.takePage()) {
+		const page = await source.list({ cursor: cursor || undefined, limit: LIMITS.firstPageSize, status });
+		const match = page.videos.find((task) => statuses.has(task.status));
+		if (match) return match;
+		const next = page.next_cursor ?? 0;
+		if (!next || next === cursor) return undefined;
+		cursor = next;
+	}
+	return undefined;
+}

@@ -1,0 +1,368 @@
+// Retries sleep through n8n-workflow's sleep: virtual time keeps failing polls fast.
+jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
+
+import { PollContext } from 'n8n-core';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+
+import type { VisionStoryClient } from '../../nodes/shared/client';
+import { LIMITS } from '../../nodes/VisionStoryTrigger/cursor';
+import type { Emulator } from '../emulator';
+import { startEmulator } from '../emulator';
+import type { Harness, PollOptions, PollResult } from '../harness';
+import { createHarness } from '../harness';
+import { createUndiciClient } from '../support/undiciTransport';
+import { virtualClock } from '../support/virtualTime';
+
+const RENDER_MS = 60_000;
+/** Long enough for anything submitted before it to finish. */
+const FINISH = RENDER_MS + 5_000;
+const LIST_PATHS = ['/api/v1/ai_videos', '/api/v1/videos'];
+
+type Kind = 'talkingVideo' | 'aiVideo';
+interface Made {
+	id: string;
+	kind: Kind;
+	fails: boolean;
+}
+
+let emu: Emulator;
+let harness: Harness;
+let client: VisionStoryClient;
+let credentials: NonNullable<PollOptions['credentials']>;
+let modelId: string;
+let avatarId: string;
+const defaultLimits = { ...LIMITS };
+
+beforeAll(async () => {
+	emu = await startEmulator({ clock: 'manual', renderMs: RENDER_MS });
+	virtualClock.target = emu;
+	harness = await createHarness();
+	client = createUndiciClient(emu.apiKey, { baseUrl: emu.baseUrl, retry: { baseDelayMs: 5, maxDelayMs: 40 } });
+	credentials = { visionStoryApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } };
+	modelId = (await client.listAiVideoModels()).models[0].model_id;
+	avatarId = (await client.listAvatars({ is_public: true, limit: 1 })).avatars[0].avatar_id;
+});
+afterAll(async () => {
+	await harness.shutdown();
+	await emu.stop();
+});
+beforeEach(() => {
+	emu.reset();
+	emu.setConfig({ renderMs: RENDER_MS, aiConcurrencyCap: 1000 });
+	Object.assign(LIMITS, defaultLimits);
+});
+
+function triggerNode(parameters: IDataObject = {}): INode {
+	return {
+		id: 'trigger-node-1',
+		name: 'VisionStory Trigger',
+		type: 'n8n-nodes-visionstory.visionStoryTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { events: ['talkingVideo', 'aiVideo'], statuses: ['created'], downloadResult: false, ...parameters },
+		credentials: { visionStoryApi: { id: 'vsTriggerCred001', name: 'VisionStory account' } },
+	};
+}
+
+async function poll(staticData: IDataObject | undefined, parameters: IDataObject = {}, options: PollOptions = {}, on: Harness = harness): Promise<PollResult> {
+	return await on.poll(triggerNode(parameters), { credentials, staticData, mode: 'trigger', ...options });
+}
+
+/**
+ * A poll that is meant to fail, and the static data it left in memory. Real n8n keeps that object for
+ * the next poll of the active workflow even when the poll threw (the harness only returns it on success).
+ */
+async function failingPoll(staticData: IDataObject, parameters: IDataObject = {}): Promise<{ error: unknown; live: IDataObject }> {
+	const spy = jest.spyOn(PollContext.prototype, 'getWorkflowStaticData');
+	try {
+		const error = await poll(staticData, parameters).then(
+			() => undefined,
+			(e: unknown) => e,
+		);
+		const live = JSON.parse(JSON.stringify(spy.mock.results.at(-1)?.value ?? {})) as IDataObject;
+		delete live.__dataChanged;
+		return { error, live };
+	} finally {
+		spy.mockRestore();
+	}
+}
+
+function emittedIds(result: PollResult): string[] {
+	return (result.items?.[0] ?? []).map((item) => String(item.json.video_id));
+}
+
+let serial = 0;
+async function make(kind: Kind, fails = false): Promise<Made> {
+	const text = `Clip ${++serial}${fails ? ' [fail]' : ''}`;
+	const id =
+		kind === 'talkingVideo'
+			? (await client.createTalkingVideo({ avatar_id: avatarId, text_script: { text, voice_id: 'Alice' } })).video_id
+			: (await client.createAiVideo({ model_id: modelId, prompt: text })).video_id;
+	return { id, kind, fails };
+}
+
+/** `count` tasks alternating talking / AI; every third one fails. */
+async function makeMany(count: number): Promise<Made[]> {
+	const made: Made[] = [];
+	for (let i = 0; i < count; i++) made.push(await make(i % 2 === 0 ? 'talkingVideo' : 'aiVideo', i % 3 === 2));
+	return made;
+}
+
+function expected(made: Made[], statuses: string[]): string[] {
+	return made.filter((m) => statuses.includes(m.fails ? 'failed' : 'created')).map((m) => m.id).sort();
+}
+
+/** What the emulator itself says has reached one of `statuses`, by id. */
+function finishedNow(statuses: string[]): Set<string> {
+	return new Set(emu.tasks().filter((t) => statuses.includes(t.status)).map((t) => t.video_id));
+}
+
+describe.each([[['created']], [['created', 'failed']]])('30 tasks finishing across 5 polls, statuses %j', (statuses) => {
+	test('each is emitted once, by the poll after it finished, and nothing from before activation', async () => {
+		const params = { statuses };
+		// Two slow renders, then more than a list page of tasks per kind that finish before activation:
+		// at activation the slow ones are rendering far below the top of the lists.
+		emu.setConfig({ renderMs: 3 * RENDER_MS });
+		const slow = [await make('talkingVideo'), await make('aiVideo', statuses.length === 2)];
+		emu.setConfig({ renderMs: RENDER_MS });
+		const old = await makeMany(2 * (LIMITS.firstPageSize + 2));
+		emu.advance(FINISH);
+		const rendering = await makeMany(4);
+		emu.advance(1_000);
+		const before = new Set([...finishedNow(['created', 'failed'])]);
+		expect(before.size).toBe(old.length);
+
+		const activation = await poll(undefined, params);
+		expect(activation.items).toBeNull();
+		let staticData = activation.staticData;
+		let seen = new Set(before);
+		const all: string[] = [];
+		const round = async (early: number, late: number) => {
+			// Created and finished between two polls.
+			await makeMany(early);
+			emu.advance(FINISH);
+			// Created just before the poll, still rendering at it.
+			await makeMany(late);
+			emu.advance(1_000);
+			const now = finishedNow(statuses);
+			const due = [...now].filter((id) => !seen.has(id)).sort();
+			seen = new Set([...seen, ...now]);
+			const result = await poll(staticData, params);
+			staticData = result.staticData;
+			expect(emittedIds(result).sort()).toEqual(due);
+			for (const item of result.items?.[0] ?? []) {
+				expect(statuses).toContain(item.json.status);
+				expect(emu.tasks().find((t) => t.video_id === item.json.video_id)?.kind).toBe(item.json.kind);
+			}
+			all.push(...emittedIds(result));
+		};
+		await round(4, 2);
+		await round(4, 2);
+		await round(4, 2);
+		await round(4, 2);
+		await round(0, 0);
+
+		// 2 slow + 4 rendering at activation + 4 × (4 between polls + 2 rendering at a poll) = 30.
+		const afterActivation = emu.tasks().filter((t) => !before.has(t.video_id));
+		expect(afterActivation).toHaveLength(30);
+		expect(afterActivation.every((t) => t.status === 'created' || t.status === 'failed')).toBe(true);
+		expect(all).toHaveLength(new Set(all).size);
+		expect(all.sort()).toEqual(afterActivation.filter((t) => statuses.includes(t.status)).map((t) => t.video_id).sort());
+		expect(all.length).toBe(statuses.length === 2 ? 30 : 25);
+		for (const id of [...slow, ...rendering].map((m) => m.id)) expect(all.includes(id)).toBe(statuses.includes(emu.tasks().find((t) => t.video_id === id)!.status));
+		for (const id of before) expect(all).not.toContain(id);
+	});
+});
+
+test('a poll that hits a 500 emits nothing and keeps its cursor; the next poll emits the backlog', async () => {
+	const activation = await poll(undefined);
+	const made = await makeMany(6);
+	emu.advance(FINISH);
+	// Talking videos are listed fine, then the AI list fails past the trigger's retries.
+	emu.setFaults({ failNext: [{ method: 'GET', path: '/api/v1/ai_videos', kind: 'http500', count: 3 }] });
+	const failed = await failingPoll(activation.staticData);
+	expect(failed.error).toBeInstanceOf(Error);
+	expect(emu.requests({ path: '/api/v1/ai_videos' }).filter((r) => r.status === 500)).toHaveLength(3);
+	expect(failed.live).toEqual(activation.staticData);
+
+	const next = await poll(failed.live);
+	expect(emittedIds(next).sort()).toEqual(expected(made, ['created']));
+	const again = await poll(next.staticData);
+	expect(again.items).toBeNull();
+});
+
+test('a connection reset while checking rendering tasks loses nothing: they are emitted by the next poll', async () => {
+	const rendering = await makeMany(6);
+	emu.advance(1_000);
+	const activation = await poll(undefined, { statuses: ['created', 'failed'] });
+	emu.advance(FINISH);
+	emu.setFaults({ failNext: [{ method: 'GET', path: '/api/v1/ai_video', kind: 'resetBefore', count: 3 }] });
+	const failed = await failingPoll(activation.staticData, { statuses: ['created', 'failed'] });
+	expect(failed.error).toBeInstanceOf(Error);
+	expect(emu.requests({ path: '/api/v1/ai_video' }).filter((r) => r.outcome === 'reset')).toHaveLength(3);
+	expect(failed.live).toEqual(activation.staticData);
+
+	const next = await poll(failed.live, { statuses: ['created', 'failed'] });
+	expect(emittedIds(next).sort()).toEqual(rendering.map((m) => m.id).sort());
+});
+
+test('a restart with the persisted static data neither emits again nor misses', async () => {
+	const activation = await poll(undefined);
+	const first = await makeMany(4);
+	emu.advance(FINISH);
+	const emitting = await poll(activation.staticData);
+	expect(emittedIds(emitting).sort()).toEqual(expected(first, ['created']));
+
+	// Rendering when n8n went down, and created while it was down; both finish during the outage.
+	const second = await makeMany(4);
+	emu.advance(1_000);
+	const quiet = await poll(emitting.staticData);
+	expect(quiet.items).toBeNull();
+	const third = await makeMany(4);
+	emu.advance(FINISH);
+
+	// n8n may not have saved the quiet poll's static data: restart from the last emitting one.
+	const restarted = await createHarness();
+	try {
+		const afterRestart = await poll(emitting.staticData, {}, { activation: 'init' }, restarted);
+		expect(emittedIds(afterRestart).sort()).toEqual(expected([...second, ...third], ['created']));
+		// The same from the quiet poll's static data, had it been saved.
+		const fromQuiet = await poll(quiet.staticData, {}, { activation: 'init' }, restarted);
+		expect(emittedIds(fromQuiet).sort()).toEqual(expected([...second, ...third], ['created']));
+		const afterThat = await poll(afterRestart.staticData, {}, { activation: 'init' }, restarted);
+		expect(afterThat.items).toBeNull();
+	} finally {
+		await restarted.shutdown();
+	}
+});
+
+test('an idle poll sends one list request per kind; rendering tasks add one status request each (AI: per 20)', async () => {
+	const activation = await poll(undefined);
+	emu.clearLog();
+	const idle = await poll(activation.staticData);
+	expect(idle.items).toBeNull();
+	const requests = emu.requests({ origin: 'api' });
+	expect(requests.map((r) => r.path).sort()).toEqual(LIST_PATHS);
+	expect(requests.every((r) => r.query.limit === String(LIMITS.firstPageSize) && r.query.cursor === undefined)).toBe(true);
+
+	await make('talkingVideo');
+	for (let i = 0; i < 25; i++) await make('aiVideo');
+	emu.advance(1_000);
+	const watching = await poll(idle.staticData);
+	expect(watching.items).toBeNull();
+	emu.clearLog();
+	const stillRendering = await poll(watching.staticData);
+	expect(stillRendering.items).toBeNull();
+	const paths = emu.requests({ origin: 'api' }).map((r) => r.path);
+	// 2 lists, 1 talking-video status, 2 AI batches (25 ids).
+	expect(paths.sort()).toEqual(['/api/v1/ai_video', '/api/v1/ai_video', '/api/v1/ai_videos', '/api/v1/video', '/api/v1/videos']);
+	expect(emu.requests({ path: '/api/v1/ai_video' }).map((r) => r.query.video_ids.split(',').length).sort()).toEqual([20, 5]);
+
+	emu.advance(FINISH);
+	const finished = await poll(stillRendering.staticData);
+	expect(emittedIds(finished)).toHaveLength(26);
+});
+
+test('a backlog longer than the page allowance drains over several polls, each task once', async () => {
+	Object.assign(LIMITS, { firstPageSize: 3, pageSize: 4, pagesPerPoll: 2 });
+	const params = { events: ['aiVideo'] };
+	const activation = await poll(undefined, params);
+	const aiVideos = async (count: number) => {
+		const made: Made[] = [];
+		for (let i = 0; i < count; i++) made.push(await make('aiVideo', i % 3 === 2));
+		return made;
+	};
+	const first = await aiVideos(20);
+	emu.advance(FINISH);
+	let staticData = activation.staticData;
+	const all: string[] = [];
+	const polls: string[][] = [];
+	let extra: Made[] = [];
+	for (let i = 0; i < 12; i++) {
+		emu.clearLog();
+		const result = await poll(staticData, params);
+		staticData = result.staticData;
+		polls.push(emittedIds(result));
+		all.push(...emittedIds(result));
+		expect(emu.requests({ path: '/api/v1/ai_videos' }).length).toBeLessThanOrEqual(LIMITS.pagesPerPoll);
+		// New tasks keep arriving while the backlog drains.
+		if (i === 1) {
+			extra = await aiVideos(5);
+			emu.advance(FINISH);
+		}
+	}
+	expect(polls[0].length).toBeLessThanOrEqual(LIMITS.firstPageSize + LIMITS.pageSize);
+	expect(all).toHaveLength(new Set(all).size);
+	expect(all.sort()).toEqual(expected([...first, ...extra], ['created']).sort());
+	expect(polls.at(-1)).toEqual([]);
+});
+
+test('manual mode returns the most recent finished task and leaves the stored cursor alone', async () => {
+	await expect(harness.poll(triggerNode(), { credentials, mode: 'manual' })).rejects.toThrow(/No finished video exists yet/);
+
+	const activation = await poll(undefined);
+	const olderTalking = await make('talkingVideo');
+	emu.advance(2_000);
+	const newestAi = await make('aiVideo');
+	emu.advance(2_000);
+	await make('talkingVideo', true);
+	emu.advance(FINISH);
+	await make('aiVideo');
+
+	const manual = await harness.poll(triggerNode(), { credentials, staticData: activation.staticData, mode: 'manual' });
+	expect(manual.items).toHaveLength(1);
+	expect(manual.items![0]).toHaveLength(1);
+	expect(manual.items![0][0].json).toMatchObject({ video_id: newestAi.id, status: 'created', kind: 'aiVideo' });
+	expect(manual.staticData).toEqual(activation.staticData);
+
+	const failedToo = await harness.poll(triggerNode({ statuses: ['created', 'failed'], events: ['talkingVideo'] }), { credentials, mode: 'manual' });
+	expect(failedToo.items![0][0].json).toMatchObject({ status: 'failed', kind: 'talkingVideo' });
+	expect(failedToo.items![0][0].json.video_id).not.toBe(olderTalking.id);
+
+	// The trigger itself still emits what finished after activation.
+	const afterManual = await poll(activation.staticData);
+	expect(emittedIds(afterManual).sort()).toEqual([olderTalking.id, newestAi.id].sort());
+});
+
+test("manual mode reports the service's message and hint", async () => {
+	const wrong = { visionStoryApi: { apiKey: 'sk-vs-wrong-key-000000', baseUrl: emu.baseUrl } };
+	const error = (await harness.poll(triggerNode(), { credentials: wrong, mode: 'manual' }).catch((e: unknown) => e)) as {
+		message: string;
+		description?: string;
+	};
+	expect(error.message).toBe('Missing or invalid X-API-Key');
+	expect(error.description).toBe('Send a valid key from the API keys page in the X-API-Key header');
+});
+
+test('downloadResult attaches the video the media origin serves, for ready tasks only', async () => {
+	const params = { downloadResult: true, statuses: ['created', 'failed'] };
+	const activation = await poll(undefined, params);
+	const ready = await make('talkingVideo');
+	const failed = await make('aiVideo', true);
+	emu.advance(FINISH);
+	const result = await poll(activation.staticData, params);
+	const items = result.items?.[0] ?? [];
+	const byId = new Map<string, INodeExecutionData>(items.map((item) => [String(item.json.video_id), item]));
+	expect([...byId.keys()].sort()).toEqual([ready.id, failed.id].sort());
+
+	const item = byId.get(ready.id)!;
+	const served = Buffer.from(await (await fetch(String(item.json.video_url))).arrayBuffer());
+	expect(served.length).toBeGreaterThan(1000);
+	expect(item.binary?.data.mimeType).toBe('video/mp4');
+	expect(Buffer.from(item.binary!.data.data, 'base64').equals(served)).toBe(true);
+	expect(byId.get(failed.id)!.binary).toBeUndefined();
+});
+
+test('a download that fails past the retries fails the poll; the next poll emits the task with its file', async () => {
+	const params = { downloadResult: true };
+	const activation = await poll(undefined, params);
+	const ready = await make('aiVideo');
+	emu.advance(FINISH);
+	emu.setFaults({ failNext: [{ origin: 'media', method: 'GET', path: `/media/videos/${ready.id}.mp4`, kind: 'http500', count: 3 }] });
+	const failed = await failingPoll(activation.staticData, params);
+	expect(failed.error).toBeInstanceOf(Error);
+	expect(failed.live).toEqual(activation.staticData);
+	const next = await poll(failed.live, params);
+	expect(emittedIds(next)).toEqual([ready.id]);
+	expect(next.items![0][0].binary?.data).toBeDefined();
+});
