@@ -2,13 +2,13 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { InlineData } from '../shared/contract';
-import { ASPECT_RATIOS, AVATAR_IMAGE_MAX_BYTES, AVATAR_IMAGE_MIME_TYPES } from '../shared/contract';
+import { ASPECT_RATIOS, AVATAR_IMAGE_MAX_BYTES, AVATAR_IMAGE_MIME_TYPES, FramingChanges } from '../shared/contract';
 import { credentials, operationProperties, operationProperty } from '../shared/description';
 import { locator, mediaFields, returnAllLimit } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
 import { callOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, updateFraming } from '../shared/runners';
+import { deleteResult, optionalNumber, updateFraming } from '../shared/runners';
 
 const avatarId = locator('avatarId', 'Avatar', 'searchAvatars', { description: 'One of your own avatars' });
 
@@ -61,7 +61,18 @@ export const avatarOperations: OperationDef[] = [
 		name: 'Update Framing',
 		action: 'Update the framing of an avatar',
 		description: 'Zoom and position the avatar for one aspect ratio; values you leave out keep their current setting',
-		fields: { avatar_id: 'avatarId', aspect_ratio: 'aspectRatio', zoom: 'framing', offset_x: 'framing', offset_y: 'framing' },
+		fields: { avatar_id: 'avatarId', aspect_ratio: 'aspectRatio', zoom: 'zoom', offset_x: 'offsetX', offset_y: 'offsetY' },
+		schema: FramingChanges,
+		request: (p) => {
+			const framing = (p.framing ?? {}) as { zoom?: unknown; offsetX?: unknown; offsetY?: unknown };
+			return {
+				avatar_id: String(p.avatarId ?? ''),
+				aspect_ratio: String(p.aspectRatio ?? ''),
+				zoom: optionalNumber(framing.zoom),
+				offset_x: optionalNumber(framing.offsetX),
+				offset_y: optionalNumber(framing.offsetY),
+			};
+		},
 		runItem: updateFraming,
 		properties: [
 			avatarId,

@@ -25,6 +25,24 @@ function unknownModel(modelId: string, models: Array<{ model_id: string }>): Fie
 	return { field: 'model_id', message: `"${modelId}" is not a model; available: ${models.map((m) => m.model_id).join(', ')}` };
 }
 
+const EXTENSION_KIND: Record<string, string> = {
+	jpg: 'image', jpeg: 'image', png: 'image', webp: 'image', gif: 'image', bmp: 'image', tif: 'image', tiff: 'image', heic: 'image',
+	mp4: 'video', mov: 'video', avi: 'video', webm: 'video',
+	mp3: 'audio', wav: 'audio', m4a: 'audio', aac: 'audio',
+};
+
+/** image, video or audio, when the reference says (inline MIME type or URL file extension); assets are not known here. */
+function kindOf(ref: unknown): string | undefined {
+	const r = ref as { inline_data?: { mime_type?: string }; url?: string } | undefined;
+	if (r?.inline_data?.mime_type) return r.inline_data.mime_type.split('/')[0];
+	const extension = r?.url ? /\.([a-z0-9]{2,4})(?:[?#]|$)/i.exec(new URL(r.url).pathname)?.[1]?.toLowerCase() : undefined;
+	return extension ? EXTENSION_KIND[extension] : undefined;
+}
+
+function mimeOf(ref: unknown): string | undefined {
+	return (ref as { inline_data?: { mime_type?: string } } | undefined)?.inline_data?.mime_type;
+}
+
 function aiVideoIssues(model: AiVideoModelDto, request: Record<string, unknown>): FieldIssue[] {
 	const id = model.model_id;
 	const issues = [
@@ -37,15 +55,27 @@ function aiVideoIssues(model: AiVideoModelDto, request: Record<string, unknown>)
 		issues.push({ field: 'generate_audio', message: `is not supported by ${id}; turn it off` });
 	}
 	for (const slot of ['first_frame', 'end_frame'] as const) {
-		if (request[slot] && model.media?.[slot]?.supported === false) {
-			issues.push({ field: slot, message: `is not supported by ${id}; choose None or another model` });
+		const spec = model.media?.[slot];
+		if (!request[slot] || !spec) continue;
+		const mime = mimeOf(request[slot]);
+		if (spec.supported === false) issues.push({ field: slot, message: `is not supported by ${id}; choose None or another model` });
+		else if (mime && spec.mime_types?.length && !spec.mime_types.includes(mime)) {
+			issues.push({ field: slot, message: `is a ${mime} file; ${id} takes ${spec.mime_types.join(', ')}` });
 		}
 	}
-	const refs = Array.isArray(request.refs) ? request.refs.length : 0;
+	const refs = Array.isArray(request.refs) ? request.refs : [];
 	const refSpec = model.media?.refs;
-	if (refs > 0 && refSpec?.supported === false) issues.push({ field: 'refs', message: `are not supported by ${id}` });
-	else if (refSpec?.max !== undefined && refSpec.max !== null && refs > refSpec.max) {
-		issues.push({ field: 'refs', message: `has ${refs} references; ${id} takes at most ${refSpec.max}` });
+	if (refs.length > 0 && (refSpec?.supported === false || refSpec?.max === 0)) {
+		issues.push({ field: 'refs', message: `are not supported by ${id}; remove them or choose another model` });
+	} else if (refSpec?.max !== undefined && refSpec.max !== null && refs.length > refSpec.max) {
+		issues.push({ field: 'refs', message: `has ${refs.length} references; ${id} takes at most ${refSpec.max}` });
+	} else if (refSpec?.kinds?.length) {
+		refs.forEach((ref, i) => {
+			const kind = kindOf(ref);
+			if (kind && !refSpec.kinds!.includes(kind)) {
+				issues.push({ field: `refs.${i}`, message: `is ${kind}; ${id} takes references of kind ${refSpec.kinds!.join(', ')}` });
+			}
+		});
 	}
 	return issues;
 }

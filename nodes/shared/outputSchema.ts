@@ -20,7 +20,7 @@ export function schemaFromFields(fields: SchemaField[]): { schema?: IDataObject;
 	const properties: IDataObject = {};
 	const required: string[] = [];
 	fields.forEach((field, position) => {
-		const where = `fields.${position + 1}`;
+		const where = `fields.${position}`;
 		const name = (field.name ?? '').trim();
 		if (!name) return issues.push({ field: where, message: 'has no name' });
 		if (name in properties) return issues.push({ field: where, message: `repeats the name "${name}"` });
@@ -58,6 +58,9 @@ export function parseJsonSchema(value: unknown): { schema?: IDataObject; issues:
 	}
 	if (!schema || typeof schema !== 'object' || Array.isArray(schema)) {
 		return { issues: [{ field: 'jsonSchema', message: 'must be a JSON object' }] };
+	}
+	if ((schema as IDataObject).type !== 'object') {
+		return { issues: [{ field: 'jsonSchema', message: 'must have "type": "object" at the top level (wrap single values in an object)' }] };
 	}
 	return { schema: schema as IDataObject, issues: [] };
 }

@@ -23,10 +23,10 @@ export function optional(value: unknown): string | undefined {
 	return text === '' ? undefined : text;
 }
 
+/** A number, undefined when empty, and NaN for text that is not a number, so validation reports it. */
 export function optionalNumber(value: unknown): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	const n = Number(value);
-	return Number.isFinite(n) ? n : undefined;
+	return Number(value);
 }
 
 /** A comma- or newline-separated list of ids. */
@@ -120,7 +120,10 @@ export async function transcribeAudio(scope: Scope, item: Prepared): Promise<INo
 	return [withBinary(output, outputProperty(item.params), binary)];
 }
 
-/** Reads an own avatar (pages through the own list): framing is only returned there. */
+/**
+ * Update Framing: values the user left out keep their current value, read first, because the service
+ * needs all three and a null sent back would be rejected. Framing is only listed for own avatars.
+ */
 async function findOwnAvatar(scope: Scope, avatarId: string): Promise<AvatarDto | undefined> {
 	let cursor: number | undefined;
 	do {
@@ -132,36 +135,30 @@ async function findOwnAvatar(scope: Scope, avatarId: string): Promise<AvatarDto 
 	return undefined;
 }
 
-/**
- * Changes one ratio's framing: values the user left empty keep their current value, read first,
- * because the service needs all three and a null sent back would be rejected.
- */
 export async function updateFraming(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
-	const p = item.params;
-	const avatarId = String(p.avatarId ?? '').trim();
-	const aspectRatio = String(p.aspectRatio ?? '9:16');
-	const avatar = await findOwnAvatar(scope, avatarId);
+	const changes = item.request as { avatar_id: string; aspect_ratio: string; zoom?: number; offset_x?: number; offset_y?: number };
+	const avatar = await findOwnAvatar(scope, changes.avatar_id);
 	if (!avatar) {
 		throw new VisionStoryError({
 			kind: 'api',
 			status: 404,
-			message: `Avatar ${avatarId} is not one of your own avatars`,
+			message: `Avatar ${changes.avatar_id} is not one of your own avatars`,
 			hint: 'Only avatars you created can be reframed; public library avatars cannot.',
 		});
 	}
-	const current: AvatarFraming | undefined = avatar.framing?.find((f) => f.aspect_ratio === aspectRatio);
-	const changes = (p.framing as IDataObject | undefined) ?? {};
-	const pick = (key: 'zoom' | 'offset_x' | 'offset_y', param: string): number | undefined => {
-		const given = optionalNumber(changes[param]);
-		return given ?? current?.[key] ?? undefined;
+	const current: AvatarFraming | undefined = avatar.framing?.find((f) => f.aspect_ratio === changes.aspect_ratio);
+	const request = {
+		...changes,
+		zoom: changes.zoom ?? current?.zoom ?? undefined,
+		offset_x: changes.offset_x ?? current?.offset_x ?? undefined,
+		offset_y: changes.offset_y ?? current?.offset_y ?? undefined,
 	};
-	const request = { avatar_id: avatarId, aspect_ratio: aspectRatio, zoom: pick('zoom', 'zoom'), offset_x: pick('offset_x', 'offsetX'), offset_y: pick('offset_y', 'offsetY') };
 	const missing = (['zoom', 'offset_x', 'offset_y'] as const).filter((k) => request[k] === undefined);
 	if (missing.length) {
 		throw invalid('updateFraming', [
 			{
 				field: 'framing',
-				message: `this avatar has no saved ${aspectRatio} framing (it predates framing), so set all of Zoom, Offset X and Offset Y; missing: ${missing.join(', ')}`,
+				message: `this avatar has no saved ${changes.aspect_ratio} framing (it predates framing), so set all of Zoom, Offset X and Offset Y; missing: ${missing.join(', ')}`,
 			},
 		]);
 	}

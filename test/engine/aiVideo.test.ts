@@ -72,3 +72,19 @@ test('an item the model cannot take fails before anything is submitted, naming t
 	expect(result.error?.message).toMatch(/"Prompt" \(prompt\).*2600 characters.*at most 2500/);
 	expect(engine.emu.requests({ method: 'POST' })).toHaveLength(0);
 });
+
+test.each([
+	['a video reference to a model that takes image references', 'seedance-1.0-pro', { refs: { ref: [{ source: 'url', url: "={{ $('When clicking ‘Execute workflow’').item.json.mediaBase }}/media/sample.mp4" }] } }, /"Reference Media" \(refs entry 1\): is video; seedance-1\.0-pro takes references of kind image/],
+	['an end frame to a model without end frames', 'wan-2.5', { endFrameSource: 'url', endFrameUrl: "={{ $('When clicking ‘Execute workflow’').item.json.mediaBase }}/media/sample.png", refs: {} }, /"End Frame Source" \(endFrameSource\).*not supported by wan-2\.5/],
+	['a duration the model does not offer', 'kling-3.0', { duration: 7, refs: {} }, /\(duration\).*7 is not offered by kling-3\.0; allowed: 5, 10/],
+])('the model list rejects %s before anything is submitted', async (_, modelId, overrides, message) => {
+	const workflow = JSON.parse(readFileSync(join(__dirname, '../workflows/ai-video.json'), 'utf8'));
+	const create = workflow.nodes.find((n: { name: string }) => n.name === 'Create AI Video');
+	Object.assign(create.parameters, { modelId: { __rl: true, mode: 'id', value: modelId }, duration: '', resolution: '', aspectRatio: '', ...overrides });
+	const result = await engine.harness.run(workflow, {
+		credentials: engine.credentials,
+		pinData: { 'When clicking ‘Execute workflow’': [{ json: { mediaBase: engine.emu.mediaBaseUrl, prompt: 'A prompt' } }] },
+	});
+	expect(result.nodeError('Create AI Video')?.message).toMatch(message);
+	expect(engine.emu.requests({ method: 'POST' })).toHaveLength(0);
+});

@@ -128,12 +128,12 @@ const rows: Row[] = [
 	{ node: 'talkingVideo', title: 'a PNG as the audio script', parameters: talkingAudio(), files: { data: png() }, field: 'audioBinaryProperty', label: 'Audio Binary Property', says: ['image/png', 'photo.png', 'audio/mpeg'] },
 	{ node: 'talkingVideo', title: 'audio script binary property missing', parameters: talkingAudio({ audioBinaryProperty: 'recording' }), files: { data: mp3() }, field: 'audioBinaryProperty', label: 'Audio Binary Property', says: ['"recording"', 'available: data'] },
 	{ node: 'talkingVideo', title: 'audio script from an empty URL', parameters: talkingAudio({ audioSource: 'url', audioUrl: EMPTY }), field: 'audioUrl', label: 'Audio URL', says: ['is empty'] },
-	{ node: 'talkingVideo', title: 'voice change without a target voice', parameters: talkingAudio({ audioSource: 'url', audioUrl: 'https://example.com/a.mp3', voiceChange: true, voiceId: rl(EMPTY) }), field: 'voiceId', label: 'Target Voice', says: ['voice_change'] },
+	{ node: 'talkingVideo', title: 'voice change without a target voice', parameters: talkingAudio({ audioSource: 'url', audioUrl: 'https://example.com/a.mp3', voiceChange: true, voiceId: rl(EMPTY) }), field: 'voiceId', label: 'Target Voice', says: ['Change Voice is on'] },
 	{ node: 'talkingVideo', title: 'get with an empty video id', parameters: { operation: 'get', videoId: rl(EMPTY) }, field: 'videoId', label: 'Video', says: ['must not be empty'] },
 	{ node: 'talkingVideo', title: 'delete with an empty video id', parameters: { operation: 'delete', videoId: rl(EMPTY) }, field: 'videoId', label: 'Video', says: ['must not be empty'] },
 	{ node: 'talkingVideo', title: 'a .mov labelled application/octet-stream as the audio script', parameters: talkingAudio(), files: { data: { mimeType: 'application/octet-stream', fileName: 'clip.mov', bytes: 4096 } }, field: 'audioBinaryProperty', label: 'Audio Binary Property', says: ['video/quicktime', 'clip.mov', 'audio/wav'] },
 	{ node: 'talkingVideo', title: 'idempotency key starting with "-"', parameters: talkingText({ options: { idempotencyKey: '-order-1234' } }), field: 'idempotencyKey', label: 'Idempotency Key', says: ['starting with a letter or digit'] },
-	{ node: 'talkingVideo', title: 'get many with limit 0', parameters: { operation: 'getMany', returnAll: false, limit: 0 }, field: 'limit', label: 'Limit', says: ['greater than or equal to 1'] },
+	{ node: 'talkingVideo', title: 'get many with limit 0', parameters: { operation: 'getMany', returnAll: false, limit: 0 }, field: 'limit', label: 'Limit', says: ['at least 1'] },
 	{ node: 'talkingVideo', title: 'get many with status filter "done"', parameters: { operation: 'getMany', filters: { status: ['done'] } }, field: 'status', label: 'Status', says: ['done', 'queued', 'created', 'failed'] },
 
 	// AI Video
@@ -144,11 +144,11 @@ const rows: Row[] = [
 	{ node: 'aiVideo', title: 'reference with an empty URL', parameters: aiCreate({ refs: { ref: [{ source: 'url', url: '' }] } }), field: 'refs', label: 'Reference Media', says: ['entry 1', 'is empty'] },
 	{ node: 'aiVideo', title: 'idempotency key of 129 characters', parameters: aiCreate({ options: { idempotencyKey: repeat(129) } }), field: 'idempotencyKey', label: 'Idempotency Key', says: ['1 to 128 characters'] },
 	{ node: 'aiVideo', title: 'get with 21 ids', parameters: { operation: 'get', select: 'many', videoIds: Array.from({ length: 21 }, (_, i) => `vid_${i + 1}`).join(', ') }, field: 'videoIds', label: 'Video IDs', says: ['at most 20'] },
-	{ node: 'aiVideo', title: 'get several with no ids', parameters: { operation: 'get', select: 'many', videoIds: ' , ' }, field: 'videoIds', label: 'Video IDs', says: ['at least 1'] },
+	{ node: 'aiVideo', title: 'get several with no ids', parameters: { operation: 'get', select: 'many', videoIds: ' , ' }, field: 'videoIds', label: 'Video IDs', says: ['at least one video ID'] },
 	{ node: 'aiVideo', title: 'get one with an empty id', parameters: { operation: 'get', select: 'one', videoId: rl(EMPTY) }, field: 'videoId', label: 'Video', says: ['must not be empty'] },
 	{ node: 'aiVideo', title: 'get many with status filter "done"', parameters: { operation: 'getMany', filters: { status: ['done'] } }, field: 'status', label: 'Status', says: ['done', 'queued', 'creating'] },
-	{ node: 'aiVideo', title: 'estimate cost without a duration', parameters: { operation: 'estimateCost', modelId: AI_MODEL, duration: EMPTY }, field: 'duration', label: 'Duration (Seconds) Name or ID', says: ['Required'] },
-	{ node: 'aiVideo', title: 'estimate cost for 5.5 seconds', parameters: { operation: 'estimateCost', modelId: AI_MODEL, duration: '=5.5' }, field: 'duration', label: 'Duration (Seconds) Name or ID', says: ['integer'] },
+	{ node: 'aiVideo', title: 'estimate cost without a duration', parameters: { operation: 'estimateCost', modelId: AI_MODEL, duration: EMPTY }, field: 'duration', label: 'Duration (Seconds) Name or ID', says: ['is required'] },
+	{ node: 'aiVideo', title: 'estimate cost for 5.5 seconds', parameters: { operation: 'estimateCost', modelId: AI_MODEL, duration: '=5.5' }, field: 'duration', label: 'Duration (Seconds) Name or ID', says: ['whole number'] },
 	{ node: 'aiVideo', title: 'delete with an empty video id', parameters: { operation: 'delete', videoId: rl(EMPTY) }, field: 'videoId', label: 'Video', says: ['must not be empty'] },
 
 	// Image
@@ -162,7 +162,7 @@ const rows: Row[] = [
 	{ node: 'textToSpeech', title: '3001 characters', parameters: tts({ text: repeat(3001) }), field: 'text', label: 'Text', says: ['at most 3000'] },
 	{ node: 'textToSpeech', title: 'empty voice', parameters: tts({ voiceId: rl(EMPTY) }), field: 'voiceId', label: 'Voice', says: ['must not be empty'] },
 	{ node: 'textToSpeech', title: 'unknown speech rate by expression', parameters: tts({ speechRate: '=turbo' }), field: 'speechRate', label: 'Speech Rate', says: ['turbo', 'slow', 'fast'] },
-	{ node: 'textToSpeech', title: 'one-letter locale', parameters: tts({ options: { locale: 'e' } }), field: 'locale', label: 'Locale', says: ['at least 2'] },
+	{ node: 'textToSpeech', title: 'one-letter locale', parameters: tts({ options: { locale: 'e' } }), field: 'locale', label: 'Locale', says: ['such as en or en-GB'] },
 
 	// Align
 	{ node: 'align', title: 'align with empty text', parameters: { operation: 'align', audioSource: 'url', audioUrl: 'https://example.com/a.mp3', text: EMPTY }, field: 'text', label: 'Text', says: ['must not be empty'] },
@@ -175,7 +175,7 @@ const rows: Row[] = [
 	{ node: 'avatar', title: 'a text file as the portrait', parameters: { operation: 'create', imageSource: 'binary', imageBinaryProperty: 'data' }, files: { data: text() }, field: 'imageBinaryProperty', label: 'Image Binary Property', says: ['text/plain', 'image/jpeg', 'image/heic'] },
 	{ node: 'avatar', title: 'a portrait of 11 MB', parameters: { operation: 'create', imageSource: 'binary', imageBinaryProperty: 'data' }, files: { data: png(11 * MIB) }, field: 'imageBinaryProperty', label: 'Image Binary Property', says: ['holds 11 MB', 'the limit is 10 MB'] },
 	{ node: 'avatar', title: 'portrait URL "not a url"', parameters: { operation: 'create', imageSource: 'url', imageUrl: 'not a url' }, field: 'imageUrl', label: 'Image URL', says: ['http'] },
-	{ node: 'avatar', title: 'portrait URL on ftp://', parameters: { operation: 'create', imageSource: 'url', imageUrl: 'ftp://example.com/face.png' }, field: 'imageUrl', label: 'Image URL', says: ['must start with http:// or https://'] },
+	{ node: 'avatar', title: 'portrait URL on ftp://', parameters: { operation: 'create', imageSource: 'url', imageUrl: 'ftp://example.com/face.png' }, field: 'imageUrl', label: 'Image URL', says: ['starting with http:// or https://'] },
 	{ node: 'avatar', title: 'empty portrait URL', parameters: { operation: 'create', imageSource: 'url', imageUrl: '  ' }, field: 'imageUrl', label: 'Image URL', says: ['is empty'] },
 	{ node: 'avatar', title: 'delete with an empty avatar id', parameters: { operation: 'delete', avatarId: rl(EMPTY) }, field: 'avatarId', label: 'Avatar', says: ['must not be empty'] },
 
@@ -185,9 +185,9 @@ const rows: Row[] = [
 	{ node: 'voice', title: 'sample URL on ftp://', parameters: { operation: 'clone', sampleSource: 'url', sampleUrl: 'ftp://example.com/voice.mp3' }, field: 'sampleUrl', label: 'Sample URL', says: ['http'] },
 	{ node: 'voice', title: 'preview text of 101 characters', parameters: { operation: 'clone', sampleSource: 'url', sampleUrl: 'https://example.com/voice.mp3', previewText: repeat(101) }, field: 'previewText', label: 'Preview Text', says: ['at most 100'] },
 	{ node: 'voice', title: 'sample from an empty URL', parameters: { operation: 'clone', sampleSource: 'url', sampleUrl: EMPTY }, field: 'sampleUrl', label: 'Sample URL', says: ['is empty'] },
-	{ node: 'voice', title: 'get many with limit 0', parameters: { operation: 'getMany', returnAll: false, limit: 0 }, field: 'limit', label: 'Limit', says: ['greater than or equal to 1'] },
+	{ node: 'voice', title: 'get many with limit 0', parameters: { operation: 'getMany', returnAll: false, limit: 0 }, field: 'limit', label: 'Limit', says: ['at least 1'] },
 	{ node: 'voice', title: 'delete with an empty voice id', parameters: { operation: 'delete', voiceId: rl(EMPTY) }, field: 'voiceId', label: 'Voice', says: ['must not be empty'] },
-	{ node: 'voice', title: 'one-letter locale filter', parameters: { operation: 'getMany', filters: { locale: 'e' } }, field: 'locale', label: 'Locale', says: ['at least 2'] },
+	{ node: 'voice', title: 'one-letter locale filter', parameters: { operation: 'getMany', filters: { locale: 'e' } }, field: 'locale', label: 'Locale', says: ['such as en or en-GB'] },
 
 	// Understand
 	{ node: 'understand', title: '9 inputs', parameters: understand({ inputs: urlInputs(9) }), field: 'inputs', label: 'Media', says: ['9 entries', 'at most 8'] },
@@ -207,10 +207,29 @@ const rows: Row[] = [
 	{ node: 'asset', title: 'a PDF upload', parameters: { operation: 'upload', fileSource: 'binary', fileBinaryProperty: 'data' }, files: { data: pdf() }, field: 'fileBinaryProperty', label: 'File Binary Property', says: ['application/pdf', 'image/png', 'audio/mpeg', 'video/mp4'] },
 	{ node: 'asset', title: 'an audio upload of 16 MB', parameters: { operation: 'upload', fileSource: 'binary', fileBinaryProperty: 'data' }, files: { data: mp3(16 * MIB) }, field: 'fileBinaryProperty', label: 'File Binary Property', says: ['holds 16 MB', 'the limit is 15 MB'] },
 	{ node: 'asset', title: 'upload URL "not a url"', parameters: { operation: 'upload', fileSource: 'url', fileUrl: 'not a url' }, field: 'fileUrl', label: 'File URL', says: ['http'] },
-	{ node: 'asset', title: 'upload URL on ftp://', parameters: { operation: 'upload', fileSource: 'url', fileUrl: 'ftp://example.com/a.png' }, field: 'fileUrl', label: 'File URL', says: ['must start with http:// or https://'] },
+	{ node: 'asset', title: 'upload URL on ftp://', parameters: { operation: 'upload', fileSource: 'url', fileUrl: 'ftp://example.com/a.png' }, field: 'fileUrl', label: 'File URL', says: ['starting with http:// or https://'] },
 	{ node: 'asset', title: 'empty upload URL', parameters: { operation: 'upload', fileSource: 'url', fileUrl: EMPTY }, field: 'fileUrl', label: 'File URL', says: ['is empty'] },
 	{ node: 'asset', title: 'unknown kind filter by expression', parameters: { operation: 'getMany', filters: { kind: '=document' } }, field: 'kind', label: 'Kind', says: ['document', 'image', 'video', 'audio'] },
 	{ node: 'asset', title: 'delete with an empty asset id', parameters: { operation: 'delete', assetId: rl(EMPTY) }, field: 'assetId', label: 'Asset', says: ['must not be empty'] },
+
+	// Values only an expression can produce, checked against what the parameter declares.
+	{ node: 'talkingVideo', title: 'poll interval of 1 second', parameters: talkingText({ waitForCompletion: true, pollIntervalSeconds: 1 }), field: 'pollIntervalSeconds', label: 'Poll Interval (Seconds)', says: ['at least 5'] },
+	{ node: 'talkingVideo', title: 'timeout of 0 minutes', parameters: talkingText({ waitForCompletion: true, timeoutMinutes: 0 }), field: 'timeoutMinutes', label: 'Timeout (Minutes)', says: ['at least 1'] },
+	{ node: 'talkingVideo', title: 'text script with an empty voice names Voice, not Target Voice', parameters: talkingText({ voiceId: rl(EMPTY) }), field: 'voiceId', label: 'Voice', says: ['must not be empty'] },
+	{ node: 'talkingVideo', title: 'audio URL on ftp://', parameters: talkingAudio({ audioSource: 'url', audioUrl: 'ftp://example.com/a.mp3' }), field: 'audioUrl', label: 'Audio URL', says: ['http://'] },
+	{ node: 'aiVideo', title: 'first frame URL "not a url"', parameters: aiCreate({ firstFrameSource: 'url', firstFrameUrl: 'not a url' }), field: 'firstFrameUrl', label: 'First Frame URL', says: ['http://'] },
+	{ node: 'aiVideo', title: 'reference URL "not a url" (entries count from 1)', parameters: aiCreate({ refs: { ref: [{ source: 'url', url: 'not a url' }] } }), field: 'refs', label: 'Reference Media', says: ['entry 1', 'http://'] },
+	{ node: 'align', title: 'transcribe from an ftp:// URL', parameters: { operation: 'transcribe', audioSource: 'url', audioUrl: 'ftp://example.com/a.mp3' }, field: 'audioUrl', label: 'Audio URL', says: ['http://'] },
+	{ node: 'avatar', title: 'update framing with zoom 0.5', parameters: { operation: 'updateFraming', avatarId: AVATAR, aspectRatio: '1:1', framing: { zoom: 0.5 } }, field: 'zoom', label: 'Zoom', says: ['at least 1'] },
+	{ node: 'avatar', title: 'update framing with offset X 1.5', parameters: { operation: 'updateFraming', avatarId: AVATAR, aspectRatio: '1:1', framing: { offsetX: 1.5 } }, field: 'offsetX', label: 'Offset X', says: ['at most 1'] },
+	{ node: 'avatar', title: 'update framing of an empty avatar id', parameters: { operation: 'updateFraming', avatarId: rl(EMPTY), aspectRatio: '1:1', framing: { zoom: 2 } }, field: 'avatarId', label: 'Avatar', says: ['must not be empty'] },
+	{ node: 'avatar', title: 'update framing for aspect ratio 4:5', parameters: { operation: 'updateFraming', avatarId: AVATAR, aspectRatio: '=4:5', framing: { zoom: 2 } }, field: 'aspectRatio', label: 'Aspect Ratio', says: ['4:5', '9:16', '16:9', '1:1'] },
+	{ node: 'avatar', title: 'get many from library "everyone"', parameters: { operation: 'getMany', library: '=everyone' }, field: 'library', label: 'Library', says: ['everyone', 'own', 'public'] },
+	{ node: 'voice', title: 'get many from library "everyone"', parameters: { operation: 'getMany', library: '=everyone' }, field: 'library', label: 'Library', says: ['everyone', 'all', 'own', 'public'] },
+	{ node: 'understand', title: 'schema mode "xml"', parameters: understand({ schemaMode: '=xml' }), field: 'schemaMode', label: 'Schema', says: ['xml', 'fields', 'json'] },
+	{ node: 'understand', title: 'input URL "not a url" (entries count from 1)', parameters: understand({ inputs: { input: [{ source: 'url', url: 'https://example.com/a.png' }, { source: 'url', url: 'not a url' }] } }), field: 'inputs', label: 'Media', says: ['entry 2', 'http://'] },
+	{ node: 'understand', title: 'JSON Schema whose top level is not an object', parameters: understand({ schemaMode: 'json', jsonSchema: '{ "type": "string" }' }), field: 'jsonSchema', label: 'JSON Schema', says: ['"type": "object"'] },
+	{ node: 'aiVideo', title: 'estimate cost for "abc" seconds', parameters: { operation: 'estimateCost', modelId: AI_MODEL, duration: '=abc' }, field: 'duration', label: 'Duration (Seconds) Name or ID', says: ['must be a number'] },
 
 	// Continue on fail: the error becomes the item's output, still nothing sent.
 	{ node: 'talkingVideo', title: 'empty script (continue on fail)', parameters: talkingText({ text: EMPTY }), field: 'text', label: 'Script', says: ['must not be empty'], continueOnFail: true },

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { useEngine } from '../support/engine';
 
 /** Avatar, Voice and Asset: the user's libraries. */
@@ -69,4 +72,18 @@ test('Asset: upload from binary and by URL (deduplicated), list by kind, delete'
 	const images = result.output('Get Image Assets');
 	expect(images.map((a) => a.json.asset_id)).toEqual([image.json.asset_id]);
 	expect(result.output('Delete Asset')[0].json).toEqual({ asset_id: image.json.asset_id, deleted: true });
+});
+
+test('Avatar: a zoom above the avatar maximum comes back with the service message naming the maximum', async () => {
+	const workflow = JSON.parse(readFileSync(join(__dirname, '../workflows/avatar.json'), 'utf8'));
+	workflow.nodes.find((n: { name: string }) => n.name === 'Update Framing').parameters.framing = { zoom: 9 };
+	const result = await engine.harness.run(workflow, {
+		credentials: engine.credentials,
+		pinData: { 'When clicking ‘Execute workflow’': [{ json: { mediaBase: engine.emu.mediaBaseUrl } }] },
+	});
+	const error = result.nodeError('Update Framing') as { message: string; description?: string; httpCode?: string } | undefined;
+	expect(error?.message).toMatch(/zoom/i);
+	expect(error?.message).toMatch(/maximum|at most/i);
+	expect(error?.httpCode).toBe('422');
+	expect(error?.description).toBeTruthy();
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { ClientRequestId, Cursor, dto, Id, mediaRef, ParamSpec, TASK_STATUSES } from './common';
+import { ClientRequestId, Cursor, dto, Id, mediaRef, ParamSpec, TASK_STATUSES, wholeNumber } from './common';
 
 export const AI_VIDEO_BATCH_MAX = 20;
 /** The longest prompt any model family takes (Wan); each model's own cap comes from the model list. */
@@ -10,7 +10,7 @@ export const CreateAiVideoRequest = z
 	.object({
 		model_id: Id,
 		prompt: z.string().trim().min(1, 'must not be empty').max(AI_VIDEO_PROMPT_MAX),
-		duration_sec: z.number().int().positive().nullish(),
+		duration_sec: wholeNumber().positive('must be a positive number of seconds').nullish(),
 		aspect_ratio: z.string().min(1).nullish(),
 		resolution: z.string().min(1).nullish(),
 		generate_audio: z.boolean().nullish(),
@@ -46,7 +46,7 @@ export const GetAiVideoRequest = z
 		video_id: Id.optional(),
 		video_ids: z
 			.array(Id)
-			.min(1)
+			.min(1, 'needs at least one video ID')
 			.max(AI_VIDEO_BATCH_MAX, `at most ${AI_VIDEO_BATCH_MAX} ids per call`)
 			.optional(),
 	})
@@ -62,8 +62,8 @@ export const GetAiVideoResponse = z.union([AiVideoBatch, AiVideoDto]);
 export const ListAiVideosRequest = z
 	.object({
 		cursor: Cursor.optional(),
-		limit: z.number().int().min(1).max(100).optional(),
-		status: z.array(z.enum(TASK_STATUSES)).min(1).optional(),
+		limit: wholeNumber().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
+		status: z.array(z.enum(TASK_STATUSES)).min(1, 'needs at least one status').optional(),
 	})
 	.strict();
 export const AiVideoPage = dto({ videos: z.array(AiVideoDto), next_cursor: z.number().nullish() });
@@ -71,7 +71,7 @@ export const AiVideoPage = dto({ videos: z.array(AiVideoDto), next_cursor: z.num
 export const EstimateAiVideoCostRequest = z
 	.object({
 		model_id: Id,
-		duration_sec: z.number().int().positive(),
+		duration_sec: wholeNumber().positive('must be a positive number of seconds'),
 		resolution: z.string().min(1).nullish(),
 		generate_audio: z.boolean().nullish(),
 	})

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData } from './common';
+import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData, wholeNumber } from './common';
 
 export const ASSET_KINDS = ['image', 'video', 'audio'] as const;
 
@@ -28,7 +28,7 @@ export const ListAssetsRequest = z
 	.object({
 		kind: z.enum(ASSET_KINDS).optional(),
 		cursor: Cursor.optional(),
-		limit: z.number().int().min(1).max(100).optional(),
+		limit: wholeNumber().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
 	})
 	.strict();
 export const AssetPage = dto({ assets: z.array(AssetDto), next_cursor: z.number().nullish() });

@@ -8,7 +8,7 @@ export const SynthesizeSpeechRequest = z
 	.object({
 		text: z.string().trim().min(1, 'must not be empty').max(TTS_TEXT_MAX, `must be at most ${TTS_TEXT_MAX} characters`),
 		voice_id: Id,
-		locale: z.string().min(2).nullish(),
+		locale: z.string().min(2, 'must be a language or locale code such as en or en-GB').nullish(),
 		speech_rate: SpeechRate.nullish(),
 	})
 	.strict();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { AspectRatio, Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData, MIB } from './common';
+import { AspectRatio, Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData, MIB, wholeNumber } from './common';
 
 export const AVATAR_IMAGE_MIME_TYPES = ['image/jpeg', 'image/jpg', 'image/png', 'image/webp', 'image/heic'] as const;
 export const AVATAR_IMAGE_MAX_BYTES = 10 * MIB;
@@ -37,7 +37,7 @@ export const ListAvatarsRequest = z
 	.object({
 		is_public: z.boolean().optional(),
 		cursor: Cursor.optional(),
-		limit: z.number().int().min(1).max(100).optional(),
+		limit: wholeNumber().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
 	})
 	.strict();
 export const AvatarPage = dto({ avatars: z.array(AvatarDto), next_cursor: z.number().nullish() });
@@ -46,9 +46,9 @@ export const UpdateAvatarFramingRequest = z
 	.object({
 		avatar_id: Id,
 		aspect_ratio: AspectRatio,
-		zoom: z.number().min(1, 'must be at least 1 (1 shows the widest area of the source image)'),
-		offset_x: z.number().min(-1).max(1),
-		offset_y: z.number().min(-1).max(1),
+		zoom: z.number({ invalid_type_error: 'must be a number' }).min(1, 'must be at least 1 (1 shows the widest area of the source image)'),
+		offset_x: z.number({ invalid_type_error: 'must be a number' }).min(-1, 'must be between -1 and 1').max(1, 'must be between -1 and 1'),
+		offset_y: z.number({ invalid_type_error: 'must be a number' }).min(-1, 'must be between -1 and 1').max(1, 'must be between -1 and 1'),
 	})
 	.strict();
 export type UpdateAvatarFramingRequest = z.input<typeof UpdateAvatarFramingRequest>;
@@ -60,5 +60,8 @@ export const FramingResultDto = dto({
 	offset_x: z.number().nullish(),
 	offset_y: z.number().nullish(),
 });
+
+/** What Update Framing checks before reading the avatar: values left out keep their current setting. */
+export const FramingChanges = UpdateAvatarFramingRequest.partial({ zoom: true, offset_x: true, offset_y: true });
 
 export const AvatarIdQuery = z.object({ avatar_id: Id }).strict();

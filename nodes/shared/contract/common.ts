@@ -42,7 +42,8 @@ export function base64DecodedBytes(data: string): number {
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export function formatBytes(bytes: number): string {
-	if (bytes >= MIB) return `${Math.round((bytes / MIB) * 10) / 10} MB`;
+	if (bytes >= MIB && bytes % MIB === 0) return `${bytes / MIB} MB`;
+	if (bytes >= MIB) return `${(bytes / MIB).toFixed(2)} MB (${bytes.toLocaleString('en-US')} bytes)`;
 	if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
 	return `${bytes} bytes`;
 }
@@ -99,10 +100,20 @@ export function inlineData(rules: InlineRules) {
 		});
 }
 
-export const HttpUrl = z
-	.string()
-	.url('must be a full http(s) URL')
-	.refine((u) => /^https?:\/\//i.test(u), 'must start with http:// or https://');
+export const HttpUrl = z.string().refine((u) => {
+	try {
+		return /^https?:$/.test(new URL(u).protocol);
+	} catch {
+		return false;
+	}
+}, 'must be a full public URL starting with http:// or https://');
+
+/** A whole number, with messages a user can act on (expressions can yield text or NaN). */
+export function wholeNumber() {
+	return z
+		.number({ invalid_type_error: 'must be a number', required_error: 'is required' })
+		.int('must be a whole number');
+}
 
 /** Exactly one of the given keys must be present and non-null. */
 export function exactlyOneOf<T extends z.ZodRawShape>(shape: T, keys: Array<keyof T & string>) {
@@ -142,7 +153,7 @@ export const MediaRef = mediaRef();
 export type MediaRef = z.infer<typeof MediaRef>;
 export type InlineData = { data: string; mime_type: string };
 
-export const Cursor = z.number().int().min(0);
+export const Cursor = wholeNumber().min(0);
 export const Id = z.string().trim().min(1, 'must not be empty');
 
 /** Responses keep unknown fields: the service adds fields without notice. */

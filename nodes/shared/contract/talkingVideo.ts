@@ -12,6 +12,7 @@ import {
 	MIB,
 	SpeechRate,
 	TASK_STATUSES,
+	wholeNumber,
 } from './common';
 
 export const TALKING_VIDEO_RESOLUTIONS = ['720p', '1080p', '2k'] as const;
@@ -50,7 +51,7 @@ export const AudioScript = exactlyOneOf(
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
 			path: ['voice_id'],
-			message: 'is required when voice_change is true (the voice to convert the audio to)',
+			message: 'is required when Change Voice is on (the voice to convert the recording to)',
 		});
 	}
 });
@@ -94,8 +95,8 @@ export const VideoIdQuery = z.object({ video_id: Id }).strict();
 export const ListTalkingVideosRequest = z
 	.object({
 		cursor: Cursor.optional(),
-		limit: z.number().int().min(1).max(100).optional(),
-		status: z.array(z.enum(TASK_STATUSES)).min(1).optional(),
+		limit: wholeNumber().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
+		status: z.array(z.enum(TASK_STATUSES)).min(1, 'needs at least one status').optional(),
 	})
 	.strict();
 export const TalkingVideoPage = dto({ videos: z.array(TalkingVideoDto), next_cursor: z.number().nullish() });

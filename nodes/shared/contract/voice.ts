@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData, MIB } from './common';
+import { Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData, MIB, wholeNumber } from './common';
 
 export const VOICE_SAMPLE_MIME_TYPES = [
 	'audio/mpeg',
@@ -37,8 +37,8 @@ export type VoiceDto = z.infer<typeof VoiceDto>;
 export const ListVoicesRequest = z
 	.object({
 		cursor: Cursor.optional(),
-		limit: z.number().int().min(1).max(500).optional(),
-		locale: z.string().min(2).optional(),
+		limit: wholeNumber().min(1, 'must be at least 1').max(500, 'must be at most 500').optional(),
+		locale: z.string().min(2, 'must be a language or locale code such as en or en-GB').optional(),
 		provider: z.string().min(1).optional(),
 	})
 	.strict();
