@@ -35,7 +35,7 @@ export interface TaskSource {
  * `GET /api/v1/videos` takes no documented parameters: a service that refuses the status filter is
  * asked again without it, and every caller filters the answer itself anyway.
  */
-async function listTolerant(call: (request: ListRequest) => Promise<Page>, request: ListRequest): Promise<Page> {
+export async function listTolerant(call: (request: ListRequest) => Promise<Page>, request: ListRequest): Promise<Page> {
 	const first = await call(request).then(
 		(page) => ({ page }),
 		(error: unknown) => ({ error }),

@@ -4,7 +4,8 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 import { PollContext } from 'n8n-core';
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import type { VisionStoryClient } from '../../nodes/shared/client';
+import { VisionStoryClient } from '../../nodes/shared/client';
+import { VisionStoryError } from '../../nodes/shared/errors';
 import { LIMITS } from '../../nodes/VisionStoryTrigger/cursor';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
@@ -365,4 +366,57 @@ test('a download that fails past the retries fails the poll; the next poll emits
 	const next = await poll(failed.live, params);
 	expect(emittedIds(next)).toEqual([ready.id]);
 	expect(next.items![0][0].binary?.data).toBeDefined();
+});
+
+test('more ready tasks than one poll hands over wait for the next poll, each emitted once', async () => {
+	Object.assign(LIMITS, { emitPerPoll: 4 });
+	const activation = await poll(undefined);
+	const made: Made[] = [];
+	for (let i = 0; i < 10; i++) made.push(await make(i % 2 === 0 ? 'talkingVideo' : 'aiVideo'));
+	emu.advance(FINISH);
+	let staticData = activation.staticData;
+	const counts: number[] = [];
+	const all: string[] = [];
+	for (let i = 0; i < 4; i++) {
+		const result = await poll(staticData);
+		staticData = result.staticData;
+		counts.push(emittedIds(result).length);
+		all.push(...emittedIds(result));
+	}
+	expect(counts).toEqual([4, 4, 2, 0]);
+	expect(all.sort()).toEqual(made.map((m) => m.id).sort());
+});
+
+test('downloads stop at the poll budget; the videos not downloaded yet come with the next poll', async () => {
+	// 0.4 s of the harness's 5-minute poll budget; one retried download (a virtual sleep of 0.5 s or more) spends it.
+	Object.assign(LIMITS, { budgetShare: 400 / 300_000 });
+	const params = { downloadResult: true, events: ['aiVideo'] };
+	const activation = await poll(undefined, params);
+	const made = [await make('aiVideo'), await make('aiVideo'), await make('aiVideo')];
+	emu.advance(FINISH);
+	emu.setFaults({ failNext: [{ origin: 'media', method: 'GET', kind: 'http500', count: 1 }] });
+	const first = await poll(activation.staticData, params);
+	expect(emittedIds(first)).toHaveLength(1);
+	expect(first.items![0][0].binary?.data).toBeDefined();
+	const second = await poll(first.staticData, params);
+	expect(emittedIds(second)).toHaveLength(2);
+	expect(second.items![0].every((item) => item.binary?.data !== undefined)).toBe(true);
+	expect([...emittedIds(first), ...emittedIds(second)].sort()).toEqual(made.map((m) => m.id).sort());
+});
+
+test('a video that can never be downloaded (gone, forbidden) is emitted without a file instead of blocking the trigger', async () => {
+	const params = { downloadResult: true };
+	const activation = await poll(undefined, params);
+	const ready = await make('aiVideo');
+	emu.advance(FINISH);
+	const download = jest
+		.spyOn(VisionStoryClient.prototype, 'download')
+		.mockRejectedValueOnce(new VisionStoryError({ kind: 'api', operation: 'download', status: 404, message: 'No such video' }));
+	try {
+		const result = await poll(activation.staticData, params);
+		expect(result.items).toEqual([[{ json: expect.objectContaining({ video_id: ready.id, kind: 'aiVideo', downloadError: 'No such video' }) }]]);
+		expect((await poll(result.staticData, params)).items).toBeNull();
+	} finally {
+		download.mockRestore();
+	}
 });
