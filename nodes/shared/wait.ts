@@ -22,6 +22,51 @@ export interface RunOptions extends WaitOptions {
 	waitForCompletion: boolean;
 }
 
+interface PendingTask {
+	index: number;
+	failures: number;
+	missing: number;
+	submittedAt: number;
+	/** When a poll last saw it still rendering. */
+	unfinishedAt?: number;
+}
+
+function newPending(index: number): PendingTask {
+	return { index, failures: 0, missing: 0, submittedAt: Date.now() };
+}
+
+/**
+ * What the polls so far say about how long a render takes: longer than the longest time a task was
+ * seen still rendering, and no longer than the quickest time a task was seen finished. Lets the next
+ * wave of slot-bound AI videos be polled when it should be done rather than on the next fixed beat;
+ * while the two bounds are far apart, polling at their midpoint narrows them wave by wave.
+ */
+class RenderTimes {
+	private longerThan = 0;
+	private atMost = Infinity;
+
+	constructor(private readonly pollIntervalMs: number) {}
+
+	finished(task: PendingTask, seenAt: number): void {
+		if (task.unfinishedAt !== undefined) this.longerThan = Math.max(this.longerThan, task.unfinishedAt - task.submittedAt);
+		this.atMost = Math.min(this.atMost, seenAt - task.submittedAt);
+	}
+
+	private estimate(): number | undefined {
+		if (this.atMost === Infinity) return this.longerThan > 0 ? this.longerThan + Math.max(250, this.longerThan * 0.02) : undefined;
+		if (this.atMost - this.longerThan <= this.pollIntervalMs / 2) return this.atMost;
+		return (this.longerThan + this.atMost) / 2;
+	}
+
+	earliestFinish(tasks: Iterable<PendingTask>): number | undefined {
+		const estimate = this.estimate();
+		if (estimate === undefined) return undefined;
+		let earliest: number | undefined;
+		for (const task of tasks) earliest = Math.min(earliest ?? Infinity, task.submittedAt + estimate);
+		return earliest;
+	}
+}
+
 /** Submits one item and resolves with its video_id. */
 export type Submission = () => Promise<string>;
 
@@ -145,8 +190,10 @@ export async function runTasks(
 	const deadline = Date.now() + timeoutMs;
 	const outcomes = new Array<Outcome<VideoTask | { video_id: string }> | undefined>(submissions.length);
 	const waiting: number[] = submissions.map((_, i) => i);
-	const pending = new Map<string, { index: number; failures: number; missing: number }>();
+	const pending = new Map<string, PendingTask>();
 	let slotLimit: { limit?: number } | undefined;
+	const renders = new RenderTimes(pollIntervalMs);
+	let lastPoll = Date.now();
 
 	const submitWaiting = async () => {
 		if (kind === 'talkingVideo') {
@@ -154,7 +201,7 @@ export async function runTasks(
 			await mapConcurrent(batch, concurrency, async (index) => {
 				try {
 					const id = await submissions[index]();
-					pending.set(id, { index, failures: 0, missing: 0 });
+					pending.set(id, newPending(index));
 					outcomes[index] = { ok: true, value: { video_id: id } };
 				} catch (error) {
 					outcomes[index] = { ok: false, error: asError(error) };
@@ -169,7 +216,7 @@ export async function runTasks(
 			const index = waiting[0];
 			try {
 				const id = await submissions[index]();
-				pending.set(id, { index, failures: 0, missing: 0 });
+				pending.set(id, newPending(index));
 				outcomes[index] = { ok: true, value: { video_id: id } };
 			} catch (error) {
 				const failure = asError(error);
@@ -184,6 +231,7 @@ export async function runTasks(
 	};
 
 	const pollPending = async () => {
+		lastPoll = Date.now();
 		const ids = [...pending.keys()];
 		const results =
 			kind === 'aiVideo' ? await pollAiVideos(client, ids, signal) : await pollTalkingVideos(client, ids, concurrency, signal);
@@ -209,7 +257,11 @@ export async function runTasks(
 				continue;
 			}
 			entry.failures = 0;
-			if (!isFinished(result)) continue;
+			if (!isFinished(result)) {
+				entry.unfinishedAt = lastPoll;
+				continue;
+			}
+			renders.finished(entry, lastPoll);
 			pending.delete(id);
 			if (options.waitForCompletion) {
 				outcomes[entry.index] = result.status === 'created' ? { ok: true, value: result } : { ok: false, error: taskFailedError(kind, result) };
@@ -222,7 +274,10 @@ export async function runTasks(
 		if (signal?.aborted) throw abortedError();
 		const remaining = deadline - Date.now();
 		if (remaining <= 0) break;
-		await delay(Math.min(pollIntervalMs, remaining), signal);
+		// AI videos come in waves (the concurrency cap): poll when a wave should be done, not on a fixed beat.
+		const predicted = kind === 'aiVideo' ? renders.earliestFinish(pending.values()) : undefined;
+		const nextPoll = Math.max(lastPoll + pollIntervalMs, predicted ?? 0);
+		await delay(Math.max(0, Math.min(nextPoll - Date.now(), remaining)), signal);
 		// Without waiting, polling only serves to notice freed slots for the items still queued.
 		if (pending.size > 0) await pollPending();
 		if (waiting.length > 0) await submitWaiting();

@@ -110,3 +110,15 @@ test('cancelling stops the wait', async () => {
 	setTimeout(() => controller.abort(), 5);
 	await expect(waiting).rejects.toMatchObject({ kind: 'aborted' });
 });
+
+test('queued AI videos are resubmitted as soon as a render should have freed a slot', async () => {
+	emu.setConfig({ aiConcurrencyCap: 2 });
+	const start = emu.now();
+	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(6), wait);
+	expect(outcomes.every((o) => o.ok)).toBe(true);
+	const floor = 3 * RENDER_MS;
+	// A fixed poll beat would lose up to one interval per wave (3 × 130 s here); learning the render time loses a few percent.
+	expect(emu.now() - start).toBeLessThanOrEqual(floor * 1.08);
+	const polls = emu.requests({ method: 'GET', path: '/api/v1/ai_video' });
+	expect(polls.length).toBeLessThan(3 * (RENDER_MS / POLL_MS));
+});
