@@ -1,0 +1,84 @@
+import { Agent, request } from 'undici';
+
+import type { VisionStoryClient } from '../nodes/shared/client';
+import { mapConcurrent } from '../nodes/shared/wait';
+import type { Harness } from '../test/harness';
+import { TRIGGER } from '../test/support/engine';
+import type { EmulatorProcess } from './emulatorProcess';
+import { timed } from './memory';
+
+export interface RequestPathFigures {
+	requests: number;
+	concurrency: number;
+	clientRps: number;
+	bareRps: number;
+	items: number;
+	executorMsPerItem: number;
+	clientMsPerItem: number;
+}
+
+async function rps(count: number, concurrency: number, call: () => Promise<unknown>): Promise<number> {
+	const { seconds } = await timed(async () => await mapConcurrent(Array.from({ length: count }), concurrency, call));
+	return count / seconds;
+}
+
+/** The client's `get` (envelope, validation, parsing, retry bookkeeping) against a bare undici loop to the same endpoint. */
+export async function requestPath(harness: Harness, emu: EmulatorProcess, client: VisionStoryClient, requests = 4000, concurrency = 16, items = 1000): Promise<RequestPathFigures> {
+	await emu.reset();
+	const agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 });
+	const url = `${emu.baseUrl}/api/v1/billing/credits`;
+	const bare = async () => {
+		const response = await request(url, { headers: { 'x-api-key': emu.apiKey, accept: 'application/json' }, dispatcher: agent });
+		const body = (await response.body.json()) as { data: { credits: number } };
+		if (typeof body.data.credits !== 'number') throw new Error('bad answer');
+	};
+	const viaClient = async () => await client.getCredits();
+	// Warm both paths, then alternate which goes first, each from a fresh emulator request log (it
+	// grows with every request and slows the server), and keep each side's best round.
+	await rps(500, concurrency, bare);
+	await rps(500, concurrency, viaClient);
+	let bareRps = 0;
+	let clientRps = 0;
+	for (let round = 0; round < 4; round++) {
+		const order = round % 2 === 0 ? ['bare', 'client'] : ['client', 'bare'];
+		for (const which of order) {
+			await emu.reset();
+			if (which === 'bare') bareRps = Math.max(bareRps, await rps(requests, concurrency, bare));
+			else clientRps = Math.max(clientRps, await rps(requests, concurrency, viaClient));
+		}
+	}
+	const workflow = {
+		nodes: [
+			{ id: 'start', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'credits',
+				name: 'Get Credits',
+				type: 'n8n-nodes-visionstory.visionStoryAccount',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: { operation: 'getCredits' },
+				credentials: { visionStoryApi: { id: 'bench', name: 'VisionStory' } },
+			},
+		],
+		connections: { [TRIGGER]: { main: [[{ node: 'Get Credits', type: 'main', index: 0 }]] } },
+	};
+	const credentials = { visionStoryApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } };
+	const pinned = Array.from({ length: items }, (_, i) => ({ json: { i } }));
+	const executor = await timed(async () => {
+		const result = await harness.run(workflow as never, { credentials, pinData: { [TRIGGER]: pinned } });
+		if (result.error) throw result.error;
+		if (result.output('Get Credits').length !== items) throw new Error('missing items');
+	});
+	// The same calls at the executor's own item concurrency, without n8n around them.
+	const direct = await timed(async () => await mapConcurrent(Array.from({ length: items }), 5, viaClient));
+	await agent.close();
+	return {
+		requests,
+		concurrency,
+		clientRps,
+		bareRps,
+		items,
+		executorMsPerItem: ((executor.seconds - direct.seconds) * 1000) / items,
+		clientMsPerItem: (direct.seconds * 1000) / items,
+	};
+}

@@ -1,0 +1,123 @@
+/**
+ * npm run bench: the figures that show the package is fast, each beside the naive way, measured in
+ * one run, printed and written to BENCHMARKS.md with the machine they ran on.
+ * BENCH_QUICK=1 runs a smaller version for development (not the figures to quote).
+ */
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+import { createHarness } from '../test/harness';
+import { createUndiciClient } from '../test/support/undiciTransport';
+import type { BatchFigures } from './batch';
+import { aiVideoBatch, talkingVideoBatch } from './batch';
+import { startEmulatorProcess } from './emulatorProcess';
+import type { FileFigures } from './files';
+import { assetUpload, videoDownload } from './files';
+import type { RequestPathFigures } from './requestPath';
+import { requestPath } from './requestPath';
+
+const quick = process.env.BENCH_QUICK === '1';
+const MIB = 1024 * 1024;
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+const check = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+function batchRows(figures: BatchFigures[]): string[] {
+	return figures.map((f) => {
+		const speedup = f.baselineSeconds / f.batchedSeconds;
+		const overFloor = f.batchedSeconds / f.floorSeconds;
+		return `| ${f.items} ${f.kind.toLowerCase()}s${f.cap ? `, cap ${f.cap}` : ''} (render ${f.renderSeconds} s, poll ${f.pollSeconds} s) | ${fmt(f.batchedSeconds)} s | ${fmt(f.baselineSeconds)} s | ${fmt(speedup)}× | ${fmt(overFloor, 2)}× of ${fmt(f.floorSeconds)} s | ${fmt(f.statusRequestsPerTask, 2)} | ${f.failedItems} failed, ${f.refusals429} refused by 429 |`;
+	});
+}
+
+function targets(batches: BatchFigures[], files: FileFigures[], path: RequestPathFigures): string[] {
+	const [talking, ai] = batches;
+	const roundsOk = (ai.rounds ?? []).every((r) => r.requests === Math.ceil(r.pending / 20));
+	const download = files[0];
+	return [
+		`| 50 talking videos ≥ 20× faster than one at a time | ${fmt(talking.baselineSeconds / talking.batchedSeconds)}× | ${check(talking.baselineSeconds / talking.batchedSeconds >= 20)} |`,
+		`| … and within 2 poll intervals of one render | ${fmt((talking.batchedSeconds - talking.renderSeconds) / talking.pollSeconds, 2)} intervals after the render | ${check(talking.batchedSeconds - talking.renderSeconds <= 2 * talking.pollSeconds)} |`,
+		`| AI video within 10 % of ceil(N / cap) renders | ${fmt((ai.batchedSeconds / ai.floorSeconds - 1) * 100)} % over | ${check(ai.batchedSeconds <= ai.floorSeconds * 1.1)} |`,
+		`| … with no item failed by 429 | ${ai.failedItems} failed (${ai.refusals429} submissions refused and requeued) | ${check(ai.failedItems === 0)} |`,
+		`| status requests per AI poll round = ceil(pending / 20) | ${(ai.rounds ?? []).map((r) => `${r.requests}/${Math.ceil(r.pending / 20)}`).join(' ')} | ${check(roundsOk)} |`,
+		`| 1 GiB download RSS growth ≤ 64 MiB | ${fmt(download.streamedPeakMiB)} MiB | ${check(download.mib < 1024 || download.streamedPeakMiB <= 64)} |`,
+		`| client ≥ 0.9× bare undici | ${fmt(path.clientRps / path.bareRps, 2)}× | ${check(path.clientRps / path.bareRps >= 0.9)} |`,
+	];
+}
+
+async function main(): Promise<void> {
+	const emu = await startEmulatorProcess({ RENDER_MS: '4000' });
+	const harness = await createHarness({ binaryMode: 'filesystem' });
+	const credentials = { visionStoryApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } };
+	const client = createUndiciClient(emu.apiKey, { baseUrl: emu.baseUrl });
+	const log = (text: string) => console.log(`[bench] ${text}`);
+	try {
+		log('1/3 batches of renders (this part waits on real renders: several minutes)');
+		const talking = await talkingVideoBatch(harness, emu, credentials, quick ? 10 : 50, 4000);
+		log(`talking videos: ${fmt(talking.batchedSeconds)} s batched, ${fmt(talking.baselineSeconds)} s one at a time`);
+		const ai = await aiVideoBatch(harness, emu, credentials, quick ? 6 : 20, 2, quick ? 8000 : 12_000);
+		log(`AI videos: ${fmt(ai.batchedSeconds)} s batched, ${fmt(ai.baselineSeconds)} s one at a time`);
+
+		log('2/3 big files');
+		const download = await videoDownload(harness, emu, credentials, (quick ? 128 : 1024) * MIB);
+		log(`download: ${fmt(download.streamedPeakMiB)} MiB streamed vs ${fmt(download.bufferedPeakMiB)} MiB buffered`);
+		const upload = await assetUpload(harness, emu, credentials, (quick ? 30 : 100) * MIB);
+		log(`upload: ${fmt(upload.streamedPeakMiB)} MiB streamed vs ${fmt(upload.bufferedPeakMiB)} MiB buffered`);
+
+		log('3/3 request path');
+		const path = await requestPath(harness, emu, client, quick ? 1000 : 4000, 16, quick ? 200 : 1000);
+		log(`client ${fmt(path.clientRps, 0)} req/s vs bare undici ${fmt(path.bareRps, 0)} req/s`);
+
+		const cpu = cpus();
+		const lines = [
+			'# Benchmarks',
+			'',
+			`Measured by \`npm run bench\`${quick ? ' (BENCH_QUICK: a smaller run, not the figures to quote)' : ''} on ${new Date().toISOString().slice(0, 10)}: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${fmt(totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${process.platform}.`,
+			'The nodes run in n8n\'s engine (n8n-core, in-process) against the VisionStory emulator in its own process, over loopback HTTP.',
+			'Machines are shared and noisy: read ratios, not absolute seconds.',
+			'',
+			'## Batches of renders',
+			'',
+			'Baseline: the same node, one item per execution, items one after another: what a node that waits per item does.',
+			'',
+			'| batch | batched | one at a time | speed-up | wall time vs. floor | status requests per task | items |',
+			'|---|---|---|---|---|---|---|',
+			...batchRows([talking, ai]),
+			'',
+			'Floor: one render plus one poll interval for talking videos (no cap); ceil(N / cap) renders for AI videos under a cap.',
+			'',
+			'## Big files',
+			'',
+			'| transfer | size | peak RSS growth, streamed (the nodes) | peak RSS growth, buffered whole (baseline) |',
+			'|---|---|---|---|',
+			...[download, upload].map((f) => `| ${f.what} | ${fmt(f.mib, 0)} MiB | ${fmt(f.streamedPeakMiB)} MiB | ${fmt(f.bufferedPeakMiB)} MiB |`),
+			'',
+			'## Request path',
+			'',
+			'| measure | the package | baseline | ratio |',
+			'|---|---|---|---|',
+			`| GET /api/v1/billing/credits, ${path.requests} requests, ${path.concurrency} in flight | client: ${fmt(path.clientRps, 0)} req/s | bare undici loop: ${fmt(path.bareRps, 0)} req/s | ${fmt(path.clientRps / path.bareRps, 2)}× |`,
+			`| Get Credits for ${path.items} items through the executor | ${fmt(path.executorMsPerItem + path.clientMsPerItem, 2)} ms per item | the same calls without n8n: ${fmt(path.clientMsPerItem, 2)} ms per item | executor overhead ${fmt(path.executorMsPerItem, 2)} ms per item |`,
+			'',
+			'## Targets',
+			'',
+			'| target | measured | |',
+			'|---|---|---|',
+			...targets([talking, ai], [download, upload], path),
+			'',
+		];
+		const report = lines.join('\n');
+		console.log(`\n${report}`);
+		writeFileSync(join(__dirname, '..', 'BENCHMARKS.md'), report);
+		log('written to BENCHMARKS.md');
+	} finally {
+		await harness.shutdown();
+		await emu.stop();
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});
