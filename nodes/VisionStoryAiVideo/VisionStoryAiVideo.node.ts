@@ -2,15 +2,15 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CreateAiVideoRequest, MediaRef } from '../shared/contract';
-import { AI_VIDEO_BATCH_MAX, ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, TASK_STATUSES } from '../shared/contract';
+import { AI_VIDEO_BATCH_MAX, ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES } from '../shared/contract';
 import { credentials, operationProperties, operationProperty } from '../shared/description';
-import { idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, returnAllLimit, waitFields } from '../shared/fields';
+import { downloadOnGet, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, returnAllLimit, statusFilter, waitFields } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import { loadOptions } from '../shared/modelOptions';
 import { checkAiVideoModels } from '../shared/modelRules';
 import type { OperationDef } from '../shared/operations';
 import { callOperation, catalogOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, getAiVideos, getVideo, idList, optional, optionalNumber, optionsOf } from '../shared/runners';
+import { deleteResult, getAiVideos, getVideo, idList, optional, optionalNumber, optionsOf, statusQuery } from '../shared/runners';
 import { videoTaskOperation } from '../shared/videoTask';
 
 const mediaRules = { mimeTypes: ALL_MEDIA_MIME_TYPES, maxBytes: ASSET_MAX_BYTES };
@@ -161,22 +161,7 @@ export const aiVideoOperations: OperationDef[] = [
 				placeholder: 'e.g. vid_1, vid_2',
 				description: `Comma-separated video IDs, at most ${AI_VIDEO_BATCH_MAX}`,
 			},
-			{
-				displayName: 'Download Result',
-				name: 'downloadResult',
-				type: 'boolean',
-				default: false,
-				displayOptions: { show: { select: ['one'] } },
-				description: 'Whether to put the video into a binary property when it is ready',
-			},
-			{
-				displayName: 'Output Binary Property',
-				name: 'outputBinaryProperty',
-				type: 'string',
-				default: 'data',
-				displayOptions: { show: { select: ['one'], downloadResult: [true] } },
-				description: 'Name of the binary property to put the video in',
-			},
+			...downloadOnGet({ select: ['one'] }),
 		],
 	}),
 	listOperation({
@@ -186,32 +171,9 @@ export const aiVideoOperations: OperationDef[] = [
 		description: 'List your AI videos, newest first',
 		call: 'listAiVideos',
 		pageSize: 100,
-		fields: { status: 'filters' },
-		request: (p) => {
-			const status = (p.filters as { status?: string[] } | undefined)?.status;
-			return status?.length ? { status: status as Array<(typeof TASK_STATUSES)[number]> } : {};
-		},
+		request: statusQuery,
 		items: (page) => page.videos,
-		properties: [
-			...returnAllLimit(),
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add Filter',
-				default: {},
-				options: [
-					{
-						displayName: 'Status',
-						name: 'status',
-						type: 'multiOptions',
-						options: TASK_STATUSES.map((s) => ({ name: s.charAt(0).toUpperCase() + s.slice(1), value: s })),
-						default: [],
-						description: 'Queued and Creating together are the videos holding your concurrency slots',
-					},
-				],
-			},
-		],
+		properties: [...returnAllLimit(), filters([statusFilter('Queued and Creating together are the videos holding your concurrency slots')])],
 	}),
 	callOperation({
 		value: 'estimateCost',

@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { MediaRef } from '../shared/contract';
 import { MEDIA_MIME_TYPES, MIB } from '../shared/contract';
 import { credentials, operationProperties, operationProperty } from '../shared/description';
-import { binaryOutputOption, mediaFields } from '../shared/fields';
+import { fileOutputOptions, mediaFields } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
 import { callOperation, customOperation, executeOperation } from '../shared/operations';
@@ -71,22 +71,14 @@ export const alignOperations: OperationDef[] = [
 				description: 'Whether to also produce SRT subtitles, as text and as a .srt file',
 			},
 			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
+				...fileOutputOptions({
+					displayName: 'File Name',
+					name: 'fileName',
+					type: 'string',
+					default: 'transcript.srt',
+					description: 'Name of the subtitle file in the output',
+				}),
 				displayOptions: { show: { srt: [true] } },
-				options: [
-					{
-						displayName: 'File Name',
-						name: 'fileName',
-						type: 'string',
-						default: 'transcript.srt',
-						description: 'Name of the subtitle file in the output',
-					},
-					binaryOutputOption,
-				],
 			},
 		],
 	}),

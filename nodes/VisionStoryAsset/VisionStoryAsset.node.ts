@@ -4,11 +4,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { InlineData } from '../shared/contract';
 import { ALL_MEDIA_MIME_TYPES, ASSET_KINDS, ASSET_MAX_BYTES } from '../shared/contract';
 import { credentials, operationProperties, operationProperty } from '../shared/description';
-import { assetLocator, capitalize, mediaFields, returnAllLimit } from '../shared/fields';
+import { assetLocator, capitalize, filters, mediaFields, returnAllLimit } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
 import { callOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult } from '../shared/runners';
+import { deleteResult, filtersOf, optional } from '../shared/runners';
 
 export const assetOperations: OperationDef[] = [
 	callOperation({
@@ -41,28 +41,21 @@ export const assetOperations: OperationDef[] = [
 		pageSize: 100,
 		fields: { kind: 'filters' },
 		request: (p) => {
-			const kind = (p.filters as { kind?: string } | undefined)?.kind;
-			return kind ? { kind: kind as (typeof ASSET_KINDS)[number] } : {};
+			const kind = optional(filtersOf(p).kind) as (typeof ASSET_KINDS)[number] | undefined;
+			return kind ? { kind } : {};
 		},
 		items: (page) => page.assets,
 		properties: [
 			...returnAllLimit(),
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add Filter',
-				default: {},
-				options: [
-					{
-						displayName: 'Kind',
-						name: 'kind',
-						type: 'options',
-						options: ASSET_KINDS.map((k) => ({ name: capitalize(k), value: k })),
-						default: 'image',
-					},
-				],
-			},
+			filters([
+				{
+					displayName: 'Kind',
+					name: 'kind',
+					type: 'options',
+					options: ASSET_KINDS.map((k) => ({ name: capitalize(k), value: k })),
+					default: 'image',
+				},
+			]),
 		],
 	}),
 	callOperation({

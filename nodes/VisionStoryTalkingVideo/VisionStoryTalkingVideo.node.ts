@@ -8,15 +8,14 @@ import {
 	MIB,
 	SPEECH_RATES,
 	TALKING_VIDEO_AUDIO_MIME_TYPES,
-	TASK_STATUSES,
 } from '../shared/contract';
 import { credentials, operationProperties, operationProperty } from '../shared/description';
-import { idempotencyKeyOption, locator, mediaFields, returnAllLimit, waitFields } from '../shared/fields';
+import { downloadOnGet, filters, idempotencyKeyOption, locator, mediaFields, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import { loadOptions } from '../shared/modelOptions';
 import type { OperationDef, Params } from '../shared/operations';
 import { callOperation, catalogOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, getVideo, optionsOf, optional } from '../shared/runners';
+import { deleteResult, getVideo, optional, optionsOf, statusQuery } from '../shared/runners';
 import { videoTaskOperation } from '../shared/videoTask';
 
 const text = { show: { scriptType: ['text'] } };
@@ -105,14 +104,7 @@ export const talkingVideoOperations: OperationDef[] = [
 				displayOptions: text,
 				description: "The voice that reads the script. Tip: the avatar's own voice is its default_voice_id (see Avatar → Get Many).",
 			}),
-			{
-				displayName: 'Speech Rate',
-				name: 'speechRate',
-				type: 'options',
-				options: SPEECH_RATES.map((r) => ({ name: r.charAt(0).toUpperCase() + r.slice(1), value: r })),
-				default: 'normal',
-				displayOptions: text,
-			},
+			speechRate(text),
 			...mediaFields({
 				name: 'audio',
 				displayName: 'Audio',
@@ -194,24 +186,7 @@ export const talkingVideoOperations: OperationDef[] = [
 		name: 'Get',
 		action: 'Get a talking video',
 		description: 'Get the status of a talking video and, when ready, the video itself',
-		properties: [
-			videoId,
-			{
-				displayName: 'Download Result',
-				name: 'downloadResult',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to put the video into a binary property when it is ready',
-			},
-			{
-				displayName: 'Output Binary Property',
-				name: 'outputBinaryProperty',
-				type: 'string',
-				default: 'data',
-				displayOptions: { show: { downloadResult: [true] } },
-				description: 'Name of the binary property to put the video in',
-			},
-		],
+		properties: [videoId, ...downloadOnGet()],
 		fields: { video_id: 'videoId' },
 		validateAs: 'getTalkingVideo',
 		request: (p) => ({ video_id: String(p.videoId ?? '') }),
@@ -224,30 +199,9 @@ export const talkingVideoOperations: OperationDef[] = [
 		description: 'List your talking videos, newest first',
 		call: 'listTalkingVideos',
 		pageSize: 100,
-		request: (p) => {
-			const status = (p.filters as { status?: string[] } | undefined)?.status;
-			return status?.length ? { status: status as Array<(typeof TASK_STATUSES)[number]> } : {};
-		},
+		request: statusQuery,
 		items: (page) => page.videos,
-		properties: [
-			...returnAllLimit(),
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add Filter',
-				default: {},
-				options: [
-					{
-						displayName: 'Status',
-						name: 'status',
-						type: 'multiOptions',
-						options: TASK_STATUSES.map((s) => ({ name: s.charAt(0).toUpperCase() + s.slice(1), value: s })),
-						default: [],
-					},
-				],
-			},
-		],
+		properties: [...returnAllLimit(), filters([statusFilter()])],
 	}),
 	callOperation({
 		value: 'delete',

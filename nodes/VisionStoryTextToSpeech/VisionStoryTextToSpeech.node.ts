@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { SPEECH_RATES, TTS_TEXT_MAX } from '../shared/contract';
 import { credentials, operationProperties, operationProperty } from '../shared/description';
-import { binaryOutputOption, capitalize, locator } from '../shared/fields';
+import { binaryOutputOption, locator, speechRate } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
 import { customOperation, executeOperation } from '../shared/operations';
@@ -35,13 +35,7 @@ export const textToSpeechOperations: OperationDef[] = [
 				description: `What to say, up to ${TTS_TEXT_MAX} characters. Costs 2 credits per started 1,000 characters.`,
 			},
 			locator('voiceId', 'Voice', 'searchVoices', { description: 'A public voice or one you cloned' }),
-			{
-				displayName: 'Speech Rate',
-				name: 'speechRate',
-				type: 'options',
-				options: SPEECH_RATES.map((r) => ({ name: capitalize(r), value: r })),
-				default: 'normal',
-			},
+			speechRate(),
 			{
 				displayName: 'Options',
 				name: 'options',

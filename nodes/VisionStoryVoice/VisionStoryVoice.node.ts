@@ -4,11 +4,11 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { InlineData } from '../shared/contract';
 import { PREVIEW_TEXT_MAX, VOICE_SAMPLE_MAX_BYTES, VOICE_SAMPLE_MIME_TYPES } from '../shared/contract';
 import { credentials, operationProperties, operationProperty } from '../shared/description';
-import { locator, mediaFields, returnAllLimit } from '../shared/fields';
+import { filters, locator, mediaFields, returnAllLimit } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
 import { callOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, optional, voiceItems } from '../shared/runners';
+import { deleteResult, filtersOf, optional, voiceItems } from '../shared/runners';
 
 export const voiceOperations: OperationDef[] = [
 	listOperation({
@@ -19,10 +19,7 @@ export const voiceOperations: OperationDef[] = [
 		call: 'listVoices',
 		pageSize: 500,
 		fields: { locale: 'filters', provider: 'filters' },
-		request: (p) => {
-			const filters = (p.filters ?? {}) as { locale?: string; provider?: string };
-			return { locale: optional(filters.locale), provider: optional(filters.provider) };
-		},
+		request: (p) => ({ locale: optional(filtersOf(p).locale), provider: optional(filtersOf(p).provider) }),
 		items: (page, p) => voiceItems(page, String(p.library ?? 'all')),
 		properties: [
 			{
@@ -37,13 +34,7 @@ export const voiceOperations: OperationDef[] = [
 				default: 'all',
 			},
 			...returnAllLimit(),
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add Filter',
-				default: {},
-				options: [
+			filters([
 					{
 						displayName: 'Locale',
 						name: 'locale',
@@ -59,8 +50,7 @@ export const voiceOperations: OperationDef[] = [
 						default: '',
 						description: 'Speech engine the voice comes from',
 					},
-				],
-			},
+			]),
 		],
 	}),
 	callOperation({

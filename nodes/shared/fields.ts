@@ -1,5 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { SPEECH_RATES, TASK_STATUSES } from './contract';
+
 /**
  * Builders for the parameters every node shares, so one concept has one name and one wording
  * on every node (see "Shared parameter vocabulary" in the design).
@@ -250,3 +252,57 @@ export const binaryOutputOption: INodeProperties = {
 	default: 'data',
 	description: 'Name of the binary property to write the file to',
 };
+
+/** The Filters collection of a Get Many operation. */
+export function filters(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options };
+}
+
+export function statusFilter(description?: string): INodeProperties {
+	return {
+		displayName: 'Status',
+		name: 'status',
+		type: 'multiOptions',
+		options: TASK_STATUSES.map((s) => ({ name: capitalize(s), value: s })),
+		default: [],
+		description,
+	};
+}
+
+export function speechRate(displayOptions?: INodeProperties['displayOptions']): INodeProperties {
+	return {
+		displayName: 'Speech Rate',
+		name: 'speechRate',
+		type: 'options',
+		options: SPEECH_RATES.map((r) => ({ name: capitalize(r), value: r })),
+		default: 'normal',
+		displayOptions,
+	};
+}
+
+/** Get operations can bring the video along when it is ready. */
+export function downloadOnGet(show: NonNullable<INodeProperties['displayOptions']>['show'] = {}): INodeProperties[] {
+	return [
+		{
+			displayName: 'Download Result',
+			name: 'downloadResult',
+			type: 'boolean',
+			default: false,
+			displayOptions: Object.keys(show).length ? { show } : undefined,
+			description: 'Whether to put the video into a binary property when it is ready',
+		},
+		{
+			displayName: 'Output Binary Property',
+			name: 'outputBinaryProperty',
+			type: 'string',
+			default: 'data',
+			displayOptions: { show: { ...show, downloadResult: [true] } },
+			description: 'Name of the binary property to put the video in',
+		},
+	];
+}
+
+/** Options of operations that write one file: its name and the binary property. */
+export function fileOutputOptions(fileName: INodeProperties): INodeProperties {
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [fileName, binaryOutputOption] };
+}

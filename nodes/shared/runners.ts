@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { AvatarDto, AvatarFraming, ResponseOf, VoiceDto } from './contract';
+import type { AvatarDto, AvatarFraming, ResponseOf, TASK_STATUSES, VoiceDto } from './contract';
 import { VisionStoryError } from './errors';
 import { binaryFromDownload, withBinary } from './media';
 import type { SchemaField } from './outputSchema';
@@ -27,6 +27,16 @@ export function optional(value: unknown): string | undefined {
 export function optionalNumber(value: unknown): number | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	return Number(value);
+}
+
+export function filtersOf(params: Params): IDataObject {
+	return (params.filters as IDataObject | undefined) ?? {};
+}
+
+/** The status filter of a video list, left out when no status is chosen. */
+export function statusQuery(params: Params): { status?: Array<(typeof TASK_STATUSES)[number]> } {
+	const status = filtersOf(params).status as Array<(typeof TASK_STATUSES)[number]> | undefined;
+	return status?.length ? { status } : {};
 }
 
 /** A comma- or newline-separated list of ids. */
