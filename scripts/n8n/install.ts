@@ -5,6 +5,7 @@
  *
  *   tsx scripts/n8n/install.ts [n8n1|n8n2|all]
  */
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -84,7 +85,11 @@ export async function ensureN8n(line: N8nLine, log: Log = console.log): Promise<
 	const nodeBin = await ensureNodeRuntime(line, log);
 	const dir = n8nHostDir(line);
 	const n8nBin = join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
-	const recipe = JSON.stringify(hostPackageJson(line), null, 2);
+	const manifest = JSON.stringify(hostPackageJson(line), null, 2);
+	const lock = join(repoRoot(), 'scripts', 'n8n', 'locks', `n8n-${line.n8n}.package-lock.json`);
+	const lockHash = existsSync(lock) ? createHash('sha256').update(readFileSync(lock)).digest('hex') : 'no lock';
+	// A changed override or lock invalidates the cached install.
+	const recipe = `${manifest}\n${lockHash}\n`;
 	const result = { line, dir, nodeBin, n8nBin };
 	if (readMarker(dir) === recipe) return result;
 	await withInstallLock(dir, async () => {
@@ -92,8 +97,7 @@ export async function ensureN8n(line: N8nLine, log: Log = console.log): Promise<
 		const started = Date.now();
 		mkdirSync(dir, { recursive: true });
 		rmSync(join(dir, '.complete'), { force: true });
-		writeFileSync(join(dir, 'package.json'), recipe);
-		const lock = join(repoRoot(), 'scripts', 'n8n', 'locks', `n8n-${line.n8n}.package-lock.json`);
+		writeFileSync(join(dir, 'package.json'), manifest);
 		if (existsSync(lock)) copyFileSync(lock, join(dir, 'package-lock.json'));
 		// `npm ci` refuses these lockfiles (optional platform packages the registry lacks); install honours the lock.
 		await runStep(log, `n8n ${line.n8n}: npm install (2-3 minutes, about 2 GB)`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, env: npmEnv(nodeBin) });
