@@ -15,6 +15,8 @@ export interface CallbackServer {
 	received: CallbackRequest[];
 	/** Resolves once `count` requests have arrived in all, or rejects after timeoutMs. */
 	waitFor(count: number, timeoutMs: number): Promise<CallbackRequest[]>;
+	/** Resolves with the first request that satisfies `match`, or rejects after timeoutMs. */
+	waitForMatch(match: (request: CallbackRequest) => boolean, timeoutMs: number): Promise<CallbackRequest>;
 	stop(): Promise<void>;
 }
 
@@ -39,25 +41,28 @@ export async function startCallbackServer(path = '/visionstory-callback'): Promi
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const port = (server.address() as AddressInfo).port;
+	const until = <T>(found: () => T | undefined, timeoutMs: number, what: string): Promise<T> => {
+		const deadline = Date.now() + timeoutMs;
+		return new Promise((resolve, reject) => {
+			const check = (): void => {
+				const value = found();
+				if (value !== undefined) return resolve(value);
+				const left = deadline - Date.now();
+				if (left <= 0) return reject(new Error(`${what} within ${timeoutMs / 1000} s (received ${received.length})`));
+				const timer = setTimeout(check, Math.min(left, 1000));
+				waiters.push(() => {
+					clearTimeout(timer);
+					check();
+				});
+			};
+			check();
+		});
+	};
 	return {
 		url: `http://127.0.0.1:${port}${path}`,
 		received,
-		waitFor(count, timeoutMs) {
-			const deadline = Date.now() + timeoutMs;
-			return new Promise((resolve, reject) => {
-				const check = (): void => {
-					if (received.length >= count) return resolve(received.slice());
-					const left = deadline - Date.now();
-					if (left <= 0) return reject(new Error(`the callback URL received ${received.length} of ${count} request(s) within ${timeoutMs / 1000} s`));
-					const timer = setTimeout(check, Math.min(left, 1000));
-					waiters.push(() => {
-						clearTimeout(timer);
-						check();
-					});
-				};
-				check();
-			});
-		},
+		waitFor: (count, timeoutMs) => until(() => (received.length >= count ? received.slice() : undefined), timeoutMs, `the callback URL did not receive ${count} request(s)`),
+		waitForMatch: (match, timeoutMs) => until(() => received.find(match), timeoutMs, 'no matching request reached the callback URL'),
 		stop: () =>
 			new Promise<void>((resolve) => {
 				server.close(() => resolve());

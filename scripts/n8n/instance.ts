@@ -143,8 +143,8 @@ export class N8nInstance {
 	}
 
 	/** `n8n execute --id X --rawOutput`: a manual run without a server, the whole run data back. */
-	async execute(workflowId: string): Promise<ExecutionResult> {
-		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput']);
+	async execute(workflowId: string, timeoutMs = 300_000): Promise<ExecutionResult> {
+		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], timeoutMs);
 		return parseExecuteOutput(result, this.userFolder);
 	}
 

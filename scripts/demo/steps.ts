@@ -1,0 +1,86 @@
+/**
+ * What each step of an example run did, in a sentence, with what it cost and which files it wrote:
+ * the material of the demo's summary.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { WorkflowJson } from '../n8n/examples';
+import { readBinary, type ExecutionResult, type RunItem } from '../n8n/runData';
+
+const PACKAGE_PREFIX = 'n8n-nodes-visionstory.';
+
+export interface StepReport {
+	node: string;
+	did: string;
+	credits: number;
+	files: string[];
+}
+
+function slug(text: string): string {
+	return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+function plural(n: number, word: string): string {
+	return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+type Describe = (items: RunItem[]) => string;
+
+const DESCRIPTIONS: Record<string, Describe> = {
+	'visionStoryAvatar:getMany': (items) => `picked ${plural(items.length, 'avatar')}: ${items.map((i) => i.json.avatar_id).join(', ')}`,
+	'visionStoryAvatar:create': (items) => `created avatar ${items.map((i) => i.json.avatar_id).join(', ')} from the image`,
+	'visionStoryImage:generate': (items) => items.map((i) => `generated a ${i.json.width}×${i.json.height} image with ${i.json.model_id}`).join('; '),
+	'visionStoryTalkingVideo:create': (items) =>
+		items
+			.map((i) => (i.json.status === 'created' ? `rendered talking video ${i.json.video_id} (${i.json.aspect_ratio}, ${i.json.resolution})` : `started talking video ${i.json.video_id} (status ${i.json.status})`))
+			.join('; '),
+	'visionStoryAiVideo:listModels': (items) => `listed ${plural(items.length, 'AI video model')}: ${items.map((i) => i.json.model_id).join(', ')}`,
+	'visionStoryAiVideo:create': (items) =>
+		items.map((i) => `rendered AI video ${i.json.video_id} with ${i.json.model_id} (${i.json.duration_sec} s, ${i.json.resolution}, ${i.json.aspect_ratio})`).join('; '),
+	'visionStoryTextToSpeech:synthesize': (items) => items.map((i) => `spoke ${i.json.characters} characters as ${i.json.duration_sec} s of audio (voice ${i.json.voice_id})`).join('; '),
+	'visionStoryAlign:align': (items) => items.map((i) => `timed ${plural((i.json.words as unknown[]).length, 'word')} against the audio`).join('; '),
+	'visionStoryAlign:transcribe': (items) => items.map((i) => `transcribed ${i.json.duration_sec} s of audio into text and subtitles: "${String(i.json.text).slice(0, 60)}"`).join('; '),
+	'set:': (items) => `set ${items.map((i) => Object.keys(i.json).join(', ')).join('; ')}`,
+	'limit:': (items) => `kept ${plural(items.length, 'item')}`,
+	'visionStoryUnderstand:analyze': (items) => items.map((i) => `filled the schema: ${JSON.stringify(i.json.output)}`).join('; '),
+};
+
+function describe(type: string, operation: string | undefined, items: RunItem[]): string {
+	const local = type.startsWith(PACKAGE_PREFIX) ? type.slice(PACKAGE_PREFIX.length) : type.replace(/^n8n-nodes-base\./, '');
+	const known = DESCRIPTIONS[`${local}:${operation ?? ''}`];
+	return known ? known(items) : `${local}: ${plural(items.length, 'item')}`;
+}
+
+/** Writes every file a run produced, and the JSON of every VisionStory step and of the last step, under outDir/<example>/. */
+export function reportRun(example: string, workflow: WorkflowJson, result: ExecutionResult, outDir: string): StepReport[] {
+	const dir = join(outDir, example);
+	mkdirSync(dir, { recursive: true });
+	const ran = Object.keys(result.runData);
+	const last = ran.at(-1);
+	const reports: StepReport[] = [];
+	for (const nodeName of ran) {
+		const node = workflow.nodes.find((n) => n.name === nodeName);
+		if (!node || node.type === 'n8n-nodes-base.manualTrigger') continue;
+		const items = result.runData[nodeName][0]?.data?.main?.[0] ?? [];
+		const ours = node.type.startsWith(PACKAGE_PREFIX);
+		const files: string[] = [];
+		items.forEach((item, index) => {
+			for (const [property, ref] of Object.entries(item.binary ?? {})) {
+				const suffix = items.length > 1 ? `-${index + 1}` : '';
+				const extra = property === 'data' ? '' : `-${slug(property)}`;
+				const name = `${slug(nodeName)}${suffix}${extra}.${ref.fileExtension ?? 'bin'}`;
+				writeFileSync(join(dir, name), readBinary(result.userFolder, ref));
+				files.push(`${example}/${name}`);
+			}
+		});
+		if (ours || nodeName === last) {
+			const name = `${slug(nodeName)}.json`;
+			writeFileSync(join(dir, name), JSON.stringify(items.length === 1 ? items[0].json : items.map((i) => i.json), null, 2));
+			files.push(`${example}/${name}`);
+		}
+		const credits = ours ? items.reduce((sum, i) => sum + (typeof i.json.cost_credit === 'number' ? i.json.cost_credit : 0), 0) : 0;
+		reports.push({ node: nodeName, did: describe(node.type, node.parameters.operation as string | undefined, items), credits, files });
+	}
+	return reports;
+}
