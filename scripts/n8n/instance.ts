@@ -183,6 +183,11 @@ export class N8nInstance {
 		throw new Error(`n8n ${this.version} did not become ready within ${READY_TIMEOUT_MS / 1000} s\n${tail(this.serverLogText(), 40)}`);
 	}
 
+	/** Resolves when the server process has ended, for whatever reason. */
+	serverExited(): Promise<void> {
+		return this.serverExit ?? Promise.resolve();
+	}
+
 	serverLogText(): string {
 		const file = join(this.logDir, 'server.log');
 		return existsSync(file) ? readFileSync(file, 'utf8') : '';

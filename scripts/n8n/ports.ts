@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 
 /** A port free on loopback right now; n8n needs several per process (HTTP, task broker). */
 export function freePort(): Promise<number> {
@@ -10,5 +10,17 @@ export function freePort(): Promise<number> {
 			const port = typeof address === 'object' && address ? address.port : 0;
 			server.close(() => resolve(port));
 		});
+	});
+}
+
+/** Whether something accepts connections on this loopback port. */
+export function isListening(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = connect({ port, host: '127.0.0.1' });
+		socket.once('connect', () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.once('error', () => resolve(false));
 	});
 }
