@@ -30,6 +30,10 @@ export interface CliResult {
 
 const READY_TIMEOUT_MS = 120_000;
 
+// Servers run in their own process groups, so an interrupted test run or demo would leave them behind.
+const runningGroups = new Set<ChildProcess>();
+process.on('exit', () => runningGroups.forEach((child) => killGroup(child, 'SIGKILL')));
+
 export class N8nInstance {
 	readonly baseUrl: string;
 	readonly logDir: string;
@@ -105,6 +109,7 @@ export class N8nInstance {
 	async cli(args: string[], timeoutMs = 300_000): Promise<CliResult> {
 		const started = Date.now();
 		const child = this.spawnN8n(args, await this.env());
+		runningGroups.add(child);
 		const stdout: Buffer[] = [];
 		const stderr: Buffer[] = [];
 		child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -112,6 +117,7 @@ export class N8nInstance {
 		const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
 		const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
 		clearTimeout(timer);
+		runningGroups.delete(child);
 		const result = { code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), ms: Date.now() - started };
 		const name = `${String(++this.cliCount).padStart(2, '0')}-${args.join('-').replace(/[^a-zA-Z0-9:=.-]+/g, '_').slice(0, 60)}.log`;
 		writeFileSync(join(this.logDir, name), `$ n8n ${args.join(' ')}\nexit ${code} after ${result.ms} ms\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
@@ -154,12 +160,14 @@ export class N8nInstance {
 		this.serverLog = createWriteStream(logFile);
 		const child = this.spawnN8n(['start'], await this.env());
 		this.server = child;
+		runningGroups.add(child);
 		child.stdout!.pipe(this.serverLog, { end: false });
 		child.stderr!.pipe(this.serverLog, { end: false });
 		let exited = false;
 		this.serverExit = new Promise((resolve) =>
 			child.on('close', () => {
 				exited = true;
+				runningGroups.delete(child);
 				resolve();
 			}),
 		);
