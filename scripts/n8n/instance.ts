@@ -206,7 +206,9 @@ export class N8nInstance {
 		if (!child) return;
 		this.server = undefined;
 		killGroup(child, 'SIGTERM');
-		const killed = await Promise.race([this.serverExit!.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000))]);
+		let timer: NodeJS.Timeout | undefined;
+		const killed = await Promise.race([this.serverExit!.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 15_000)))]);
+		clearTimeout(timer);
 		// The task runners live in the same group; SIGKILL them too if n8n left them behind.
 		killGroup(child, 'SIGKILL');
 		if (!killed) await this.serverExit;
