@@ -28,7 +28,7 @@ export function describePackageLoading(ctx: SuiteContext): void {
 			expect(require.resolve('n8n-workflow', { paths: [n8nDir] })).toContain(ctx.session.instance.options.install.dir);
 		});
 
-		test('the editor offers every node of package.json and the credential under the package prefix', async () => {
+		test('the editor offers every node of package.json, a tool of every action node, and the credential', async () => {
 			const pkg = JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as { name: string; n8n: { nodes: string[] } };
 			const expected = pkg.n8n.nodes.map((file) => {
 				const className = basename(file).split('.')[0];
@@ -36,6 +36,9 @@ export function describePackageLoading(ctx: SuiteContext): void {
 			});
 			const nodeTypes = (await ctx.rest.types('nodes')).map((t) => t.name);
 			expect(nodeTypes).toEqual(expect.arrayContaining(expected));
+			// Action nodes are usable as AI-agent tools: n8n derives a `…Tool` type for each.
+			const actions = expected.filter((name) => !name.endsWith('Trigger'));
+			expect(nodeTypes).toEqual(expect.arrayContaining(actions.map((name) => `${name}Tool`)));
 			const credentialTypes = (await ctx.rest.types('credentials')).map((t) => t.name);
 			expect(credentialTypes).toContain('visionStoryApi');
 		});
