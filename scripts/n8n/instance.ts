@@ -135,9 +135,13 @@ export class N8nInstance {
 	/** Credentials with plain `data`: n8n encrypts them with this instance's key on import. */
 	async importCredentials(credentials: unknown[]): Promise<void> {
 		const file = join(this.userFolder, 'import-credentials.json');
-		writeFileSync(file, JSON.stringify(credentials, null, 2));
-		await this.cliOrThrow(['import:credentials', `--input=${file}`]);
-		rmSync(file);
+		// It holds the API key in clear, the real one in the demo: readable by us only, and gone after the import.
+		writeFileSync(file, JSON.stringify(credentials, null, 2), { mode: 0o600 });
+		try {
+			await this.cliOrThrow(['import:credentials', `--input=${file}`]);
+		} finally {
+			rmSync(file, { force: true });
+		}
 	}
 
 	async importWorkflows(workflows: unknown[]): Promise<void> {
