@@ -118,6 +118,14 @@ export function invalid(operation: OperationDef | string, issues: FieldIssue[]):
 	});
 }
 
+function instanceIdOf(context: IExecuteFunctions): string {
+	try {
+		return context.getInstanceId();
+	} catch {
+		return '';
+	}
+}
+
 function runIndexOf(context: IExecuteFunctions): number {
 	try {
 		const proxy = context.getWorkflowDataProxy(0) as { $runIndex?: unknown };
@@ -149,7 +157,8 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 		context,
 		client,
 		signal: context.getExecutionCancelSignal?.(),
-		idempotencyContext: (itemIndex) => `${context.getExecutionId()}:${node.id ?? node.name}:${runIndex}:${itemIndex}`,
+		// Execution ids restart at 1 in every n8n database: the instance id keeps two installations apart.
+		idempotencyContext: (itemIndex) => `${instanceIdOf(context)}:${context.getExecutionId()}:${node.id ?? node.name}:${runIndex}:${itemIndex}`,
 		media: (item) => mediaParts(context, item.inputs),
 	};
 	const continueOnFail = context.continueOnFail();
