@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
 import type { OperationDef } from '../shared/operations';
 import { callOperation, executeOperation } from '../shared/operations';
 
@@ -24,7 +24,7 @@ export class VisionStoryAccount implements INodeType {
 		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(accountOperations),
 		description: 'Read your VisionStory account, e.g. the credits left',
 		defaults: { name: 'VisionStory Account' },
 		usableAsTool: true,

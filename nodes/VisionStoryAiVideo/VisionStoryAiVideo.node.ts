@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CreateAiVideoRequest, MediaRef } from '../shared/contract';
 import { AI_VIDEO_BATCH_MAX, ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES } from '../shared/contract';
-import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
 import { downloadOnGet, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, returnAllLimit, statusFilter, waitFields } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import { loadOptions } from '../shared/modelOptions';
@@ -220,7 +220,7 @@ export class VisionStoryAiVideo implements INodeType {
 		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(aiVideoOperations),
 		description: 'Generate videos from a prompt, frames and reference media with VisionStory',
 		defaults: { name: 'VisionStory AI Video' },
 		usableAsTool: true,

@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { MediaRef } from '../shared/contract';
 import { MEDIA_MIME_TYPES, MIB } from '../shared/contract';
-import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
 import { fileOutputOptions, mediaFields } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
@@ -91,7 +91,7 @@ export class VisionStoryAlign implements INodeType {
 		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(alignOperations),
 		description: 'Word timings and subtitles from speech with VisionStory',
 		defaults: { name: 'VisionStory Align' },
 		usableAsTool: true,

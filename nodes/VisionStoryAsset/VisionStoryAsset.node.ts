@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { InlineData } from '../shared/contract';
 import { ALL_MEDIA_MIME_TYPES, ASSET_KINDS, ASSET_MAX_BYTES } from '../shared/contract';
-import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
 import { assetLocator, capitalize, filters, mediaFields, returnAllLimit } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
@@ -78,7 +78,7 @@ export class VisionStoryAsset implements INodeType {
 		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(assetOperations),
 		description: 'Upload, list and delete files in your VisionStory asset library',
 		defaults: { name: 'VisionStory Asset' },
 		usableAsTool: true,

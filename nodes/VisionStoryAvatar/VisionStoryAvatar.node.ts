@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { InlineData } from '../shared/contract';
 import { ASPECT_RATIOS, AVATAR_IMAGE_MAX_BYTES, AVATAR_IMAGE_MIME_TYPES, FramingChanges } from '../shared/contract';
-import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
 import { locator, mediaFields, returnAllLimit } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
@@ -140,7 +140,7 @@ export class VisionStoryAvatar implements INodeType {
 		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(avatarOperations),
 		description: 'Create, list, reframe and delete VisionStory avatars',
 		defaults: { name: 'VisionStory Avatar' },
 		usableAsTool: true,

@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { MediaRef } from '../shared/contract';
 import { IMAGE_REFS_MAX, MEDIA_MIME_TYPES, MIB } from '../shared/contract';
-import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
 import { binaryOutputOption, locator, mediaCollectionValues } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import { loadOptions } from '../shared/modelOptions';
@@ -98,7 +98,7 @@ export class VisionStoryImage implements INodeType {
 		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(imageOperations),
 		description: 'Generate and edit images with VisionStory',
 		defaults: { name: 'VisionStory Image' },
 		usableAsTool: true,

@@ -9,7 +9,7 @@ import {
 	SPEECH_RATES,
 	TALKING_VIDEO_AUDIO_MIME_TYPES,
 } from '../shared/contract';
-import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
 import { downloadOnGet, filters, idempotencyKeyOption, locator, mediaFields, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import { loadOptions } from '../shared/modelOptions';
@@ -232,7 +232,7 @@ export class VisionStoryTalkingVideo implements INodeType {
 		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(talkingVideoOperations),
 		description: 'Make an avatar speak a script, as a video, with VisionStory',
 		defaults: { name: 'VisionStory Talking Video' },
 		usableAsTool: true,

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { SPEECH_RATES, TTS_TEXT_MAX } from '../shared/contract';
-import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
 import { binaryOutputOption, locator, speechRate } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
@@ -73,7 +73,7 @@ export class VisionStoryTextToSpeech implements INodeType {
 		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(textToSpeechOperations),
 		description: 'Turn text into natural speech (MP3) with VisionStory voices',
 		defaults: { name: 'VisionStory Text to Speech' },
 		usableAsTool: true,

@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { MediaRef } from '../shared/contract';
 import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, UNDERSTAND_INPUTS_MAX } from '../shared/contract';
-import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
 import { capitalize, mediaCollectionValues } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
@@ -117,7 +117,7 @@ export class VisionStoryUnderstand implements INodeType {
 		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(understandOperations),
 		description: 'Turn images, audio and video into structured JSON with VisionStory',
 		defaults: { name: 'VisionStory Understand' },
 		usableAsTool: true,

@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { InlineData } from '../shared/contract';
 import { PREVIEW_TEXT_MAX, VOICE_SAMPLE_MAX_BYTES, VOICE_SAMPLE_MIME_TYPES } from '../shared/contract';
-import { credentials, operationProperties, operationProperty } from '../shared/description';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
 import { filters, locator, mediaFields, returnAllLimit } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
@@ -103,7 +103,7 @@ export class VisionStoryVoice implements INodeType {
 		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"]}}',
+		subtitle: operationSubtitle(voiceOperations),
 		description: 'List, clone and delete VisionStory voices',
 		defaults: { name: 'VisionStory Voice' },
 		usableAsTool: true,

@@ -28,3 +28,9 @@ export function operationProperties(operations: readonly OperationDef[]): INodeP
 		})),
 	);
 }
+
+/** The subtitle under a node on the canvas: the operation's display name ("Get Many", not "getMany"). */
+export function operationSubtitle(operations: readonly OperationDef[]): string {
+	const names = Object.fromEntries(operations.map((o) => [o.value, o.name]));
+	return `={{ ${JSON.stringify(names)}[$parameter["operation"]] }}`;
+}
