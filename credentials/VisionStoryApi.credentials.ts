@@ -13,7 +13,7 @@ export class VisionStoryApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/visionstory.svg', dark: 'file:../icons/visionstory.dark.svg' };
 
-	documentationUrl = 'https://docs.visionstory.ai/api-reference/authentication';
+	documentationUrl = 'https://github.com/visionstory-ai/n8n-nodes-visionstory#credentials';
 
 	properties: INodeProperties[] = [
 		{
