@@ -12,6 +12,9 @@ export interface RequestPathFigures {
 	concurrency: number;
 	clientRps: number;
 	bareRps: number;
+	/** CPU time of this process per request, microseconds. */
+	clientCpuMicros: number;
+	bareCpuMicros: number;
 	items: number;
 	executorMsPerItem: number;
 	clientMsPerItem: number;
@@ -32,21 +35,31 @@ export async function requestPath(harness: Harness, emu: EmulatorProcess, client
 		const body = (await response.body.json()) as { data: { credits: number } };
 		if (typeof body.data.credits !== 'number') throw new Error('bad answer');
 	};
-	const viaClient = async () => await client.getCredits();
-	// Warm both paths, then alternate which goes first, each from a fresh emulator request log (it
-	// grows with every request and slows the server), and keep each side's best round.
-	await rps(500, concurrency, bare);
-	await rps(500, concurrency, viaClient);
-	let bareRps = 0;
-	let clientRps = 0;
+	const viaClient = async () => void (await client.getCredits());
+	// Warm both paths, then interleave short chunks, alternating which goes first, so both see the same
+	// machine and the same emulator (whose request log grows with every request), and sum each side's time.
+	// Warm-up long enough for the JIT to settle on both paths (the first thousands run slower).
 	for (let round = 0; round < 4; round++) {
-		const order = round % 2 === 0 ? ['bare', 'client'] : ['client', 'bare'];
-		for (const which of order) {
-			await emu.reset();
-			if (which === 'bare') bareRps = Math.max(bareRps, await rps(requests, concurrency, bare));
-			else clientRps = Math.max(clientRps, await rps(requests, concurrency, viaClient));
+		await rps(1000, concurrency, bare);
+		await rps(1000, concurrency, viaClient);
+		await emu.reset();
+	}
+	const chunk = 250;
+	const seconds = { bare: 0, client: 0 };
+	const cpuMicros = { bare: 0, client: 0 };
+	for (let round = 0; round < requests / chunk; round++) {
+		if (round % 8 === 0) await emu.reset();
+		const sides = round % 2 === 0 ? (['bare', 'client'] as const) : (['client', 'bare'] as const);
+		for (const side of sides) {
+			const cpu = process.cpuUsage();
+			const run = await timed(async () => await mapConcurrent(Array.from({ length: chunk }), concurrency, side === 'bare' ? bare : viaClient));
+			const used = process.cpuUsage(cpu);
+			seconds[side] += run.seconds;
+			cpuMicros[side] += used.user + used.system;
 		}
 	}
+	const bareRps = requests / seconds.bare;
+	const clientRps = requests / seconds.client;
 	const workflow = {
 		nodes: [
 			{ id: 'start', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
@@ -77,6 +90,8 @@ export async function requestPath(harness: Harness, emu: EmulatorProcess, client
 		concurrency,
 		clientRps,
 		bareRps,
+		clientCpuMicros: cpuMicros.client / requests,
+		bareCpuMicros: cpuMicros.bare / requests,
 		items,
 		executorMsPerItem: ((executor.seconds - direct.seconds) * 1000) / items,
 		clientMsPerItem: (direct.seconds * 1000) / items,

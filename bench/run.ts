@@ -18,6 +18,8 @@ import type { RequestPathFigures } from './requestPath';
 import { requestPath } from './requestPath';
 
 const quick = process.env.BENCH_QUICK === '1';
+/** BENCH_ONLY=path measures only the request path (quick, while working on it); nothing is written. */
+const only = process.env.BENCH_ONLY;
 const MIB = 1024 * 1024;
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
@@ -53,6 +55,11 @@ async function main(): Promise<void> {
 	const client = createUndiciClient(emu.apiKey, { baseUrl: emu.baseUrl });
 	const log = (text: string) => console.log(`[bench] ${text}`);
 	try {
+		if (only === 'path') {
+			const path = await requestPath(harness, emu, client);
+			log(`client ${fmt(path.clientRps, 0)} req/s (${fmt(path.clientCpuMicros)} µs CPU) vs bare undici ${fmt(path.bareRps, 0)} req/s (${fmt(path.bareCpuMicros)} µs CPU): ${fmt(path.clientRps / path.bareRps, 2)}×; executor overhead ${fmt(path.executorMsPerItem, 2)} ms per item`);
+			return;
+		}
 		log('1/3 batches of renders (this part waits on real renders: several minutes)');
 		const talking = await talkingVideoBatch(harness, emu, credentials, quick ? 10 : 50, 4000);
 		log(`talking videos: ${fmt(talking.batchedSeconds)} s batched, ${fmt(talking.baselineSeconds)} s one at a time`);
@@ -98,6 +105,7 @@ async function main(): Promise<void> {
 			'| measure | the package | baseline | ratio |',
 			'|---|---|---|---|',
 			`| GET /api/v1/billing/credits, ${path.requests} requests, ${path.concurrency} in flight | client: ${fmt(path.clientRps, 0)} req/s | bare undici loop: ${fmt(path.bareRps, 0)} req/s | ${fmt(path.clientRps / path.bareRps, 2)}× |`,
+			`| … CPU time of the calling process per request | client: ${fmt(path.clientCpuMicros)} µs | bare undici: ${fmt(path.bareCpuMicros)} µs | +${fmt(path.clientCpuMicros - path.bareCpuMicros)} µs |`,
 			`| Get Credits for ${path.items} items through the executor | ${fmt(path.executorMsPerItem + path.clientMsPerItem, 2)} ms per item | the same calls without n8n: ${fmt(path.clientMsPerItem, 2)} ms per item | executor overhead ${fmt(path.executorMsPerItem, 2)} ms per item |`,
 			'',
 			'## Targets',

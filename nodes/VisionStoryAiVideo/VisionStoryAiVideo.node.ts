@@ -10,7 +10,8 @@ import { loadOptions } from '../shared/modelOptions';
 import { checkAiVideoModels } from '../shared/modelRules';
 import type { OperationDef } from '../shared/operations';
 import { callOperation, catalogOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, getAiVideos, getVideo, idList, optional, optionalNumber, optionsOf, statusQuery } from '../shared/runners';
+import { deleteResult, idList, optional, optionalNumber, optionsOf, statusQuery } from '../shared/mapping';
+import { getAiVideos, getVideo } from '../shared/runners';
 import { videoTaskOperation } from '../shared/videoTask';
 
 const mediaRules = { mimeTypes: ALL_MEDIA_MIME_TYPES, maxBytes: ASSET_MAX_BYTES };

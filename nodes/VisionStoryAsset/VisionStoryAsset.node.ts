@@ -8,7 +8,7 @@ import { assetLocator, capitalize, filters, mediaFields, returnAllLimit } from '
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
 import { callOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, filtersOf, optional } from '../shared/runners';
+import { deleteResult, filtersOf, optional } from '../shared/mapping';
 
 export const assetOperations: OperationDef[] = [
 	callOperation({

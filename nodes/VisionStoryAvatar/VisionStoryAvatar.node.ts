@@ -8,7 +8,8 @@ import { locator, mediaFields, returnAllLimit } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
 import { callOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, optionalNumber, updateFraming } from '../shared/runners';
+import { deleteResult, optionalNumber } from '../shared/mapping';
+import { updateFraming } from '../shared/runners';
 
 const avatarId = locator('avatarId', 'Avatar', 'searchAvatars', { description: 'One of your own avatars' });
 

@@ -10,7 +10,8 @@ import { loadOptions } from '../shared/modelOptions';
 import { checkImageModels } from '../shared/modelRules';
 import type { OperationDef } from '../shared/operations';
 import { catalogOperation, customOperation, executeOperation } from '../shared/operations';
-import { generateImage, optional } from '../shared/runners';
+import { optional } from '../shared/mapping';
+import { generateImage } from '../shared/runners';
 
 export const imageOperations: OperationDef[] = [
 	customOperation({

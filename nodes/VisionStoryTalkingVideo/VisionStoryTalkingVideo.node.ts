@@ -15,7 +15,8 @@ import { listSearch } from '../shared/listSearch';
 import { loadOptions } from '../shared/modelOptions';
 import type { OperationDef, Params } from '../shared/operations';
 import { callOperation, catalogOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, getVideo, optional, optionsOf, statusQuery } from '../shared/runners';
+import { deleteResult, optional, optionsOf, statusQuery } from '../shared/mapping';
+import { getVideo } from '../shared/runners';
 import { videoTaskOperation } from '../shared/videoTask';
 
 const text = { show: { scriptType: ['text'] } };

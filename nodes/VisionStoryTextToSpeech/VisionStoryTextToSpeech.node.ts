@@ -7,7 +7,8 @@ import { binaryOutputOption, locator, speechRate } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
 import { customOperation, executeOperation } from '../shared/operations';
-import { optional, optionsOf, synthesizeSpeech } from '../shared/runners';
+import { optional, optionsOf } from '../shared/mapping';
+import { synthesizeSpeech } from '../shared/runners';
 
 export const textToSpeechOperations: OperationDef[] = [
 	customOperation({

@@ -8,7 +8,8 @@ import { filters, locator, mediaFields, returnAllLimit } from '../shared/fields'
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
 import { callOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, filtersOf, optional, voiceItems } from '../shared/runners';
+import { deleteResult, filtersOf, optional } from '../shared/mapping';
+import { voiceItems } from '../shared/runners';
 
 export const voiceOperations: OperationDef[] = [
 	listOperation({

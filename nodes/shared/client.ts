@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 import type { OperationName, Operations, RequestOf, ResponseOf } from './contract';
-import { AI_VIDEO_BATCH_MAX, AiVideoDto, operations } from './contract';
+import { AI_VIDEO_BATCH_MAX, AiVideoDto, Empty, operations } from './contract';
 import type { FieldIssue } from './errors';
 import { VisionStoryError } from './errors';
 import type { AudioResult, CallOptions, Download, Transport } from './transport';
@@ -33,16 +33,22 @@ export class VisionStoryClient {
 
 	/** Validates a request without sending it; throws the same error the call would. */
 	validate<N extends OperationName>(name: N, request: RequestOf<N>): z.output<Operations[N]['request']> {
+		// Operations without parameters are called often (credits, model lists): nothing to check.
+		if (operations[name].request === Empty && Object.keys(request as object).length === 0) return request as z.output<Operations[N]['request']>;
 		const parsed = operations[name].request.safeParse(request);
 		if (!parsed.success) throw validationError(name, fieldIssues(parsed.error));
 		return parsed.data as z.output<Operations[N]['request']>;
 	}
 
 	/** Any JSON operation by name; the typed methods below are the usual way in. */
-	async call<N extends OperationName>(name: N, request: RequestOf<N>, options?: CallOptions): Promise<ResponseOf<N>> {
-		const valid = this.validate(name, request) as Record<string, unknown>;
-		const data = await this.transport.call(name, operations[name], valid, options);
-		return this.parse(name, data);
+	call<N extends OperationName>(name: N, request: RequestOf<N>, options?: CallOptions): Promise<ResponseOf<N>> {
+		let valid: Record<string, unknown>;
+		try {
+			valid = this.validate(name, request) as Record<string, unknown>;
+		} catch (error) {
+			return Promise.reject(error);
+		}
+		return this.transport.call(name, operations[name], valid, options).then((data) => this.parse(name, data));
 	}
 
 	private parse<N extends OperationName>(name: N, data: unknown): ResponseOf<N> {

@@ -132,12 +132,8 @@ export function mediaRefOf(input: MediaInput, position: number): MediaRef {
 		case 'asset':
 			return { asset_id: input.assetId };
 		case 'binary':
-			return { inline_data: inlinePlaceholder(input, position) };
+			return { inline_data: { data: placeholderFor(position), mime_type: input.mimeType } };
 	}
-}
-
-export function inlinePlaceholder(input: MediaInput & { kind: 'binary' }, position: number) {
-	return { data: placeholderFor(position), mime_type: input.mimeType };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import type { z } from 'zod';
 
 import type { VisionStoryClient } from './client';
+import { fieldIssues } from './client';
 import type { MediaRef, OperationName, RequestOf } from './contract';
 import type { FieldIssue } from './errors';
 import { VisionStoryError } from './errors';
@@ -35,7 +36,6 @@ export type MediaRefs = Record<string, MediaRef | MediaRef[] | undefined>;
 export interface Prepared {
 	index: number;
 	params: Params;
-	media: Record<string, MediaInput | MediaInput[] | undefined>;
 	/** All media inputs in placeholder order. */
 	inputs: MediaInput[];
 	/** The validated API request (binary bytes still placeholders), when the operation has one. */
@@ -80,12 +80,10 @@ export interface OperationDef {
 async function prepare(scope: Scope, operation: OperationDef, index: number, params: Params): Promise<Prepared> {
 	const { context, client } = scope;
 	const issues: FieldIssue[] = checkDeclared(operation.properties, params);
-	const media: Prepared['media'] = {};
 	const inputs: MediaInput[] = [];
 	const refs: MediaRefs = {};
 	for (const decl of operation.media ?? []) {
 		const read = await readMedia(context, decl, params, index, issues);
-		media[decl.name] = read;
 		const list = Array.isArray(read) ? read : read ? [read] : [];
 		const placed = list.map((input) => {
 			inputs.push(input);
@@ -100,11 +98,11 @@ async function prepare(scope: Scope, operation: OperationDef, index: number, par
 		if (operation.validateAs) request = client.validate(operation.validateAs, raw as RequestOf<typeof operation.validateAs>) as IDataObject;
 		else if (operation.schema) {
 			const parsed = operation.schema.safeParse(raw);
-			if (!parsed.success) throw invalid(operation, parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })));
+			if (!parsed.success) throw invalid(operation, fieldIssues(parsed.error));
 			request = parsed.data as IDataObject;
 		} else request = raw as IDataObject;
 	}
-	return { index, params, media, inputs, request };
+	return { index, params, inputs, request };
 }
 
 export function invalid(operation: OperationDef | string, issues: FieldIssue[]): VisionStoryError {

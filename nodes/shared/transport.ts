@@ -1,5 +1,6 @@
 import type { HttpMethod, OperationSpec } from './contract';
-import { ErrorEnvelope, SpeechHeaders, SuccessEnvelope } from './contract';
+import type { SpeechHeaders } from './contract';
+import { ErrorEnvelope } from './contract';
 import { defaultHint, redact, redactText, VisionStoryError } from './errors';
 import { deriveClientRequestId } from './idempotency';
 import type { MediaPart, StreamedBody } from './mediaBody';
@@ -124,7 +125,9 @@ export class Transport {
 	}
 
 	/** Sends one operation with an already validated request; returns the envelope's `data`. */
-	async call(name: string, spec: OperationSpec, request: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
+	// Not async, and the attempt is a plain promise chain: every async layer costs microseconds per
+	// request, which shows at thousands of requests a second.
+	call(name: string, spec: OperationSpec, request: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
 		const media = options.media && Object.keys(options.media).length ? options.media : undefined;
 		const body = spec.clientRequestId ? this.withClientRequestId(request, options.idempotencyContext, media) : request;
 		const http: HttpRequest = {
@@ -137,14 +140,15 @@ export class Transport {
 			signal: options.signal,
 			...(spec.in === 'query' ? { query: toQuery(body) } : media ? bodyWithMedia(body, media) : { body }),
 		};
-		return await this.withRetries(name, spec.replay === 'always', options.signal, async () => {
-			const response = await this.channel.send(http);
-			if (response.status >= 200 && response.status < 300) {
-				return { value: spec.result === 'audio' ? audioResult(response) : this.unwrap(name, response.body) };
-			}
-			const body = spec.result === 'audio' ? await readText(response.body as ByteStream) : response.body;
-			return this.failure(name, response, body);
-		});
+		return this.withRetries(name, spec.replay === 'always', options.signal, () =>
+			this.channel.send(http).then((response): Attempt<unknown> | Promise<Attempt<unknown>> => {
+				if (response.status >= 200 && response.status < 300) {
+					return { value: spec.result === 'audio' ? audioResult(response) : this.unwrap(name, response.body) };
+				}
+				if (spec.result !== 'audio') return this.failure(name, response, response.body);
+				return readText(response.body as ByteStream).then((text) => this.failure(name, response, text));
+			}),
+		);
 	}
 
 	/**
@@ -189,8 +193,9 @@ export class Transport {
 	}
 
 	private unwrap(name: string, body: unknown): unknown {
-		const envelope = SuccessEnvelope.safeParse(body);
-		if (!envelope.success || !('data' in (body as object))) {
+		// A plain check, not a schema parse: the envelope is only a wrapper, and parsing would copy
+		// every answer (voice libraries, long lists) once more on the hot path.
+		if (body === null || typeof body !== 'object' || !('data' in body)) {
 			throw new VisionStoryError({
 				kind: 'response',
 				operation: name,
@@ -198,7 +203,7 @@ export class Transport {
 				hint: 'Check the Base URL in your VisionStory credential: it should be https://openapi.visionstory.ai',
 			});
 		}
-		return envelope.data.data;
+		return (body as { data: unknown }).data;
 	}
 
 	private failure(name: string, response: HttpResponse, body: unknown, fallbackMessage?: string): Attempt<never> {
@@ -243,23 +248,38 @@ export class Transport {
 	 * Runs `attempt` until it yields a value, retrying answers and network errors that are safe to retry.
 	 * `replayable` says whether a request that may have reached the service can be sent again.
 	 */
-	private async withRetries<T>(
+	private withRetries<T>(
 		name: string,
 		replayable: boolean,
 		signal: AbortSignal | undefined,
 		attempt: () => Promise<Attempt<T>>,
 	): Promise<T> {
+		if (signal?.aborted) return Promise.reject(abortedError());
 		const started = Date.now();
-		for (let n = 1; ; n++) {
-			if (signal?.aborted) throw abortedError();
-			const outcome = await attempt().catch((error: unknown) => this.onNetworkError(name, error, replayable, signal));
+		// The first attempt is a plain promise chain; the retry loop only runs when it is needed.
+		return attempt()
+			.catch((error: unknown) => this.onNetworkError(name, error, replayable, signal))
+			.then((outcome) => ('value' in outcome ? outcome.value : this.retryAfter(outcome, 1, started, name, replayable, signal, attempt)));
+	}
+
+	private async retryAfter<T>(
+		first: Exclude<Attempt<T>, { value: T }>,
+		attempts: number,
+		started: number,
+		name: string,
+		replayable: boolean,
+		signal: AbortSignal | undefined,
+		attempt: () => Promise<Attempt<T>>,
+	): Promise<T> {
+		let outcome: Attempt<T> = first;
+		for (let n = attempts; ; n++) {
 			if ('value' in outcome) return outcome.value;
 			if (!replayable && outcome.retry.kind === 'api' && outcome.retry.status !== 429) throw outcome.retry;
 			const wait = Math.min(this.retry.maxDelayMs * 2, outcome.retryAfterMs ?? this.backoff(n));
-			if (n >= this.retry.maxAttempts || Date.now() - started + wait > this.retry.maxElapsedMs) {
-				throw outcome.retry;
-			}
+			if (n >= this.retry.maxAttempts || Date.now() - started + wait > this.retry.maxElapsedMs) throw outcome.retry;
 			await delay(wait, signal);
+			if (signal?.aborted) throw abortedError();
+			outcome = await attempt().catch((error: unknown) => this.onNetworkError(name, error, replayable, signal));
 		}
 	}
 
@@ -299,10 +319,11 @@ function bodyWithMedia(body: Record<string, unknown>, media: Record<string, Medi
 	return 'text' in encoded ? { body: encoded.text } : { stream: encoded.stream };
 }
 
-function toQuery(request: Record<string, unknown>): Record<string, string> {
-	const query: Record<string, string> = {};
+function toQuery(request: Record<string, unknown>): Record<string, string> | undefined {
+	let query: Record<string, string> | undefined;
 	for (const [key, value] of Object.entries(request)) {
 		if (value === undefined || value === null) continue;
+		query ??= {};
 		query[key] = Array.isArray(value) ? value.join(',') : String(value);
 	}
 	return query;

@@ -11,6 +11,7 @@ import { NetworkError, Transport } from '../../nodes/shared/transport';
 export class UndiciChannel implements HttpChannel {
 	private readonly direct: Dispatcher;
 	private readonly redirecting: Dispatcher;
+	private readonly jsonGetHeaders: Record<string, string>;
 
 	constructor(
 		private readonly apiKey: string,
@@ -18,50 +19,52 @@ export class UndiciChannel implements HttpChannel {
 	) {
 		this.direct = agent;
 		this.redirecting = agent.compose(interceptors.redirect({ maxRedirections: 5 }));
+		this.jsonGetHeaders = { accept: 'application/json', 'x-api-key': apiKey };
 	}
 
 	async send(req: HttpRequest): Promise<HttpResponse> {
-		const url = new URL(req.url);
-		for (const [key, value] of Object.entries(req.query ?? {})) url.searchParams.set(key, value);
-		const headers: Record<string, string> = { accept: req.response === 'json' ? 'application/json' : '*/*' };
-		if (req.withApiKey) headers['x-api-key'] = this.apiKey;
-		let body: string | Buffer | Readable | undefined;
+		const query = req.query && Object.keys(req.query).length ? `?${new URLSearchParams(req.query).toString()}` : '';
+		const options: NonNullable<Parameters<typeof request>[1]> = {
+			method: req.method,
+			headers: this.headersFor(req),
+			headersTimeout: req.timeoutMs,
+			bodyTimeout: req.timeoutMs,
+			dispatcher: req.followRedirects ? this.redirecting : this.direct,
+		};
+		if (req.signal) options.signal = req.signal;
 		if (req.stream) {
-			body = (await req.stream.open()) as Buffer | Readable;
-			headers['content-length'] = String(req.stream.length);
-			headers['content-type'] = 'application/json';
+			options.body = (await req.stream.open()) as Buffer | Readable;
+			(options.headers as Record<string, string>)['content-length'] = String(req.stream.length);
 		} else if (req.body !== undefined && req.method !== 'GET') {
-			body = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
-			headers['content-type'] = 'application/json';
+			options.body = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
 		}
 		try {
-			const res = await request(url, {
-				method: req.method,
-				headers,
-				body,
-				headersTimeout: req.timeoutMs,
-				bodyTimeout: req.timeoutMs,
-				signal: req.signal,
-				dispatcher: req.followRedirects ? this.redirecting : this.direct,
-			});
-			const responseHeaders: Record<string, string | undefined> = {};
-			for (const [key, value] of Object.entries(res.headers)) {
-				responseHeaders[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+			const res = await request(req.url + query, options);
+			// undici already gives lower-case names; repeated headers (arrays) only occur for ones the transport never reads.
+			const headers = res.headers as Record<string, string | undefined>;
+			if (req.response === 'stream') return { status: res.statusCode, headers, body: res.body };
+			if (headers['content-type']?.startsWith('application/json')) {
+				return { status: res.statusCode, headers, body: await res.body.json() };
 			}
-			if (req.response === 'stream') return { status: res.statusCode, headers: responseHeaders, body: res.body };
+			// Not JSON (a proxy's HTML error page, say): the transport reports the text.
 			const text = await res.body.text();
-			let parsed: unknown = text;
-			try {
-				parsed = text ? JSON.parse(text) : undefined;
-			} catch {
-				// Not JSON (a proxy's HTML error page, say): the transport reports the text.
-			}
-			return { status: res.statusCode, headers: responseHeaders, body: parsed };
+			return { status: res.statusCode, headers, body: text || undefined };
 		} catch (error) {
 			const e = error as { code?: string; name?: string; message?: string };
 			if (e.name === 'AbortError' || req.signal?.aborted) throw new NetworkError('ABORTED', 'cancelled', true);
+			if (error instanceof SyntaxError) return { status: 502, headers: {}, body: 'VisionStory answered with malformed JSON' };
 			throw new NetworkError(e.code ?? 'ECONNRESET', e.message ?? 'no answer');
 		}
+	}
+
+	/** Request headers; the JSON GET most calls make reuses one object. */
+	private headersFor(req: HttpRequest): Record<string, string> {
+		const plainGet = req.response === 'json' && req.withApiKey && !req.stream && (req.body === undefined || req.method === 'GET');
+		if (plainGet) return this.jsonGetHeaders;
+		const headers: Record<string, string> = { accept: req.response === 'json' ? 'application/json' : '*/*' };
+		if (req.withApiKey) headers['x-api-key'] = this.apiKey;
+		if (req.stream || (req.body !== undefined && req.method !== 'GET')) headers['content-type'] = 'application/json';
+		return headers;
 	}
 }
 

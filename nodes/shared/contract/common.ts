@@ -189,13 +189,6 @@ export const ErrorEnvelope = z.object({
 });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
-export const SuccessEnvelope = z
-	.object({
-		data: z.unknown(),
-		message: z.string().optional(),
-		server_time: z.string().optional(),
-	})
-	.passthrough();
 
 /** A parameter's allowed values and default, as the model lists describe them. */
 export const ParamSpecShape = {
