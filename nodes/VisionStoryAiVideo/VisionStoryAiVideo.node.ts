@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { CreateAiVideoRequest, MediaRef } from '../shared/contract';
 import { AI_VIDEO_BATCH_MAX, ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES } from '../shared/contract';
 import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { downloadOnGet, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, returnAllLimit, statusFilter, waitFields } from '../shared/fields';
+import { downloadOnGet, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, optionsCollection, returnAllLimit, statusFilter, waitFields } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import { loadOptions } from '../shared/modelOptions';
 import { checkAiVideoModels } from '../shared/modelRules';
@@ -121,14 +121,7 @@ export const aiVideoOperations: OperationDef[] = [
 				options: [{ displayName: 'Reference', name: 'ref', values: mediaCollectionValues(['binary', 'url', 'asset'], 'Where the reference comes from') }],
 			},
 			...waitFields('AI videos usually take 2 to 10 minutes; all items render at once, within your plan’s concurrency limit'),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [idempotencyKeyOption],
-			},
+			optionsCollection([idempotencyKeyOption]),
 		],
 	}),
 	customOperation({

@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { MediaRef } from '../shared/contract';
 import { IMAGE_REFS_MAX, MEDIA_MIME_TYPES, MIB } from '../shared/contract';
 import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { binaryOutputOption, locator, mediaCollectionValues } from '../shared/fields';
+import { binaryOutputOption, locator, mediaCollectionValues, optionsCollection } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import { loadOptions } from '../shared/modelOptions';
 import { checkImageModels } from '../shared/modelRules';
@@ -71,14 +71,7 @@ export const imageOperations: OperationDef[] = [
 				description: 'Images to edit or take the subject from; each model has its own maximum',
 				options: [{ displayName: 'Reference Image', name: 'ref', values: mediaCollectionValues(['binary', 'url', 'asset'], 'Where the image comes from') }],
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [binaryOutputOption],
-			},
+			optionsCollection([binaryOutputOption]),
 		],
 	}),
 	catalogOperation({

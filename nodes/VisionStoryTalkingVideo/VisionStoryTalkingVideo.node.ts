@@ -10,7 +10,7 @@ import {
 	TALKING_VIDEO_AUDIO_MIME_TYPES,
 } from '../shared/contract';
 import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { downloadOnGet, filters, idempotencyKeyOption, locator, mediaFields, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/fields';
+import { downloadOnGet, filters, idempotencyKeyOption, locator, mediaFields, optionsCollection, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import { loadOptions } from '../shared/modelOptions';
 import type { OperationDef, Params } from '../shared/operations';
@@ -149,37 +149,30 @@ export const talkingVideoOperations: OperationDef[] = [
 					'Higher resolutions cost more credits and render longer. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			},
 			...waitFields('Rendering usually takes 1 to 5 minutes; all items render at the same time'),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Background Color',
-						name: 'backgroundColor',
-						type: 'color',
-						default: '',
-						description: 'Render the avatar on this solid colour instead of its own background',
-					},
-					{
-						displayName: 'Denoise Audio',
-						name: 'denoise',
-						type: 'boolean',
-						default: false,
-						description: 'Whether to remove background noise from the recording first (audio scripts only)',
-					},
-					{
-						displayName: 'Emotion',
-						name: 'emotion',
-						type: 'options',
-						options: EMOTIONS.map((e) => ({ name: e.charAt(0).toUpperCase() + e.slice(1), value: e })),
-						default: 'cheerful',
-					},
-					idempotencyKeyOption,
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'Background Color',
+					name: 'backgroundColor',
+					type: 'color',
+					default: '',
+					description: 'Render the avatar on this solid colour instead of its own background',
+				},
+				{
+					displayName: 'Denoise Audio',
+					name: 'denoise',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to remove background noise from the recording first (audio scripts only)',
+				},
+				{
+					displayName: 'Emotion',
+					name: 'emotion',
+					type: 'options',
+					options: EMOTIONS.map((e) => ({ name: e.charAt(0).toUpperCase() + e.slice(1), value: e })),
+					default: 'cheerful',
+				},
+				idempotencyKeyOption,
+			]),
 		],
 	}),
 	customOperation({

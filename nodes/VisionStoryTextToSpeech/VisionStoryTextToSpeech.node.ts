@@ -3,7 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { SPEECH_RATES, TTS_TEXT_MAX } from '../shared/contract';
 import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { binaryOutputOption, locator, speechRate } from '../shared/fields';
+import { binaryOutputOption, locator, optionsCollection, speechRate } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import type { OperationDef } from '../shared/operations';
 import { customOperation, executeOperation } from '../shared/operations';
@@ -37,32 +37,25 @@ export const textToSpeechOperations: OperationDef[] = [
 			},
 			locator('voiceId', 'Voice', 'searchVoices', { description: 'A public voice or one you cloned' }),
 			speechRate(),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'File Name',
-						name: 'fileName',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. welcome.mp3',
-						description: 'Name of the MP3 file in the output',
-					},
-					{
-						displayName: 'Locale',
-						name: 'locale',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. en-GB',
-						description: "Steers pronunciation and accent (BCP 47); defaults to the voice's own locale",
-					},
-					binaryOutputOption,
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'File Name',
+					name: 'fileName',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. welcome.mp3',
+					description: 'Name of the MP3 file in the output',
+				},
+				{
+					displayName: 'Locale',
+					name: 'locale',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. en-GB',
+					description: "Steers pronunciation and accent (BCP 47); defaults to the voice's own locale",
+				},
+				binaryOutputOption,
+			]),
 		],
 	}),
 ];

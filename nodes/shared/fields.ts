@@ -302,7 +302,12 @@ export function downloadOnGet(show: NonNullable<INodeProperties['displayOptions'
 	];
 }
 
+/** The Options collection: the knobs most users leave alone. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
+}
+
 /** Options of operations that write one file: its name and the binary property. */
 export function fileOutputOptions(fileName: INodeProperties): INodeProperties {
-	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [fileName, binaryOutputOption] };
+	return optionsCollection([fileName, binaryOutputOption]);
 }
