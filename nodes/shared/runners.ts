@@ -9,7 +9,7 @@ import type { Params, Prepared, Scope } from './operations';
 import { optional, optionsOf } from './mapping';
 import { toItems } from './operationKinds';
 import { invalid } from './operations';
-import { attachVideo } from './videoTask';
+import { attachVideo, withDownload } from './videoTask';
 import type { TaskKind, VideoTask } from './wait';
 
 function outputProperty(params: Params): string {
@@ -51,9 +51,7 @@ export async function getAiVideos(scope: Scope, item: Prepared): Promise<INodeEx
 /** The image as binary (PNG) beside its URL and cost. */
 export async function generateImage(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
 	const result = await scope.client.call('generateImage', item.request as never, { signal: scope.signal, media: scope.media(item) });
-	const download = await scope.client.download(result.url, { signal: scope.signal });
-	const binary = await binaryFromDownload(scope.context, download, 'image', 'image/png');
-	return [withBinary({ json: result as IDataObject }, outputProperty(item.params), binary)];
+	return [await withDownload(scope, { json: result as IDataObject }, result.url, outputProperty(item.params), 'image', 'image/png')];
 }
 
 /** The MP3 goes to binary; duration, characters and cost (from the response headers) to JSON. */
@@ -88,10 +86,7 @@ export async function transcribeAudio(scope: Scope, item: Prepared): Promise<INo
 	return [withBinary(output, outputProperty(item.params), binary)];
 }
 
-/**
- * Update Framing: values the user left out keep their current value, read first, because the service
- * needs all three and a null sent back would be rejected. Framing is only listed for own avatars.
- */
+/** Own avatars are the only ones listed with their framing. */
 async function findOwnAvatar(scope: Scope, avatarId: string): Promise<AvatarDto | undefined> {
 	let cursor: number | undefined;
 	do {
@@ -103,6 +98,10 @@ async function findOwnAvatar(scope: Scope, avatarId: string): Promise<AvatarDto 
 	return undefined;
 }
 
+/**
+ * Update Framing: values the user left out keep their current value, read first, because the service
+ * needs all three and a null sent back would be rejected.
+ */
 export async function updateFraming(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
 	const changes = item.request as { avatar_id: string; aspect_ratio: string; zoom?: number; offset_x?: number; offset_y?: number };
 	const avatar = await findOwnAvatar(scope, changes.avatar_id);

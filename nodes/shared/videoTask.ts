@@ -34,13 +34,23 @@ export function waitParams(params: Params): WaitParams {
 	};
 }
 
+/** Streams a result file (video, image) into a binary property of the item. */
+export async function withDownload(
+	scope: Scope,
+	item: INodeExecutionData,
+	url: string,
+	property: string,
+	fallbackName: string,
+	fallbackMime: string,
+): Promise<INodeExecutionData> {
+	const download = await scope.client.download(url, { signal: scope.signal });
+	return withBinary(item, property, await binaryFromDownload(scope.context, download, fallbackName, fallbackMime));
+}
+
 /** Puts a finished video into the item's binary, named after the task. */
 export async function attachVideo(scope: Scope, task: VideoTask, property: string): Promise<INodeExecutionData> {
 	const item: INodeExecutionData = { json: task as IDataObject };
-	if (!task.video_url) return item;
-	const download = await scope.client.download(task.video_url, { signal: scope.signal });
-	const binary = await binaryFromDownload(scope.context, download, task.video_id, 'video/mp4');
-	return withBinary(item, property, binary);
+	return task.video_url ? await withDownload(scope, item, task.video_url, property, task.video_id, 'video/mp4') : item;
 }
 
 /**
@@ -58,7 +68,6 @@ export function videoTaskOperation(
 		...meta,
 		validateAs: create,
 		run: async (scope, items) => {
-			const outcomes = new Map<number, ItemOutcome>();
 			const wait = waitParams(items[0]?.params ?? {});
 			const submissions = items.map((item) => async () => {
 				const created = await scope.client.call(create, item.request as RequestOf<CreateName>, {
@@ -69,19 +78,16 @@ export function videoTaskOperation(
 				return created.video_id;
 			});
 			const results = await runTasks(scope.client, meta.kind, submissions, { ...wait, signal: scope.signal });
-			await mapConcurrent(items, DOWNLOAD_CONCURRENCY, async (item, position) => {
-				const result = results[position];
-				if (!result.ok) return outcomes.set(item.index, result);
+			return await mapConcurrent(results, DOWNLOAD_CONCURRENCY, async (result): Promise<ItemOutcome> => {
+				if (!result.ok) return result;
 				const task = result.value as VideoTask;
 				try {
 					const output = wait.downloadResult ? await attachVideo(scope, task, wait.outputBinaryProperty) : { json: task as IDataObject };
-					outcomes.set(item.index, { ok: true, value: [output] });
+					return { ok: true, value: [output] };
 				} catch (error) {
-					outcomes.set(item.index, { ok: false, error: error as VisionStoryError });
+					return { ok: false, error: error as VisionStoryError };
 				}
-				return undefined;
 			});
-			return items.map((item) => outcomes.get(item.index)!);
 		},
 	};
 }

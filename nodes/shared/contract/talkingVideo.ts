@@ -17,7 +17,6 @@ import {
 
 export const TALKING_VIDEO_RESOLUTIONS = ['720p', '1080p', '2k'] as const;
 export const EMOTIONS = ['cheerful', 'angry', 'marketing', 'news', 'singing'] as const;
-export const DEFAULT_TALKING_MODEL_ID = 'vs_character_v4';
 
 /** Inline media accepted by the talking-video endpoint (a narrower list than MediaRef's). */
 export const TALKING_VIDEO_AUDIO_MIME_TYPES = [
