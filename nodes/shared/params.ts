@@ -5,21 +5,19 @@ import type { FieldIssue } from './errors';
 /** One item's parameter values, by parameter name (resource locators already reduced to their id). */
 export type Params = IDataObject;
 
-function isVisible(context: IExecuteFunctions, property: INodeProperties, index: number): boolean {
-	// n8n drops parameters hidden by displayOptions when it loads the node, so absence means hidden.
-	return context.getNodeParameter(property.name, index, null) !== null;
-}
-
 export function readParams(context: IExecuteFunctions, properties: INodeProperties[], index: number): Params {
 	const params: Params = {};
 	for (const property of properties) {
-		if (property.type === 'notice' || !isVisible(context, property, index)) continue;
-		params[property.name] = context.getNodeParameter(
-			property.name,
-			index,
-			null,
-			property.type === 'resourceLocator' ? { extractValue: true } : undefined,
-		) as IDataObject[string];
+		// Two parameters can share a name (shown in different cases): one read serves both.
+		if (property.type === 'notice' || property.name in params) continue;
+		const value = context.getNodeParameter(property.name, index, null) as IDataObject[string];
+		// n8n drops parameters hidden by displayOptions when it loads the node, so absence means hidden.
+		if (value === null) continue;
+		// Only a shown resource locator can be reduced to its id: n8n throws for hidden ones.
+		params[property.name] =
+			property.type === 'resourceLocator'
+				? (context.getNodeParameter(property.name, index, null, { extractValue: true }) as IDataObject[string])
+				: value;
 	}
 	return params;
 }
