@@ -34,6 +34,12 @@ const READY_TIMEOUT_MS = 120_000;
 const runningGroups = new Set<ChildProcess>();
 process.on('exit', () => runningGroups.forEach((child) => killGroup(child, 'SIGKILL')));
 
+/** Kills the child's process group when this process exits, until the child has closed. */
+export function trackGroup(child: ChildProcess): void {
+	runningGroups.add(child);
+	child.once('close', () => runningGroups.delete(child));
+}
+
 export class N8nInstance {
 	readonly baseUrl: string;
 	readonly logDir: string;
@@ -220,7 +226,7 @@ export class N8nInstance {
 	}
 }
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	if (child.pid === undefined) return;
 	try {
 		process.kill(-child.pid, signal);
