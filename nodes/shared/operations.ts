@@ -46,7 +46,7 @@ export interface Scope {
 	context: IExecuteFunctions;
 	client: VisionStoryClient;
 	signal?: AbortSignal;
-	/** Execution, run, node and item: stable when n8n re-runs this node within the same execution. */
+	/** Execution, run, node and item: stable when n8n re-runs this node within the same execution, or retries it. */
 	idempotencyContext(itemIndex: number): string;
 	/** The files behind the item's placeholders, for the call's `media` option. */
 	media(item: Prepared): Record<string, MediaPart>;
@@ -124,6 +124,30 @@ function instanceIdOf(context: IExecuteFunctions): string {
 	}
 }
 
+/** Where the node notes, in its own execution context, which execution first ran it. */
+const KEY_EXECUTION = 'idempotencyExecutionId';
+
+/**
+ * The execution a create's idempotency key belongs to. n8n's Retry runs a failed execution again
+ * under a new execution id (mode `retry`), starting from the failed execution's saved data, node
+ * context included. The first execution to run this node notes its id there, so a retry (or a retry
+ * of that retry) sends the same keys and gets back the videos already made instead of new, charged
+ * ones. Any other run (a new trigger event, webhook call or manual run) starts with an empty
+ * context and creates anew.
+ */
+function idempotencyExecutionId(context: IExecuteFunctions): string {
+	const executionId = context.getExecutionId();
+	try {
+		const nodeContext = context.getContext('node');
+		const noted = nodeContext[KEY_EXECUTION];
+		if (context.getMode() === 'retry' && typeof noted === 'string' && noted !== '') return noted;
+		nodeContext[KEY_EXECUTION] = executionId;
+	} catch {
+		// A context without node context data keys by its own execution, as before.
+	}
+	return executionId;
+}
+
 function runIndexOf(context: IExecuteFunctions): number {
 	try {
 		const proxy = context.getWorkflowDataProxy(0) as { $runIndex?: unknown };
@@ -151,12 +175,13 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 	const client = await createN8nClient(context);
 	const node = context.getNode();
 	const runIndex = runIndexOf(context);
+	const executionId = idempotencyExecutionId(context);
 	const scope: Scope = {
 		context,
 		client,
 		signal: context.getExecutionCancelSignal?.(),
 		// Execution ids restart at 1 in every n8n database: the instance id keeps two installations apart.
-		idempotencyContext: (itemIndex) => `${instanceIdOf(context)}:${context.getExecutionId()}:${node.id ?? node.name}:${runIndex}:${itemIndex}`,
+		idempotencyContext: (itemIndex) => `${instanceIdOf(context)}:${executionId}:${node.id ?? node.name}:${runIndex}:${itemIndex}`,
 		media: (item) => mediaParts(context, item.inputs),
 	};
 	const continueOnFail = context.continueOnFail();

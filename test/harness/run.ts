@@ -4,6 +4,7 @@ import type {
 	INodeExecutionData,
 	IPinData,
 	IRun,
+	IRunExecutionData,
 	IWorkflowBase,
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
@@ -72,12 +73,28 @@ export async function runWorkflow(
 	});
 	const executionId = options.executionId ?? randomUUID();
 	const credentialsHelper = new HarnessCredentialsHelper(engine.credentialTypes, (options.credentials ?? {}) as CredentialDataMap);
-	const additionalData = buildAdditionalData({ credentialsHelper, executionId, workflow: workflowData, mode: 'manual' });
+	const mode = options.retryOf ? 'retry' : 'manual';
+	const additionalData = buildAdditionalData({ credentialsHelper, executionId, workflow: workflowData, mode });
 
 	const run = await withBinaryStore(engine.binaryStore, async () =>
-		await new WorkflowExecute(additionalData, 'manual').run({ workflow, pinData }),
+		options.retryOf
+			? await new WorkflowExecute(additionalData, 'retry', retryData(options.retryOf)).processRunExecutionData(workflow)
+			: await new WorkflowExecute(additionalData, 'manual').run({ workflow, pinData }),
 	);
 	return toRunResult(run, executionId, engine.binaryStore);
+}
+
+/** What n8n's ExecutionService.retry hands the runner: the saved data, its error and the failed node run dropped. */
+function retryData(failed: RunResult): IRunExecutionData {
+	// Saved executions go through JSON; nothing but plain data survives into a retry.
+	const data = JSON.parse(JSON.stringify(failed.data)) as IRunExecutionData;
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted) {
+		delete data.resultData.error;
+		const runs = data.resultData.runData[lastNodeExecuted];
+		if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
+	}
+	return data;
 }
 
 function toRunResult(run: IRun, executionId: string, binaryStore: BinaryStore): RunResult {
@@ -122,5 +139,5 @@ function toRunResult(run: IRun, executionId: string, binaryStore: BinaryStore): 
 			.filter((taskError): taskError is ExecutionBaseError => taskError !== undefined)
 			.pop();
 
-	return { runData, error, executionId, output, binary, nodeError };
+	return { runData, data: run.data, error, executionId, output, binary, nodeError };
 }

@@ -6,6 +6,7 @@ import type {
 	INodeType,
 	IPinData,
 	IRunData,
+	IRunExecutionData,
 	IVersionedNodeType,
 	IWorkflowBase,
 	WorkflowActivateMode,
@@ -39,10 +40,17 @@ export interface RunOptions {
 	executionId?: string;
 	/** Merged over the workflow's own `pinData` (these win), honoured like a manual run in the editor. */
 	pinData?: IPinData;
+	/**
+	 * Runs the workflow as n8n's Retry of this failed run does: mode `retry`, a new execution id, the
+	 * failed run's saved data with the failed node's last run removed, continuing from there.
+	 */
+	retryOf?: RunResult;
 }
 
 export interface RunResult {
 	runData: IRunData;
+	/** Everything the execution would save: run data, node stack, node contexts. */
+	data: IRunExecutionData;
 	/** The execution's error, if any. */
 	error?: ExecutionBaseError;
 	/** The execution id the run used (handy for asserting idempotency keys). */

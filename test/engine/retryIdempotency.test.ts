@@ -1,0 +1,48 @@
+jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
+
+import { useEngine } from '../support/engine';
+import { virtualClock } from '../support/virtualTime';
+
+/**
+ * n8n's Retry of a failed execution starts a new execution (new id, mode `retry`) from the failed
+ * one's saved data. A create that failed while waiting (here: its Timeout) must, when retried, get
+ * back the videos it already made instead of creating and charging new ones; a new run creates anew.
+ */
+const RENDER_MS = 150_000;
+const FILE = 'test/workflows/talking-video-timeout.json';
+const NODE = 'Create Talking Videos';
+const engine = useEngine({ clock: 'manual', renderMs: RENDER_MS });
+let avatarId: string;
+
+beforeAll(async () => {
+	virtualClock.target = engine.emu;
+	const response = await fetch(`${engine.emu.baseUrl}/api/v1/avatars?is_public=true&limit=1`, { headers: { 'X-API-Key': engine.emu.apiKey } });
+	avatarId = ((await response.json()) as { data: { avatars: Array<{ avatar_id: string }> } }).data.avatars[0].avatar_id;
+});
+
+const scripts = () => ['First welcome', 'Second welcome', 'Third welcome'].map((text) => ({ avatarId, text }));
+const charges = () => engine.emu.ledger().filter((e) => e.kind === 'charge');
+
+test("n8n's Retry of a create that timed out, and a retry of that retry, find the videos already made", async () => {
+	const failed = await engine.run(FILE, scripts());
+	expect(failed.error?.message ?? failed.nodeError(NODE)?.message).toMatch(/still rendering after 1 minute/);
+	const made = engine.emu.tasks().map((t) => t.video_id);
+	expect(made).toHaveLength(3);
+	expect(charges().map((c) => c.refId).sort()).toEqual([...made].sort());
+
+	// Rendering takes 150 s: the first retry times out again a minute later, the second sees them done.
+	const retried = await engine.run(FILE, scripts(), { retryOf: failed });
+	expect(retried.executionId).not.toBe(failed.executionId);
+	expect(retried.nodeError(NODE)?.message).toMatch(/still rendering after 1 minute/);
+	const again = await engine.run(FILE, scripts(), { retryOf: retried });
+	expect(again.error).toBeUndefined();
+	expect(again.output(NODE).map((i) => i.json.video_id)).toEqual(made);
+	expect(again.output(NODE).every((i) => i.json.status === 'created')).toBe(true);
+	expect(engine.emu.tasks()).toHaveLength(3);
+	expect(charges()).toHaveLength(3);
+
+	// A new run of the same workflow with the same input is a new order: new videos, new charges.
+	await engine.run(FILE, scripts());
+	expect(engine.emu.tasks()).toHaveLength(6);
+	expect(charges()).toHaveLength(6);
+});
