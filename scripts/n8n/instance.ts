@@ -71,7 +71,8 @@ export class N8nInstance {
 		return this.options.install.line.n8n;
 	}
 
-	private async env(): Promise<NodeJS.ProcessEnv> {
+	/** The environment every n8n process of this instance gets (CLI commands and servers). */
+	async env(): Promise<NodeJS.ProcessEnv> {
 		const base = npmEnv(this.options.install.nodeBin);
 		// Settings of the caller's own n8n must not leak into a test instance.
 		for (const key of Object.keys(base)) if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$)/.test(key)) delete base[key];

@@ -72,6 +72,34 @@ export class N8nRest {
 		return this.api('POST', `/workflows/${encodeURIComponent(workflowId)}/deactivate`);
 	}
 
+	/** The editor's "Execute workflow" from a trigger; returns the execution id. */
+	async runManually(workflowId: string, triggerName: string): Promise<string> {
+		const workflowData = await this.rest<Record<string, unknown>>('GET', `/workflows/${encodeURIComponent(workflowId)}`);
+		const started = await this.rest<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/workflows/${encodeURIComponent(workflowId)}/run`, {
+			workflowData,
+			triggerToStartFrom: { name: triggerName },
+		});
+		if (!started.executionId) throw new Error(`n8n did not start ${workflowId}: ${JSON.stringify(started)}`);
+		return String(started.executionId);
+	}
+
+	/** The editor's "Retry" of a failed execution (with the workflow as it was then); returns the new execution's id. */
+	async retryExecution(executionId: string, loadWorkflow = false): Promise<string> {
+		const retried = await this.rest<{ id: string | number } | string | number>('POST', `/executions/${encodeURIComponent(executionId)}/retry`, { loadWorkflow });
+		return String(typeof retried === 'object' ? retried.id : retried);
+	}
+
+	/** A stored binary file (database or filesystem mode) through the editor's download route. */
+	async binaryData(id: string): Promise<Buffer> {
+		const response = await fetch(`${this.baseUrl}/rest/binary-data?id=${encodeURIComponent(id)}&action=download`, { headers: { 'browser-id': this.browserId, cookie: this.cookie } });
+		if (!response.ok) throw new Error(`GET /rest/binary-data ${id}: HTTP ${response.status}`);
+		return Buffer.from(await response.arrayBuffer());
+	}
+
+	async execution(executionId: string): Promise<ExecutionSummary> {
+		return await this.api<ExecutionSummary>('GET', `/executions/${encodeURIComponent(executionId)}?includeData=true`);
+	}
+
 	async executions(workflowId: string): Promise<ExecutionSummary[]> {
 		const page = await this.api<{ data: ExecutionSummary[] }>('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=50`);
 		return page.data;
@@ -82,6 +110,12 @@ export interface ExecutionSummary {
 	id: string | number;
 	status: string;
 	mode: string;
+	finished?: boolean;
+	retryOf?: string | null;
+	retrySuccessId?: string | null;
+	startedAt?: string;
+	stoppedAt?: string | null;
+	waitTill?: string | null;
 	data?: { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, any> }> | null> } }>> } };
 }
 

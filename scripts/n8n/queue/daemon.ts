@@ -4,7 +4,7 @@
  * whatever is left, so nothing outlives the suite.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, statSync, type WriteStream } from 'node:fs';
 
 import { killGroup, tail, trackGroup } from '../instance';
 
@@ -29,8 +29,11 @@ export class Daemon {
 	private readonly log: WriteStream;
 	private readonly exit: Promise<number | null>;
 	private exited = false;
+	/** Where this run's output starts in the log, which earlier runs of the same server may have filled. */
+	readonly logOffset: number;
 
 	private constructor(readonly spec: DaemonSpec) {
+		this.logOffset = existsSync(spec.logFile) ? statSync(spec.logFile).size : 0;
 		this.log = createWriteStream(spec.logFile, { flags: 'a' });
 		const options: SpawnOptions = { cwd: spec.cwd, env: spec.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true };
 		this.child = spawn(spec.command, spec.args, options);
@@ -69,11 +72,16 @@ export class Daemon {
 		return existsSync(this.spec.logFile) ? readFileSync(this.spec.logFile, 'utf8') : '';
 	}
 
-	/** Resolves when the log (from `fromOffset` on) matches; rejects if the process exits first. */
+	/** Output of this run only. */
+	ownLog(): string {
+		return this.logText().slice(this.logOffset);
+	}
+
+	/** Resolves when this run's log (from `fromOffset` within it on) matches; rejects if the process exits first. */
 	async waitForLog(pattern: RegExp, timeoutMs: number, fromOffset = 0): Promise<RegExpMatchArray> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
-			const match = this.logText().slice(fromOffset).match(pattern);
+			const match = this.ownLog().slice(fromOffset).match(pattern);
 			if (match) return match;
 			if (this.exited) throw new Error(`${this.spec.name} exited before its log showed ${pattern}\n${tail(this.logText(), 40)}`);
 			if (Date.now() > deadline) throw new Error(`${this.spec.name}: no ${pattern} in its log within ${timeoutMs / 1000} s\n${tail(this.logText(), 40)}`);
