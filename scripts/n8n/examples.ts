@@ -53,7 +53,9 @@ export interface PrepareOptions {
 export function prepareExample(workflow: WorkflowJson, options: PrepareOptions): WorkflowJson {
 	const copy = JSON.parse(JSON.stringify(workflow)) as WorkflowJson;
 	for (const node of copy.nodes) {
-		if (options.callbackUrl && node.parameters.url === CALLBACK_PLACEHOLDER) node.parameters.url = options.callbackUrl;
+		const url = node.parameters.url;
+		// Test fixtures add a path after the placeholder to tell their callbacks apart.
+		if (options.callbackUrl && typeof url === 'string' && url.startsWith(CALLBACK_PLACEHOLDER)) node.parameters.url = options.callbackUrl + url.slice(CALLBACK_PLACEHOLDER.length);
 		if (options.pollCron && node.type.endsWith('.visionStoryTrigger')) {
 			node.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: options.pollCron }] };
 		}
