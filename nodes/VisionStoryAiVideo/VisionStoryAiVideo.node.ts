@@ -120,7 +120,7 @@ export const aiVideoOperations: OperationDef[] = [
 				description: 'Images, clips or audio that guide the look, subject or sound (models that support it)',
 				options: [{ displayName: 'Reference', name: 'ref', values: mediaCollectionValues(['binary', 'url', 'asset'], 'Where the reference comes from') }],
 			},
-			...waitFields('AI videos usually take 2 to 10 minutes; all items render at once, within your plan’s concurrency limit'),
+			...waitFields('AI videos usually take 2 to 10 minutes; all items render at once, within your key’s concurrency limit', { concurrencyCap: true }),
 			optionsCollection([idempotencyKeyOption]),
 		],
 	}),

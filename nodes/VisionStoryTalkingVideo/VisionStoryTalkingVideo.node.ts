@@ -39,7 +39,7 @@ function createRequest(p: Params, media: { audio?: unknown }): CreateTalkingVide
 						audio_url: audioRef?.url,
 						inline_data: audioRef?.inline_data,
 						voice_change: p.voiceChange === true,
-						voice_id: p.voiceChange === true ? optional(p.voiceId) : undefined,
+						voice_id: p.voiceChange === true ? optional(p.targetVoiceId) : undefined,
 						denoise: options.denoise === true,
 					},
 				}
@@ -68,7 +68,7 @@ export const talkingVideoOperations: OperationDef[] = [
 			'text_script.text': 'text',
 			'text_script.voice_id': 'voiceId',
 			'text_script.speech_rate': 'speechRate',
-			'audio_script.voice_id': 'voiceId',
+			'audio_script.voice_id': 'targetVoiceId',
 			audio_script: 'audioSource',
 			model_id: 'modelId',
 			aspect_ratio: 'aspectRatio',
@@ -121,13 +121,13 @@ export const talkingVideoOperations: OperationDef[] = [
 				displayOptions: audio,
 				description: 'Whether to re-speak the recording with another voice, keeping its timing',
 			},
-			locator('voiceId', 'Target Voice', 'searchVoices', {
+			locator('targetVoiceId', 'Target Voice', 'searchVoices', {
 				displayOptions: { show: { scriptType: ['audio'], voiceChange: [true] } },
 				description: 'The voice the recording is converted to',
 			}),
 			locator('modelId', 'Model', 'searchTalkingVideoModels', {
 				required: false,
-				description: 'Leave empty for the default model (vs_character_v4)',
+				description: "Leave empty for VisionStory's default model",
 			}),
 			{
 				displayName: 'Aspect Ratio',
@@ -155,7 +155,7 @@ export const talkingVideoOperations: OperationDef[] = [
 					name: 'backgroundColor',
 					type: 'color',
 					default: '',
-					description: 'Render the avatar on this solid colour instead of its own background',
+					description: 'Render the avatar on this solid color instead of its own background',
 				},
 				{
 					displayName: 'Denoise Audio',

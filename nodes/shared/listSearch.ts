@@ -36,22 +36,40 @@ export async function searchAvatars(this: ILoadOptionsFunctions, filter?: string
 	return { results, paginationToken: next };
 }
 
+/** Own avatars only, for operations that cannot act on public ones (delete, reframe). */
+export async function searchOwnAvatars(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const client = await createN8nClient(this);
+	const page = await client.listAvatars({ is_public: false, cursor: Number(paginationToken) || undefined, limit: 100 });
+	return {
+		results: page.avatars.filter((a) => matches(filter, a.avatar_id, a.default_voice_id)).map((a) => avatarItem(a, true)),
+		paginationToken: page.next_cursor ? String(page.next_cursor) : undefined,
+	};
+}
+
 export function voiceLabel(voice: VoiceDto, own: boolean): string {
 	const traits = [voice.language, voice.locale ? `(${voice.locale})` : '', voice.gender, voice.age, voice.accent].filter(Boolean).join(' ');
 	return `${own ? 'My voice · ' : ''}${voice.voice_id}${traits ? ` — ${traits}` : ''}${voice.provider ? ` · ${voice.provider}` : ''}`;
 }
 
+function voiceItems(voices: VoiceDto[], own: boolean, filter?: string): INodeListSearchItems[] {
+	return voices
+		.filter((v) => matches(filter, v.voice_id, v.language, v.locale, v.gender, v.accent, v.provider, v.tags))
+		.map((v) => ({ name: voiceLabel(v, own), value: v.voice_id, url: v.preview_audio_url || undefined }));
+}
+
 export async function searchVoices(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const client = await createN8nClient(this);
 	const page = await client.listVoices({ cursor: Number(paginationToken) || undefined, limit: 200 });
-	const pick = (voices: VoiceDto[], own: boolean) =>
-		voices
-			.filter((v) => matches(filter, v.voice_id, v.language, v.locale, v.gender, v.accent, v.provider, v.tags))
-			.map((v) => ({ name: voiceLabel(v, own), value: v.voice_id, url: v.preview_audio_url || undefined }));
 	return {
-		results: [...pick(page.my_voices, true), ...pick(page.public_voices, false)],
+		results: [...voiceItems(page.my_voices, true, filter), ...voiceItems(page.public_voices, false, filter)],
 		paginationToken: page.next_cursor ? String(page.next_cursor) : undefined,
 	};
+}
+
+/** Cloned voices only, for deleting: public voices cannot be deleted. The service sends them whole on the first page. */
+export async function searchOwnVoices(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const page = await (await createN8nClient(this)).listVoices({ limit: 1 });
+	return { results: voiceItems(page.my_voices, true, filter) };
 }
 
 function assetItem(asset: AssetDto): INodeListSearchItems {
@@ -136,7 +154,9 @@ export const listSearch = {
 	searchTalkingVideos,
 	searchAiVideos,
 	searchAvatars,
+	searchOwnAvatars,
 	searchVoices,
+	searchOwnVoices,
 	searchAssets,
 	searchTalkingVideoModels,
 	searchAiVideoModels,

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 
 import type { VisionStoryClient } from './client';
 import { fieldIssues } from './client';
@@ -139,17 +139,17 @@ function runIndexOf(context: IExecuteFunctions): number {
  * then assembles the output with pairedItem and continue-on-fail.
  */
 export async function executeOperation(context: IExecuteFunctions, operations: readonly OperationDef[]): Promise<INodeExecutionData[][]> {
+	const node = context.getNode();
 	const value = context.getNodeParameter('operation', 0) as string;
 	const operation = operations.find((o) => o.value === value);
 	if (!operation) {
 		const allowed = operations.map((o) => `${o.value} (${o.name})`).join(', ');
-		throw toNodeError(context.getNode(), invalid(value, [{ field: 'Operation (operation)', message: `"${value}" is not supported; allowed: ${allowed}` }]), 0);
+		throw toNodeError(node, invalid(value, [{ field: 'Operation (operation)', message: `"${value}" is not supported; allowed: ${allowed}` }]), 0);
 	}
 	const items = context.getInputData();
 	const paramsOf = new Map<number, Params>();
 	const label = (index: number): FieldLabeler => labeler(operation.properties, operation.fields, paramsOf.get(index));
-	const client = await createN8nClient(context);
-	const node = context.getNode();
+	const client = await createN8nClient(context).catch((error: unknown) => Promise.reject(toNodeError(node, error, 0)));
 	const runIndex = runIndexOf(context);
 	const scope: Scope = {
 		context,
@@ -160,11 +160,17 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 		media: (item) => mediaParts(context, item.inputs),
 	};
 	const continueOnFail = context.continueOnFail();
+	const toErrorOutput = node.onError === 'continueErrorOutput';
 	const outcomes = new Array<ItemOutcome | undefined>(items.length);
 	let prepared: Prepared[] = [];
 	const reject = (index: number, error: unknown) => {
-		if (!continueOnFail) throw toNodeError(node, error, index, label(index));
+		if (!continueOnFail || isAborted(error)) throw toNodeError(node, error, index, label(index));
 		outcomes[index] = { ok: false, error: error as VisionStoryError };
+	};
+	/** A failure of a step that serves every item (a model list, a catalog) fails each of them. */
+	const rejectAll = (error: unknown) => {
+		for (const item of prepared) reject(item.index, error);
+		prepared = [];
 	};
 	for (let index = 0; index < items.length; index++) {
 		try {
@@ -176,13 +182,21 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 		}
 	}
 	if (operation.check && prepared.length) {
-		const rejected = await operation.check(scope, prepared);
-		for (const [index, error] of rejected) reject(index, error);
-		prepared = prepared.filter((item) => !rejected.has(item.index));
+		try {
+			const rejected = await operation.check(scope, prepared);
+			for (const [index, error] of rejected) reject(index, error);
+			prepared = prepared.filter((item) => !rejected.has(item.index));
+		} catch (error) {
+			rejectAll(error);
+		}
 	}
 	if (prepared.length) {
-		const results = await operation.run(scope, prepared);
-		prepared.forEach((item, position) => (outcomes[item.index] = results[position]));
+		try {
+			const results = await operation.run(scope, prepared);
+			prepared.forEach((item, position) => (outcomes[item.index] = results[position]));
+		} catch (error) {
+			rejectAll(error);
+		}
 	}
 	const output: INodeExecutionData[] = [];
 	for (let index = 0; index < items.length; index++) {
@@ -191,7 +205,7 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 		if (outcome.ok) {
 			for (const item of outcome.value) output.push({ ...item, pairedItem: { item: index } });
 		} else if (continueOnFail) {
-			output.push(errorItem(outcome.error, index, label(index)));
+			output.push(errorItem(outcome.error, index, label(index), toErrorOutput));
 		} else {
 			throw toNodeError(node, outcome.error, index, label(index));
 		}
@@ -199,3 +213,6 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 	return [output];
 }
 
+function isAborted(error: unknown): boolean {
+	return error instanceof VisionStoryError && error.kind === 'aborted';
+}

@@ -34,7 +34,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 
 	return {
 		run: async (workflow, runOptions) => await runWorkflow(live(), workflow, runOptions),
-		testCredential: async (type, data) => await testCredential(live(), type, { ...data }),
+		testCredential: async (type, data, options) => await testCredential(live(), type, { ...data }, options),
 		poll: async (node, pollOptions) => await pollOnce(live(), node, pollOptions),
 		shutdown: async () => {
 			if (!alive) return;

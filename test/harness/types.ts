@@ -1,6 +1,7 @@
 import type {
 	ExecutionBaseError,
 	IDataObject,
+	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
 	INodeType,
@@ -55,6 +56,11 @@ export interface RunResult {
 	nodeError(nodeName: string): ExecutionBaseError | undefined;
 }
 
+export interface CredentialTestOptions {
+	/** Sees the test request, resolved and authenticated, just before it is sent; throwing stops it. */
+	beforeSend?: (request: IHttpRequestOptions) => void;
+}
+
 export interface CredentialTestResult {
 	status: 'OK' | 'Error';
 	message: string;
@@ -84,7 +90,7 @@ export interface Harness {
 	/** Runs a workflow (object, or path to an exported JSON file) like "Execute workflow" in the editor. */
 	run(workflow: IWorkflowBase | WorkflowJson | string, options?: RunOptions): Promise<RunResult>;
 	/** Performs the credential's `test` request the way the editor's "Test" button does, over real HTTP. */
-	testCredential(type: 'visionStoryApi', data: VisionStoryApiCredentialData): Promise<CredentialTestResult>;
+	testCredential(type: 'visionStoryApi', data: VisionStoryApiCredentialData, options?: CredentialTestOptions): Promise<CredentialTestResult>;
 	/** Drives a polling trigger's real `poll()` through n8n-core's `PollContext`. */
 	poll(node: INode, options?: PollOptions): Promise<PollResult>;
 	/** Deletes temporary folders and releases the engine's process-wide state. Call it in `afterAll`. */
