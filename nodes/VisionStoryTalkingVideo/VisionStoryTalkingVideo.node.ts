@@ -9,15 +9,15 @@ import {
 	SPEECH_RATES,
 	TALKING_VIDEO_AUDIO_MIME_TYPES,
 } from '../shared/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { downloadOnGet, filters, idempotencyKeyOption, locator, mediaFields, optionsCollection, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/fields';
+import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
+import { downloadOnGet, downloadResultFields, filters, idempotencyKeyOption, locator, mediaFields, optionsCollection, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import { loadOptions } from '../shared/modelOptions';
 import type { OperationDef, Params } from '../shared/operations';
 import { callOperation, catalogOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
 import { deleteResult, optional, optionsOf, statusQuery } from '../shared/mapping';
 import { getVideo } from '../shared/runners';
-import { videoTaskOperation } from '../shared/videoTask';
+import { checkStatusOperation, videoTaskOperation } from '../shared/videoTask';
 
 const text = { show: { scriptType: ['text'] } };
 const audio = { show: { scriptType: ['audio'] } };
@@ -175,6 +175,23 @@ export const talkingVideoOperations: OperationDef[] = [
 			]),
 		],
 	}),
+	checkStatusOperation({
+		value: 'check',
+		name: 'Check Status',
+		action: 'Check the status of a talking video',
+		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
+		kind: 'talkingVideo',
+		validateAs: 'getTalkingVideo',
+		fields: { video_id: 'videoId' },
+		properties: [
+			{
+				...videoId,
+				default: { mode: 'id', value: '={{ $json.video_id }}' },
+				hint: 'Finished videos leave by the Finished output; those still rendering by Still Rendering, which you connect back to a Wait node',
+			},
+			...downloadResultFields(true),
+		],
+	}),
 	customOperation({
 		value: 'get',
 		name: 'Get',
@@ -231,7 +248,7 @@ export class VisionStoryTalkingVideo implements INodeType {
 		defaults: { name: 'VisionStory Talking Video' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: nodeOutputs(talkingVideoOperations),
 		credentials,
 		properties: [operationProperty(talkingVideoOperations, 'create'), ...operationProperties(talkingVideoOperations)],
 	};

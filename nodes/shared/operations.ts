@@ -52,13 +52,16 @@ export interface Scope {
 	media(item: Prepared): Record<string, MediaPart>;
 }
 
-export type ItemOutcome = Outcome<INodeExecutionData[]>;
+/** An item's result: its output items and, for operations with several outputs, which one they go to. */
+export type ItemOutcome = { ok: true; value: INodeExecutionData[]; output?: number } | Exclude<Outcome<never>, { ok: true }>;
 
 export interface OperationDef {
 	value: string;
 	name: string;
 	action: string;
 	description: string;
+	/** Names of the node's outputs while this operation is chosen, when it has more than one. */
+	outputs?: readonly string[];
 	/** Parameters of this operation; the node description shows them only for it. */
 	properties: INodeProperties[];
 	media?: MediaDecl[];
@@ -198,19 +201,19 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 			rejectAll(error);
 		}
 	}
-	const output: INodeExecutionData[] = [];
+	const outputs: INodeExecutionData[][] = Array.from({ length: operation.outputs?.length ?? 1 }, () => []);
 	for (let index = 0; index < items.length; index++) {
 		const outcome = outcomes[index];
 		if (!outcome) continue;
 		if (outcome.ok) {
-			for (const item of outcome.value) output.push({ ...item, pairedItem: { item: index } });
+			for (const item of outcome.value) outputs[outcome.output ?? 0].push({ ...item, pairedItem: { item: index } });
 		} else if (continueOnFail) {
-			output.push(errorItem(outcome.error, index, label(index), toErrorOutput));
+			outputs[0].push(errorItem(outcome.error, index, label(index), toErrorOutput));
 		} else {
 			throw toNodeError(node, outcome.error, index, label(index));
 		}
 	}
-	return [output];
+	return outputs;
 }
 
 function isAborted(error: unknown): boolean {

@@ -1,11 +1,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { RequestOf } from './contract';
-import type { VisionStoryError } from './errors';
+import { VisionStoryError } from './errors';
 import { binaryFromDownload, withBinary } from './media';
 import type { ItemOutcome, MediaRefs, OperationDef, OperationMeta, Params, Scope } from './operations';
 import type { RunOptions, TaskKind, VideoTask } from './wait';
-import { mapConcurrent, runTasks } from './wait';
+import { isFinished, mapConcurrent, notFoundError, readTasks, runTasks, taskFailedError } from './wait';
 
 type CreateName = 'createTalkingVideo' | 'createAiVideo';
 
@@ -86,6 +86,37 @@ export function videoTaskOperation(
 					const download = options.waitForCompletion && params.downloadResult !== false;
 					const output = download ? await attachVideo(scope, task, String(params.outputBinaryProperty || 'data')) : { json: task as IDataObject };
 					return { ok: true, value: [output] };
+				} catch (error) {
+					return { ok: false, error: error as VisionStoryError };
+				}
+			});
+		},
+	};
+}
+
+/**
+ * Check Status: the videos' current state, finished ones to the first output (downloaded when asked)
+ * and those still rendering to the second, so a workflow can wait in n8n's Wait node and loop back
+ * without holding a worker. A failed render is an error for its item, as when waiting.
+ */
+export function checkStatusOperation(meta: OperationMeta & { kind: TaskKind; validateAs: 'getTalkingVideo' | 'getAiVideo' }): OperationDef {
+	return {
+		...meta,
+		outputs: ['Finished', 'Still Rendering'],
+		request: (params) => ({ video_id: String(params.videoId ?? '') }),
+		run: async (scope, items) => {
+			const ids = items.map((item) => String(item.request?.video_id ?? ''));
+			const tasks = await readTasks(scope.client, meta.kind, ids, { signal: scope.signal });
+			return await mapConcurrent(items, DOWNLOAD_CONCURRENCY, async (item, position): Promise<ItemOutcome> => {
+				const id = ids[position];
+				const task = tasks.get(id) ?? notFoundError(id);
+				if (task instanceof VisionStoryError) return { ok: false, error: task };
+				if (task.status === 'failed') return { ok: false, error: taskFailedError(meta.kind, task) };
+				if (!isFinished(task)) return { ok: true, value: [{ json: task as IDataObject }], output: 1 };
+				try {
+					const { params } = item;
+					const output = params.downloadResult === true ? await attachVideo(scope, task, String(params.outputBinaryProperty || 'data')) : { json: task as IDataObject };
+					return { ok: true, value: [output], output: 0 };
 				} catch (error) {
 					return { ok: false, error: error as VisionStoryError };
 				}

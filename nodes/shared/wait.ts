@@ -1,7 +1,7 @@
 import type { VisionStoryClient } from './client';
 import type { AiVideoDto, TalkingVideoDto } from './contract';
 import { AI_VIDEO_BATCH_MAX } from './contract';
-import { VisionStoryError } from './errors';
+import { defaultHint, VisionStoryError } from './errors';
 import { abortedError, delay } from './time';
 
 export type TaskKind = 'talkingVideo' | 'aiVideo';
@@ -109,7 +109,7 @@ export async function mapConcurrent<T, R>(items: readonly T[], limit: number, wo
 }
 
 /** The service's view of one task, or why it could not be read this round. */
-type PollResult = VideoTask | VisionStoryError | undefined;
+export type PollResult = VideoTask | VisionStoryError | undefined;
 
 async function pollAiVideos(client: VisionStoryClient, ids: string[], signal?: AbortSignal): Promise<Map<string, PollResult>> {
 	const chunks: string[][] = [];
@@ -143,6 +143,19 @@ async function pollTalkingVideos(
 	return results;
 }
 
+/** The current state of tasks by id, read the cheapest way per kind; an id missing from the map was not found. */
+export async function readTasks(
+	client: VisionStoryClient,
+	kind: TaskKind,
+	ids: string[],
+	options: { concurrency?: number; signal?: AbortSignal } = {},
+): Promise<Map<string, PollResult>> {
+	const unique = [...new Set(ids)];
+	return kind === 'aiVideo'
+		? await pollAiVideos(client, unique, options.signal)
+		: await pollTalkingVideos(client, unique, options.concurrency ?? DEFAULT_CONCURRENCY, options.signal);
+}
+
 function asError(error: unknown): VisionStoryError {
 	if (error instanceof VisionStoryError) {
 		if (error.kind === 'aborted') throw error;
@@ -163,6 +176,10 @@ export function taskFailedError(kind: TaskKind, task: VideoTask): VisionStoryErr
 		code,
 		videoIds: [task.video_id],
 	});
+}
+
+export function notFoundError(id: string): VisionStoryError {
+	return new VisionStoryError({ kind: 'api', status: 404, message: `Video ${id} was not found`, hint: defaultHint(404), videoIds: [id] });
 }
 
 function timeoutError(kind: TaskKind, ids: string[], timeoutMs: number): VisionStoryError {
@@ -286,9 +303,7 @@ export async function runTasks(
 
 	const pollPending = async () => {
 		lastPoll = Date.now();
-		const ids = [...new Set([...pending.values()].map((entry) => entry.id))];
-		const results =
-			kind === 'aiVideo' ? await pollAiVideos(client, ids, signal) : await pollTalkingVideos(client, ids, concurrency, signal);
+		const results = await readTasks(client, kind, [...pending.values()].map((entry) => entry.id), { concurrency, signal });
 		for (const [index, entry] of pending) {
 			const result = results.get(entry.id);
 			if (result instanceof VisionStoryError) {
@@ -301,10 +316,7 @@ export async function runTasks(
 			}
 			if (result === undefined) {
 				if (++entry.missing >= MAX_MISSING_ROUNDS) {
-					if (waitForCompletion) {
-						const message = `Video ${entry.id} was not found`;
-						outcomes[index] = { ok: false, error: new VisionStoryError({ kind: 'api', status: 404, message, videoIds: [entry.id] }) };
-					}
+					if (waitForCompletion) outcomes[index] = { ok: false, error: notFoundError(entry.id) };
 					pending.delete(index);
 				}
 				continue;

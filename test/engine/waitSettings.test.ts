@@ -98,3 +98,45 @@ test('the settings one wait spans take no expressions and say they apply to all 
 	const [atLimit] = byName(new VisionStoryAiVideo().description.properties, 'atConcurrencyLimit');
 	expect(atLimit.noDataExpression).toBe(true);
 });
+
+describe('Check Status routes finished videos and those still rendering to separate outputs', () => {
+	const check = (extra: Record<string, unknown> = {}) => ({ operation: 'check', videoId: byId('={{ $json.video_id }}'), ...extra });
+
+	test.each([
+		['visionStoryTalkingVideo', 'talkingVideo'],
+		['visionStoryAiVideo', 'aiVideo'],
+	] as const)('%s: rendering, then finished with the file, then a failed one as an error on the error output', async (type, kind) => {
+		const create =
+			kind === 'talkingVideo'
+				? { operation: 'create', avatarId: byId(avatarId), scriptType: 'text', text: '={{ $json.text }}', voiceId: byId('Alice'), waitForCompletion: false }
+				: aiVideo({ waitForCompletion: false, prompt: '={{ $json.text }}' });
+		const created = await engine.run(oneNode(type, create), [{ text: 'Renders fine' }, { text: 'Will [fail] to render' }]);
+		const ids = created.output(NODE).map((i) => ({ video_id: i.json.video_id }));
+
+		const early = await engine.run(oneNode(type, check(), ON_ERROR.continueErrorOutput), ids);
+		expect(early.output(NODE, 0)).toHaveLength(0);
+		expect(early.output(NODE, 1).map((i) => [i.pairedItem, i.json.video_id])).toEqual([
+			[{ item: 0 }, ids[0].video_id],
+			[{ item: 1 }, ids[1].video_id],
+		]);
+
+		engine.emu.advance(RENDER_MS + 1000);
+		const late = await engine.run(oneNode(type, check(), ON_ERROR.continueErrorOutput), ids);
+		const [finished] = late.output(NODE, 0);
+		expect(finished.json).toMatchObject({ video_id: ids[0].video_id, status: 'created' });
+		expect(finished.binary?.data?.mimeType).toBe('video/mp4');
+		expect(late.output(NODE, 1)).toHaveLength(0);
+		const [failed] = late.output(NODE, 2);
+		expect(failed.pairedItem).toEqual({ item: 1 });
+		expect(failed.json.error).toMatchObject({ video_id: ids[1].video_id, hint: expect.stringMatching(/refunded/) });
+	});
+
+	test('an unknown id is an error that names it; the status of 20+ AI videos is read in batches', async () => {
+		const ids = Array.from({ length: 25 }, (_, i) => ({ video_id: `aivid_unknown_${i}` }));
+		const result = await engine.run(oneNode('visionStoryAiVideo', check(), ON_ERROR.continueRegularOutput), ids);
+		const output = result.output(NODE, 0);
+		expect(output).toHaveLength(25);
+		expect(output[0].json).toMatchObject({ error: expect.stringContaining('aivid_unknown_0'), status: 404 });
+		expect(engine.emu.requests({ method: 'GET', path: '/api/v1/ai_video' })).toHaveLength(2);
+	});
+});
