@@ -4,6 +4,9 @@ import type {
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
+	INodeListSearchResult,
+	INodeParameters,
+	INodePropertyOptions,
 	INodeType,
 	IPinData,
 	IRunData,
@@ -86,6 +89,20 @@ export interface PollResult {
 	staticData: IDataObject;
 }
 
+/** A node as it stands in the editor while one of its parameters asks for its options. */
+export interface EditorCall {
+	credentials?: RunOptions['credentials'];
+	/** The node's current parameter values (defaults are filled in as the editor does). */
+	parameters: INodeParameters;
+}
+
+export interface EditorSearchCall extends EditorCall {
+	/** What the user typed into the list's search box. */
+	filter?: string;
+	/** The token the previous page returned, when the user scrolls to the end of the list. */
+	paginationToken?: string;
+}
+
 export interface Harness {
 	/** Runs a workflow (object, or path to an exported JSON file) like "Execute workflow" in the editor. */
 	run(workflow: IWorkflowBase | WorkflowJson | string, options?: RunOptions): Promise<RunResult>;
@@ -93,6 +110,13 @@ export interface Harness {
 	testCredential(type: 'visionStoryApi', data: VisionStoryApiCredentialData, options?: CredentialTestOptions): Promise<CredentialTestResult>;
 	/** Drives a polling trigger's real `poll()` through n8n-core's `PollContext`. */
 	poll(node: INode, options?: PollOptions): Promise<PollResult>;
+	/**
+	 * The "From List" of a resource locator, as the editor loads it: `parameter` is the parameter's
+	 * name (the one shown for these parameter values); its list mode names the method called.
+	 */
+	searchList(nodeType: string, parameter: string, call: EditorSearchCall): Promise<INodeListSearchResult>;
+	/** The options of an options parameter that loads them (`typeOptions.loadOptionsMethod`); `options.x` for one inside Options. */
+	loadOptions(nodeType: string, parameter: string, call: EditorCall): Promise<INodePropertyOptions[]>;
 	/** Deletes temporary folders and releases the engine's process-wide state. Call it in `afterAll`. */
 	shutdown(): Promise<void>;
 }
