@@ -53,6 +53,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 	async function run(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://emulator');
 		if (url.pathname.startsWith('/__emulator')) return deps.admin(req, res, url);
+		if (url.pathname.startsWith('/media/')) return redirectToMedia(req, res, url);
 
 		const method = (req.method ?? 'GET').toUpperCase();
 		const at = state.now();
@@ -113,6 +114,26 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 			sendJson(res, status, payload, headers);
 		}
 		log.add({ ...entry, status });
+	}
+
+	/**
+	 * Media links on the API's own origin (config `redirectMedia`): a 302 to the same path on the
+	 * media origin. Needs no key, like the media origin, but logs whether one came along.
+	 */
+	function redirectToMedia(req: IncomingMessage, res: ServerResponse, url: URL): void {
+		const method = (req.method ?? 'GET').toUpperCase();
+		const { apiKey, account } = keyPresence(state, req);
+		req.resume();
+		const allowed = method === 'GET' || method === 'HEAD';
+		const entry = { at: state.now(), origin: 'api' as const, method, path: url.pathname, query: queryObject(url.searchParams), apiKey, ...(account ? { account: account.id } : {}), bodyBytes: 0 };
+		if (!allowed) {
+			sendJson(res, 405, new ApiError(405, 405, 'Media links only serve GET and HEAD').body());
+			log.add({ ...entry, status: 405, outcome: 'answered' });
+			return;
+		}
+		res.writeHead(302, { Location: `${state.mediaBaseUrl}${url.pathname}${url.search}`, 'Content-Length': '0' });
+		res.end();
+		log.add({ ...entry, status: 302, outcome: 'answered' });
 	}
 
 	async function dispatch(method: string, url: URL, bytes: Buffer, tooLarge: boolean, account: Account | undefined): Promise<Reply> {

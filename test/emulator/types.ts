@@ -21,6 +21,12 @@ export interface EmulatorConfig {
 	/** 0 serves rendered videos as the sample MP4; above 0, as a generated stream of that many bytes. */
 	videoBytes: number;
 	concurrencyDetailsAsString: boolean;
+	/**
+	 * Links to rendered videos, covers and generated images point at the API origin's `/media/...`,
+	 * which answers 302 to the same path on the media origin (as an API that hands out links on its
+	 * own domain and redirects them to a CDN): downloads then cross from the API's origin to another.
+	 */
+	redirectMedia: boolean;
 }
 
 export type FaultKind =
