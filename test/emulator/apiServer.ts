@@ -33,7 +33,7 @@ function injectedError(fault: FaultDecision): ApiError | undefined {
 		case 'http503':
 			return new ApiError(503, 503, 'Service temporarily unavailable (injected)');
 		case 'http429':
-			return new ApiError(429, 429, 'Rate limit exceeded (injected)', { headers: { 'Retry-After': String(fault.retryAfter) } });
+			return new ApiError(429, 429, 'Rate limit exceeded (injected)', { headers: { 'Retry-After': fault.retryAfterHeader } });
 		case 'http409':
 			return new ApiError(409, 409, 'A submission with this client_request_id is still being registered (injected)', {
 				hint: 'Wait a few seconds and resend the same request with the same client_request_id',
@@ -105,6 +105,12 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 			// The work is done (task created, credits charged); only the answer is lost.
 			resetConnection(req);
 			log.add({ ...entry, status, outcome: 'reset' });
+			return;
+		}
+		if (fault?.kind === 'hangAfter') {
+			// The work is done; the answer never comes. The socket stays open until the client gives up
+			// (or the emulator stops), as with a service that stalls after doing the work.
+			log.add({ ...entry, status, outcome: 'unanswered' });
 			return;
 		}
 		if (binary) {

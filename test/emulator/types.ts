@@ -36,6 +36,8 @@ export type FaultKind =
 	| 'http409'
 	| 'resetBefore'
 	| 'resetAfter'
+	/** API origin: the request is processed (created, charged) and no answer ever comes; the connection stays open until the client gives up. */
+	| 'hangAfter'
 	/** Media origin: send the headers and half of the body, then reset the connection. */
 	| 'truncateBody';
 
@@ -48,6 +50,8 @@ export interface FaultScript {
 	count?: number;
 	/** Seconds for the Retry-After header of an http429; default 1. */
 	retryAfter?: number;
+	/** How Retry-After is written: `seconds` (default) or `date`, an HTTP date that many seconds from now (wall clock, Date.now). */
+	retryAfterAs?: 'seconds' | 'date';
 	/** Which origin the entry targets; default 'api'. */
 	origin?: 'api' | 'media';
 }
@@ -93,7 +97,8 @@ export interface RequestLogEntry {
 	account?: string;
 	/** Status sent, or for a reset: 0 when reset before processing, the status that would have been sent when reset after. */
 	status: number;
-	outcome: 'answered' | 'reset';
+	/** `unanswered`: a hangAfter fault; the request was processed and the answer withheld. */
+	outcome: 'answered' | 'reset' | 'unanswered';
 	bodyBytes: number;
 }
 
