@@ -26,3 +26,13 @@ export function virtualWorkflow(): Record<string, unknown> {
 		},
 	};
 }
+
+/**
+ * Takes real time out of Date.now altogether: from here on it reads `start` plus what was slept
+ * virtually. For tests that compare dates to the millisecond (an HTTP-date Retry-After); both the
+ * emulator and the client run in this process and read the same clock.
+ */
+export function freezeWallClock(start: number): void {
+	const sleptBefore = virtualClock.slept;
+	Date.now = () => start + virtualClock.slept - sleptBefore;
+}
