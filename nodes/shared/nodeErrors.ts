@@ -40,12 +40,16 @@ export function toNodeError(node: INode, error: unknown, itemIndex: number, labe
 	}
 	const response: JsonObject = { message, code: error.code ?? null, status: error.status ?? null };
 	if (error.hint) response.hint = error.hint;
-	return new NodeApiError(node, response, {
+	const apiError = new NodeApiError(node, response, {
 		message,
 		description,
 		itemIndex,
 		httpCode: error.status !== undefined ? String(error.status) : undefined,
 	});
+	// n8n swaps a message naming a network error code (ECONNRESET, ETIMEDOUT) for its own advice to
+	// retry, which contradicts the hint when a charged call may have gone through: keep ours.
+	if (error.kind === 'network') apiError.message = message;
+	return apiError;
 }
 
 /** What a failed item says: the message, what to do next, and the ids and codes to act on. */

@@ -8,7 +8,12 @@
  *   ...
  *   virtualClock.target = emulator;
  */
-export const virtualClock: { target?: { advance(ms: number): void }; slept: number } = { slept: 0 };
+export const virtualClock: {
+	target?: { advance(ms: number): void };
+	slept: number;
+	/** Awaited at the start of every virtual sleep: lets a test change the world while the code under test waits. */
+	onSleep?: (ms: number) => Promise<void> | void;
+} = { slept: 0 };
 
 const realNow = Date.now.bind(Date);
 
@@ -19,6 +24,7 @@ export function virtualWorkflow(): Record<string, unknown> {
 	return {
 		...actual,
 		sleep: async (ms: number) => {
+			await virtualClock.onSleep?.(ms);
 			virtualClock.slept += ms;
 			virtualClock.target?.advance(ms);
 			// Let other work (sockets, timers) run, as a real sleep would.
