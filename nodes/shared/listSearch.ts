@@ -66,11 +66,13 @@ export async function searchAvatars(this: ILoadOptionsFunctions, filter?: string
 /** Own avatars only, for operations that cannot act on public ones (delete, reframe). */
 export async function searchOwnAvatars(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const client = await createN8nClient(this);
-	const page = await client.listAvatars({ is_public: false, cursor: Number(paginationToken) || undefined, limit: 100 });
-	return {
-		results: page.avatars.filter((a) => matches(filter, a.avatar_id, a.default_voice_id)).map((a) => avatarItem(a, true)),
-		paginationToken: page.next_cursor ? String(page.next_cursor) : undefined,
-	};
+	return await answer(paginationToken, async (token) => {
+		const page = await client.listAvatars({ is_public: false, cursor: Number(token) || undefined, limit: 100 });
+		return {
+			results: page.avatars.filter((a) => matches(filter, a.avatar_id, a.default_voice_id)).map((a) => avatarItem(a, true)),
+			next: page.next_cursor ? String(page.next_cursor) : undefined,
+		};
+	});
 }
 
 export function voiceLabel(voice: VoiceDto, own: boolean): string {

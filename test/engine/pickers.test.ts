@@ -151,6 +151,20 @@ describe('avatar picker of Talking Video: your avatars first, then the public li
 	});
 });
 
+describe('avatar picker of Avatar → Delete: your own avatars only', () => {
+	const AVATAR = 'n8n-nodes-visionstory.visionStoryAvatar';
+
+	test('pages through more than a page of your avatars, and a search finds the oldest one', async () => {
+		for (let i = 0; i < 104; i++) await client.createAvatar({ inline_data: { data: png, mime_type: 'image/png' } });
+		const own = await ownAvatarIds();
+		const all = rows(await scrollToEnd(AVATAR, 'avatarId', { operation: 'delete' }));
+		expect(values(all)).toEqual(own);
+		expect(all.every((row) => String(row.name).startsWith('My avatar · '))).toBe(true);
+		const legacy = rows(await scrollToEnd(AVATAR, 'avatarId', { operation: 'delete' }, 'legacy'));
+		expect(values(legacy)).toEqual(['legacy_acct_1']);
+	});
+});
+
 async function ownAvatarIds(): Promise<string[]> {
 	const ids: string[] = [];
 	let cursor: number | undefined;
