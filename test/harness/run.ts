@@ -74,9 +74,12 @@ export async function runWorkflow(
 	const credentialsHelper = new HarnessCredentialsHelper(engine.credentialTypes, (options.credentials ?? {}) as CredentialDataMap);
 	const additionalData = buildAdditionalData({ credentialsHelper, executionId, workflow: workflowData, mode: 'manual' });
 
-	const run = await withBinaryStore(engine.binaryStore, async () =>
-		await new WorkflowExecute(additionalData, 'manual').run({ workflow, pinData }),
-	);
+	const run = await withBinaryStore(engine.binaryStore, async () => {
+		// A PCancelable: cancel() is what n8n calls when the user stops the execution.
+		const execution = new WorkflowExecute(additionalData, 'manual').run({ workflow, pinData });
+		options.onStart?.({ cancel: () => execution.cancel() });
+		return await execution;
+	});
 	return toRunResult(run, executionId, engine.binaryStore);
 }
 
@@ -122,5 +125,5 @@ function toRunResult(run: IRun, executionId: string, binaryStore: BinaryStore): 
 			.filter((taskError): taskError is ExecutionBaseError => taskError !== undefined)
 			.pop();
 
-	return { runData, error, executionId, output, binary, nodeError };
+	return { runData, error, status: run.status, executionId, output, binary, nodeError };
 }

@@ -1,5 +1,6 @@
 import type {
 	ExecutionBaseError,
+	ExecutionStatus,
 	IDataObject,
 	IHttpRequestOptions,
 	INode,
@@ -43,12 +44,16 @@ export interface RunOptions {
 	executionId?: string;
 	/** Merged over the workflow's own `pinData` (these win), honoured like a manual run in the editor. */
 	pinData?: IPinData;
+	/** Called as the execution starts; `cancel()` stops it as the editor's stop button (or n8n's execution timeout) does. */
+	onStart?: (execution: { cancel(): void }) => void;
 }
 
 export interface RunResult {
 	runData: IRunData;
 	/** The execution's error, if any. */
 	error?: ExecutionBaseError;
+	/** How n8n would record the execution: `success`, `error`, `canceled`, … */
+	status: ExecutionStatus;
 	/** The execution id the run used (handy for asserting idempotency keys). */
 	executionId: string;
 	/** Items of one output of one run of a node; throws a readable error if the node did not run. */

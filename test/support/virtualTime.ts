@@ -11,8 +11,12 @@
 export const virtualClock: {
 	target?: { advance(ms: number): void };
 	slept: number;
-	/** Awaited at the start of every virtual sleep: lets a test change the world while the code under test waits. */
-	onSleep?: (ms: number) => Promise<void> | void;
+	/**
+	 * Awaited at the start of every virtual sleep: lets a test change the world while the code under
+	 * test waits. Returning `'interrupted'` ends that sleep without moving time on, as a real sleep cut
+	 * short at its start by a cancel (the code under test stops waiting on its abort signal).
+	 */
+	onSleep?: (ms: number) => Promise<void | 'interrupted'> | void | 'interrupted';
 } = { slept: 0 };
 
 const realNow = Date.now.bind(Date);
@@ -24,7 +28,7 @@ export function virtualWorkflow(): Record<string, unknown> {
 	return {
 		...actual,
 		sleep: async (ms: number) => {
-			await virtualClock.onSleep?.(ms);
+			if ((await virtualClock.onSleep?.(ms)) === 'interrupted') return;
 			virtualClock.slept += ms;
 			virtualClock.target?.advance(ms);
 			// Let other work (sockets, timers) run, as a real sleep would.
