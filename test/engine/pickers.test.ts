@@ -209,6 +209,23 @@ describe('voice picker of Text to Speech', () => {
 	});
 });
 
+describe('voice picker of Voice → Delete: your cloned voices only', () => {
+	test('lists the voices you cloned, newest first, and the search box narrows them', async () => {
+		const first = await client.cloneVoice({ inline_data: { data: mp3, mime_type: 'audio/mpeg' } });
+		const second = await client.cloneVoice({ inline_data: { data: mp3, mime_type: 'audio/mpeg' } });
+		const VOICE = 'n8n-nodes-visionstory.visionStoryVoice';
+		const page = await search(VOICE, 'voiceId', { operation: 'delete' });
+		expect(values(page.results)).toEqual([second.voice_id, first.voice_id]);
+		expect(page.paginationToken).toBeUndefined();
+		expect(page.results[0].name).toBe(`My voice · ${second.voice_id} — english (en-US) · elevenlabs`);
+		expect(values((await search(VOICE, 'voiceId', { operation: 'delete' }, first.voice_id.toUpperCase())).results)).toEqual([first.voice_id]);
+	});
+
+	test('with no cloned voice the list is empty, with nothing more to load', async () => {
+		expect(await search('n8n-nodes-visionstory.visionStoryVoice', 'voiceId', { operation: 'delete' })).toEqual({ results: [] });
+	});
+});
+
 describe('asset picker', () => {
 	test('pages through a library of more than one page, newest first, each asset once', async () => {
 		const ids: string[] = [];
