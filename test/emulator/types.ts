@@ -89,6 +89,8 @@ export interface RequestLogEntry {
 	status: number;
 	outcome: 'answered' | 'reset';
 	bodyBytes: number;
+	/** The JSON body's top-level `text` (TTS, align), so a test can tell which part of a script a call carried. */
+	text?: string;
 }
 
 export type TaskKind = 'talkingVideo' | 'aiVideo';
