@@ -135,6 +135,21 @@ describe('parseMp3', () => {
 		expect(s.durationSec).toBeCloseTo(2 * bare.durationSec, 9);
 	});
 
+	test("a Fraunhofer VBRI header frame is read and, like Xing, not counted as audio", () => {
+		const format = { version: '1', sampleRate: 44100, kbps: 128, mono: false } as const;
+		const header = silentFrames(1, format);
+		const audio = silentFrames(20, format);
+		header.write('VBRI', 36, 'latin1');
+		header.writeUInt16BE(1, 40);
+		header.writeUInt32BE(header.length + audio.length, 46);
+		header.writeUInt32BE(20, 50);
+		const s = parseMp3(Buffer.concat([header, audio]));
+		expect(s.vbrHeaders).toEqual([{ kind: 'VBRI', offset: 0, length: header.length, bytes: header.length + audio.length, frames: 20 }]);
+		expect(s.frames).toHaveLength(20);
+		expect(s.durationSec).toBeCloseTo((20 * 1152) / 44100, 9);
+		expect(joinMp3([Buffer.concat([header, audio])]).frames).toBe(20);
+	});
+
 	test('data that is not MP3 is refused', () => {
 		for (const bytes of [fixture('sample.png'), fixture('sample.wav'), Buffer.alloc(0), Buffer.from([0xff, 0xfb, 0x90])]) {
 			expect(thrown(() => parseMp3(bytes))).toMatchObject({ reason: 'notMp3', message: expect.stringContaining('not an MP3') });
