@@ -91,7 +91,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 			({ status, body: payload, headers } = errorReply(injected));
 		} else {
 			try {
-				const reply = await dispatch(method, url, body.bytes, body.tooLarge, account);
+				const reply = await dispatch(method, url, body.bytes, body.tooLarge, account, entry);
 				status = reply.status;
 				if (reply.kind === 'json') payload = envelope(reply.data, state.now());
 				else ({ headers, body: binary } = reply);
@@ -142,7 +142,14 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 		log.add({ ...entry, status: 302, outcome: 'answered' });
 	}
 
-	async function dispatch(method: string, url: URL, bytes: Buffer, tooLarge: boolean, account: Account | undefined): Promise<Reply> {
+	async function dispatch(
+		method: string,
+		url: URL,
+		bytes: Buffer,
+		tooLarge: boolean,
+		account: Account | undefined,
+		entry: Omit<RequestLogEntry, 'seq'>,
+	): Promise<Reply> {
 		if (tooLarge) throw new ApiError(413, 413, 'Request body too large', { hint: 'Upload large media with a URL or POST /api/v1/asset in a smaller file' });
 		if (!account) throw new ApiError(401, 401, 'Missing or invalid X-API-Key', { hint: 'Send a valid key from the API keys page in the X-API-Key header' });
 		const match = router.match(method, url.pathname);
@@ -156,6 +163,8 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 			} catch {
 				throw invalid({ body: 'must be valid JSON' });
 			}
+			const text = (parsed as { text?: unknown } | null)?.text;
+			if (typeof text === 'string') entry.text = text;
 		}
 		return match.route.handler({ state, account, query: url.searchParams, body: parsed, now: state.now() });
 	}

@@ -100,6 +100,8 @@ export interface RequestLogEntry {
 	/** `unanswered`: a hangAfter fault; the request was processed and the answer withheld. */
 	outcome: 'answered' | 'reset' | 'unanswered';
 	bodyBytes: number;
+	/** The JSON body's top-level `text` (TTS, align), so a test can tell which part of a script a call carried. */
+	text?: string;
 }
 
 export type TaskKind = 'talkingVideo' | 'aiVideo';
