@@ -48,7 +48,8 @@ export class VisionStoryApi implements ICredentialType {
 	// The credit balance is free to read, so testing the credential never costs anything.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			// The same fallback as the nodes: a cleared Base URL means the production address.
+			baseURL: '={{ String($credentials.baseUrl || "").trim().replace(/\\/+$/, "") || "https://openapi.visionstory.ai" }}',
 			url: '/api/v1/billing/credits',
 			method: 'GET',
 		},

@@ -3,8 +3,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CreateAiVideoRequest, MediaRef } from '../shared/contract';
 import { AI_VIDEO_BATCH_MAX, ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES } from '../shared/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { downloadOnGet, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, optionsCollection, returnAllLimit, statusFilter, waitFields } from '../shared/fields';
+import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
+import { downloadOnGet, downloadResultFields, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, optionsCollection, returnAllLimit, statusFilter, waitFields } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import { loadOptions } from '../shared/modelOptions';
 import { checkAiVideoModels } from '../shared/modelRules';
@@ -12,7 +12,7 @@ import type { OperationDef } from '../shared/operations';
 import { callOperation, catalogOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
 import { deleteResult, idList, optional, optionalNumber, optionsOf, statusQuery } from '../shared/mapping';
 import { getAiVideos, getVideo } from '../shared/runners';
-import { videoTaskOperation } from '../shared/videoTask';
+import { checkStatusOperation, videoTaskOperation } from '../shared/videoTask';
 
 const mediaRules = { mimeTypes: ALL_MEDIA_MIME_TYPES, maxBytes: ASSET_MAX_BYTES };
 
@@ -120,8 +120,25 @@ export const aiVideoOperations: OperationDef[] = [
 				description: 'Images, clips or audio that guide the look, subject or sound (models that support it)',
 				options: [{ displayName: 'Reference', name: 'ref', values: mediaCollectionValues(['binary', 'url', 'asset'], 'Where the reference comes from') }],
 			},
-			...waitFields('AI videos usually take 2 to 10 minutes; all items render at once, within your plan’s concurrency limit'),
+			...waitFields('AI videos usually take 2 to 10 minutes; all items render at once, within your key’s concurrency limit', { concurrencyCap: true }),
 			optionsCollection([idempotencyKeyOption]),
+		],
+	}),
+	checkStatusOperation({
+		value: 'check',
+		name: 'Check Status',
+		action: 'Check the status of an AI video',
+		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
+		kind: 'aiVideo',
+		validateAs: 'getAiVideo',
+		fields: { video_id: 'videoId' },
+		properties: [
+			{
+				...videoId,
+				default: { mode: 'id', value: '={{ $json.video_id }}' },
+				hint: 'Finished videos leave by the Finished output; those still rendering by Still Rendering, which you connect back to a Wait node',
+			},
+			...downloadResultFields(true),
 		],
 	}),
 	customOperation({
@@ -219,7 +236,7 @@ export class VisionStoryAiVideo implements INodeType {
 		defaults: { name: 'VisionStory AI Video' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: nodeOutputs(aiVideoOperations),
 		credentials,
 		properties: [operationProperty(aiVideoOperations, 'create'), ...operationProperties(aiVideoOperations)],
 	};

@@ -11,7 +11,7 @@ import { callOperation, customOperation, executeOperation, listOperation } from 
 import { deleteResult, optionalNumber } from '../shared/mapping';
 import { updateFraming } from '../shared/runners';
 
-const avatarId = locator('avatarId', 'Avatar', 'searchAvatars', { description: 'One of your own avatars' });
+const avatarId = locator('avatarId', 'Avatar', 'searchOwnAvatars', { description: 'One of your own avatars (public library avatars cannot be changed)' });
 
 export const avatarOperations: OperationDef[] = [
 	callOperation({
@@ -107,7 +107,7 @@ export const avatarOperations: OperationDef[] = [
 						type: 'number',
 						typeOptions: { minValue: -1, maxValue: 1, numberPrecision: 2 },
 						default: 0,
-						description: '-1 left edge, 0 centred, 1 right edge',
+						description: '-1 left edge, 0 centered, 1 right edge',
 					},
 					{
 						displayName: 'Offset Y',
@@ -115,7 +115,7 @@ export const avatarOperations: OperationDef[] = [
 						type: 'number',
 						typeOptions: { minValue: -1, maxValue: 1, numberPrecision: 2 },
 						default: 0,
-						description: '-1 top, 0 centred, 1 bottom',
+						description: '-1 top, 0 centered, 1 bottom',
 					},
 				],
 			},

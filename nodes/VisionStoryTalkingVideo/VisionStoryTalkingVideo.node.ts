@@ -9,15 +9,15 @@ import {
 	SPEECH_RATES,
 	TALKING_VIDEO_AUDIO_MIME_TYPES,
 } from '../shared/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { downloadOnGet, filters, idempotencyKeyOption, locator, mediaFields, optionsCollection, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/fields';
+import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
+import { downloadOnGet, downloadResultFields, filters, idempotencyKeyOption, locator, mediaFields, optionsCollection, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/fields';
 import { listSearch } from '../shared/listSearch';
 import { loadOptions } from '../shared/modelOptions';
 import type { OperationDef, Params } from '../shared/operations';
 import { callOperation, catalogOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
 import { deleteResult, optional, optionsOf, statusQuery } from '../shared/mapping';
 import { getVideo } from '../shared/runners';
-import { videoTaskOperation } from '../shared/videoTask';
+import { checkStatusOperation, videoTaskOperation } from '../shared/videoTask';
 
 const text = { show: { scriptType: ['text'] } };
 const audio = { show: { scriptType: ['audio'] } };
@@ -39,7 +39,7 @@ function createRequest(p: Params, media: { audio?: unknown }): CreateTalkingVide
 						audio_url: audioRef?.url,
 						inline_data: audioRef?.inline_data,
 						voice_change: p.voiceChange === true,
-						voice_id: p.voiceChange === true ? optional(p.voiceId) : undefined,
+						voice_id: p.voiceChange === true ? optional(p.targetVoiceId) : undefined,
 						denoise: options.denoise === true,
 					},
 				}
@@ -68,7 +68,7 @@ export const talkingVideoOperations: OperationDef[] = [
 			'text_script.text': 'text',
 			'text_script.voice_id': 'voiceId',
 			'text_script.speech_rate': 'speechRate',
-			'audio_script.voice_id': 'voiceId',
+			'audio_script.voice_id': 'targetVoiceId',
 			audio_script: 'audioSource',
 			model_id: 'modelId',
 			aspect_ratio: 'aspectRatio',
@@ -121,13 +121,13 @@ export const talkingVideoOperations: OperationDef[] = [
 				displayOptions: audio,
 				description: 'Whether to re-speak the recording with another voice, keeping its timing',
 			},
-			locator('voiceId', 'Target Voice', 'searchVoices', {
+			locator('targetVoiceId', 'Target Voice', 'searchVoices', {
 				displayOptions: { show: { scriptType: ['audio'], voiceChange: [true] } },
 				description: 'The voice the recording is converted to',
 			}),
 			locator('modelId', 'Model', 'searchTalkingVideoModels', {
 				required: false,
-				description: 'Leave empty for the default model (vs_character_v4)',
+				description: "Leave empty for VisionStory's default model",
 			}),
 			{
 				displayName: 'Aspect Ratio',
@@ -155,7 +155,7 @@ export const talkingVideoOperations: OperationDef[] = [
 					name: 'backgroundColor',
 					type: 'color',
 					default: '',
-					description: 'Render the avatar on this solid colour instead of its own background',
+					description: 'Render the avatar on this solid color instead of its own background',
 				},
 				{
 					displayName: 'Denoise Audio',
@@ -173,6 +173,23 @@ export const talkingVideoOperations: OperationDef[] = [
 				},
 				idempotencyKeyOption,
 			]),
+		],
+	}),
+	checkStatusOperation({
+		value: 'check',
+		name: 'Check Status',
+		action: 'Check the status of a talking video',
+		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
+		kind: 'talkingVideo',
+		validateAs: 'getTalkingVideo',
+		fields: { video_id: 'videoId' },
+		properties: [
+			{
+				...videoId,
+				default: { mode: 'id', value: '={{ $json.video_id }}' },
+				hint: 'Finished videos leave by the Finished output; those still rendering by Still Rendering, which you connect back to a Wait node',
+			},
+			...downloadResultFields(true),
 		],
 	}),
 	customOperation({
@@ -231,7 +248,7 @@ export class VisionStoryTalkingVideo implements INodeType {
 		defaults: { name: 'VisionStory Talking Video' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: nodeOutputs(talkingVideoOperations),
 		credentials,
 		properties: [operationProperty(talkingVideoOperations, 'create'), ...operationProperties(talkingVideoOperations)],
 	};

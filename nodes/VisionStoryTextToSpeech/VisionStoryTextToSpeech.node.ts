@@ -33,7 +33,7 @@ export const textToSpeechOperations: OperationDef[] = [
 				typeOptions: { rows: 4 },
 				default: '',
 				required: true,
-				description: `What to say, up to ${TTS_TEXT_MAX} characters. Costs 2 credits per started 1,000 characters.`,
+				description: `What to say, up to ${TTS_TEXT_MAX} characters. Charged per character; the cost of each call is in the output (cost_credit), current prices are on VisionStory's pricing page.`,
 			},
 			locator('voiceId', 'Voice', 'searchVoices', { description: 'A public voice or one you cloned' }),
 			speechRate(),

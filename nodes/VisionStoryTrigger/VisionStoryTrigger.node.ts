@@ -2,6 +2,7 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentials } from '../shared/description';
+import { downloadResultFields, statusOptions } from '../shared/fields';
 import { pollVisionStory } from './trigger';
 
 export class VisionStoryTrigger implements INodeType {
@@ -45,28 +46,11 @@ export class VisionStoryTrigger implements INodeType {
 				name: 'statuses',
 				type: 'multiOptions',
 				required: true,
-				options: [
-					{
-						name: 'Failed',
-						value: 'failed',
-						description: 'The task failed and its credits were refunded',
-					},
-					{
-						name: 'Ready',
-						value: 'created',
-						description: 'The video is rendered and can be downloaded',
-					},
-				],
+				options: statusOptions(['created', 'failed']),
 				default: ['created'],
 				description: 'Which outcomes start the workflow; each task starts it once',
 			},
-			{
-				displayName: 'Download Result',
-				name: 'downloadResult',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to put a ready video into the binary property "data" of its item',
-			},
+			...downloadResultFields(false),
 		],
 	};
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 export type Kind = 'talkingVideo' | 'aiVideo';
 export const KINDS: readonly Kind[] = ['talkingVideo', 'aiVideo'];

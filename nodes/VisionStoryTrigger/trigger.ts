@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { VisionStoryClient } from '../shared/client';
 import { VisionStoryError } from '../shared/errors';
 import { binaryFromDownload, withBinary } from '../shared/media';
+import { STATUS_LABELS } from '../shared/fields';
 import { createN8nClient } from '../shared/n8nTransport';
 import { toNodeError } from '../shared/nodeErrors';
 import type { Kind, Task, TriggerCursor } from './cursor';
@@ -23,7 +24,6 @@ const TEST_EVENT_PAGES = 3;
 const IN_FLIGHT_LEASE_MS = 15 * 60_000;
 
 const KIND_LABEL: Record<Kind, string> = { talkingVideo: 'talking video', aiVideo: 'AI video' };
-const STATUS_LABEL: Record<string, string> = { created: 'ready', failed: 'failed' };
 
 /**
  * Polls of one active workflow share its static data object. n8n may start a poll while the previous
@@ -35,6 +35,7 @@ interface Settings {
 	kinds: Kind[];
 	statuses: Set<string>;
 	downloadResult: boolean;
+	outputBinaryProperty: string;
 }
 
 function settings(context: IPollFunctions): Settings {
@@ -51,7 +52,9 @@ function settings(context: IPollFunctions): Settings {
 			description: 'Pick Ready, Failed, or both',
 		});
 	}
-	return { kinds, statuses: new Set(statuses), downloadResult: context.getNodeParameter('downloadResult', false) as boolean };
+	const downloadResult = context.getNodeParameter('downloadResult', false) as boolean;
+	const outputBinaryProperty = downloadResult ? String(context.getNodeParameter('outputBinaryProperty', 'data') || 'data') : 'data';
+	return { kinds, statuses: new Set(statuses), downloadResult, outputBinaryProperty };
 }
 
 function pollBudgetMs(context: IPollFunctions): number {
@@ -72,10 +75,10 @@ function isPermanent(error: unknown): error is VisionStoryError {
 	);
 }
 
-async function toItem(context: IPollFunctions, client: VisionStoryClient, kind: Kind, task: Task, download: boolean): Promise<INodeExecutionData> {
+async function toItem(context: IPollFunctions, client: VisionStoryClient, kind: Kind, task: Task, config: Settings): Promise<INodeExecutionData> {
 	const item: INodeExecutionData = { json: { ...task, kind } as IDataObject };
 	const url = typeof task.video_url === 'string' ? task.video_url : '';
-	if (!download || task.status !== 'created' || !url) return item;
+	if (!config.downloadResult || task.status !== 'created' || !url) return item;
 	const attached = await client
 		.download(url)
 		// prepareBinaryData is the same helper on poll and execute contexts.
@@ -84,7 +87,7 @@ async function toItem(context: IPollFunctions, client: VisionStoryClient, kind: 
 			(binary) => ({ binary }),
 			(error: unknown) => ({ error }),
 		);
-	if ('binary' in attached) return withBinary(item, 'data', attached.binary);
+	if ('binary' in attached) return withBinary(item, config.outputBinaryProperty, attached.binary);
 	if (!isPermanent(attached.error)) throw attached.error;
 	return { json: { ...item.json, downloadError: attached.error.message } };
 }
@@ -99,12 +102,12 @@ async function testEvent(context: IPollFunctions, client: VisionStoryClient, con
 	}
 	if (!best) {
 		const kinds = config.kinds.map((k) => KIND_LABEL[k]).join(' or ');
-		const statuses = [...config.statuses].map((s) => STATUS_LABEL[s] ?? s).join(' or ');
+		const statuses = [...config.statuses].map((s) => (STATUS_LABELS[s as keyof typeof STATUS_LABELS] ?? s).toLowerCase()).join(' or ');
 		throw new NodeOperationError(context.getNode(), `No finished video exists yet: your account has no ${kinds} that is ${statuses}`, {
 			description: `Create a ${kinds} with the matching VisionStory node, wait until it is ${statuses}, then fetch the test event again`,
 		});
 	}
-	return [[await toItem(context, client, best.kind, best.task, config.downloadResult)]];
+	return [[await toItem(context, client, best.kind, best.task, config)]];
 }
 
 /**
@@ -142,7 +145,7 @@ async function triggerPoll(context: IPollFunctions, client: VisionStoryClient, c
 			held.get(kind)!.push(task);
 			continue;
 		}
-		items.push(await toItem(context, client, kind, task, config.downloadResult));
+		items.push(await toItem(context, client, kind, task, config));
 		emitted.get(kind)!.push(task.video_id);
 	}
 	for (const poll of polls) next[poll.kind] = settleKind(poll, emitted.get(poll.kind)!, held.get(poll.kind)!);

@@ -93,7 +93,7 @@ export const voiceOperations: OperationDef[] = [
 		fields: { voice_id: 'voiceId' },
 		request: (p) => ({ voice_id: String(p.voiceId ?? '') }),
 		output: deleteResult('voice_id', 'voiceId'),
-		properties: [locator('voiceId', 'Voice', 'searchVoices', { description: 'One of your cloned voices' })],
+		properties: [locator('voiceId', 'Voice', 'searchOwnVoices', { description: 'One of your cloned voices (public voices cannot be deleted)' })],
 	}),
 ];
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 
 import type { OperationName, Operations, RequestOf, ResponseOf } from './contract';
 import { AI_VIDEO_BATCH_MAX, AiVideoDto, Empty, operations } from './contract';

@@ -1,4 +1,5 @@
-import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
+import type { INodeCredentialDescription, INodeOutputConfiguration, INodeProperties, NodeConnectionType } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { OperationDef } from './operations';
 
@@ -33,4 +34,17 @@ export function operationProperties(operations: readonly OperationDef[]): INodeP
 export function operationSubtitle(operations: readonly OperationDef[]): string {
 	const names = Object.fromEntries(operations.map((o) => [o.value, o.name]));
 	return `={{ ${JSON.stringify(names)}[$parameter["operation"]] }}`;
+}
+
+/**
+ * The node's outputs: one, or for an operation that routes its items (Check Status) one per route,
+ * chosen by n8n from the operation parameter.
+ */
+export function nodeOutputs(operations: readonly OperationDef[]): NodeConnectionType[] | `={{${string}}}` {
+	const routed = operations.filter((o) => o.outputs && o.outputs.length > 1);
+	if (!routed.length) return [NodeConnectionTypes.Main];
+	const byOperation: Record<string, INodeOutputConfiguration[]> = Object.fromEntries(
+		routed.map((o) => [o.value, o.outputs!.map((displayName) => ({ type: NodeConnectionTypes.Main, displayName }))]),
+	);
+	return `={{${JSON.stringify(byOperation)}[$parameter.operation] ?? ["${NodeConnectionTypes.Main}"]}}`;
 }

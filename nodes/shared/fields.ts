@@ -50,14 +50,13 @@ export function mediaFields(options: MediaFieldOptions): INodeProperties[] {
 	];
 	if (sources.includes('binary')) {
 		fields.push({
-			displayName: `${displayName} Binary Property`,
+			displayName: `${displayName} Input Binary Field`,
 			name: `${name}BinaryProperty`,
 			type: 'string',
 			default: 'data',
 			required: true,
 			displayOptions: { show: { [sourceName]: ['binary'] } },
-			hint: options.fileHint,
-			description: 'Name of the input binary property that holds the file',
+			hint: options.fileHint ?? 'The name of the input binary field containing the file',
 		});
 	}
 	if (sources.includes('url')) {
@@ -91,12 +90,12 @@ export function mediaCollectionValues(sources: readonly MediaSource[], kindHint:
 			description: kindHint,
 		},
 		{
-			displayName: 'Binary Property',
+			displayName: 'Input Binary Field',
 			name: 'binaryProperty',
 			type: 'string',
 			default: 'data',
 			displayOptions: { show: { source: ['binary'] } },
-			description: 'Name of the input binary property that holds the file',
+			hint: 'The name of the input binary field containing the file',
 		},
 		{
 			displayName: 'URL',
@@ -177,42 +176,57 @@ export function returnAllLimit(): INodeProperties[] {
 	];
 }
 
-/** Waiting knobs of the asynchronous creates (talking video, AI video). */
-export function waitFields(renderHint: string): INodeProperties[] {
+const downloadResult: INodeProperties = {
+	displayName: 'Download Result',
+	name: 'downloadResult',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to put a finished video into a binary field of the output item',
+};
+
+const outputBinaryProperty: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'outputBinaryProperty',
+	type: 'string',
+	default: 'data',
+	hint: 'The name of the output binary field to put the file in',
+};
+
+/** Whether a finished video goes into binary, and the field it goes to; one definition for every node. */
+export function downloadResultFields(defaultValue: boolean, displayOptions?: INodeProperties['displayOptions']): INodeProperties[] {
+	const show = displayOptions?.show ?? {};
 	return [
+		{ ...downloadResult, default: defaultValue, displayOptions },
+		{ ...outputBinaryProperty, displayOptions: { ...displayOptions, show: { ...show, downloadResult: [true] } } },
+	];
+}
+
+const waiting = { show: { waitForCompletion: [true] } };
+
+/** Waiting knobs of the asynchronous creates (talking video, AI video). */
+export function waitFields(renderHint: string, options: { concurrencyCap?: boolean } = {}): INodeProperties[] {
+	const fields: INodeProperties[] = [
 		{
 			displayName: 'Wait for Completion',
 			name: 'waitForCompletion',
 			type: 'boolean',
 			default: true,
+			// One wait spans all items, so it is set for the node, not per item.
+			noDataExpression: true,
 			hint: renderHint,
 			description:
-				'Whether to wait until the video is rendered. Turn off to return the video ID at once (e.g. to answer a webhook) and pick the result up later with Get or the VisionStory Trigger.',
+				'Whether to wait until the videos are rendered (applies to all items). Turn off to return the video IDs at once (e.g. to answer a webhook) and pick the results up later with Check Status, Get or the VisionStory Trigger.',
 		},
-		{
-			displayName: 'Download Result',
-			name: 'downloadResult',
-			type: 'boolean',
-			default: true,
-			displayOptions: { show: { waitForCompletion: [true] } },
-			description: 'Whether to put the finished video into a binary property of the output item',
-		},
-		{
-			displayName: 'Output Binary Property',
-			name: 'outputBinaryProperty',
-			type: 'string',
-			default: 'data',
-			displayOptions: { show: { waitForCompletion: [true], downloadResult: [true] } },
-			description: 'Name of the binary property to put the video in',
-		},
+		...downloadResultFields(true, waiting),
 		{
 			displayName: 'Poll Interval (Seconds)',
 			name: 'pollIntervalSeconds',
 			type: 'number',
 			typeOptions: { minValue: 5 },
 			default: 10,
-			displayOptions: { show: { waitForCompletion: [true] } },
-			description: 'How often to check on the videos; VisionStory asks for at least 5 seconds',
+			noDataExpression: true,
+			displayOptions: waiting,
+			description: 'How often to check on the videos (applies to all items); VisionStory asks for at least 5 seconds',
 		},
 		{
 			displayName: 'Timeout (Minutes)',
@@ -220,9 +234,44 @@ export function waitFields(renderHint: string): INodeProperties[] {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 30,
-			displayOptions: { show: { waitForCompletion: [true] } },
+			displayOptions: waiting,
 			description:
-				'How long to wait before giving up. The video keeps rendering after a timeout; the error names its ID so you can fetch it later.',
+				'How long to wait for each video before giving up. The video keeps rendering after a timeout; the error names its ID so you can fetch it later.',
+		},
+	];
+	if (!options.concurrencyCap) return fields;
+	const notWaiting = { show: { waitForCompletion: [false] } };
+	return [
+		...fields,
+		{
+			displayName: 'At Concurrency Limit',
+			name: 'atConcurrencyLimit',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: notWaiting,
+			options: [
+				{
+					name: 'Return an Error for the Item',
+					value: 'returnError',
+					description: 'The node answers within seconds; items over the limit are not sent and not charged',
+				},
+				{
+					name: 'Hold Until a Slot Frees',
+					value: 'holdForSlot',
+					description: 'The node keeps items over the limit and sends each as soon as a render finishes, up to the hold limit',
+				},
+			],
+			default: 'returnError',
+			description: 'What to do with items your key cannot start now because it already renders as many AI videos as it may',
+		},
+		{
+			displayName: 'Hold Limit (Minutes)',
+			name: 'slotWaitMinutes',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 5,
+			displayOptions: { show: { ...notWaiting.show, atConcurrencyLimit: ['holdForSlot'] } },
+			description: 'How long an item may wait for a free slot before it is returned as an error (nothing is charged for it)',
 		},
 	];
 }
@@ -237,25 +286,31 @@ export const idempotencyKeyOption: INodeProperties = {
 		'Sending the same key again within 24 hours returns the original video instead of creating and charging a new one. Leave empty to let the node derive one per execution and item.',
 };
 
-export const downloadResultOption: INodeProperties = {
-	displayName: 'Download Result',
-	name: 'downloadResult',
-	type: 'boolean',
-	default: false,
-	description: 'Whether to put the finished video into the binary property "data" when it is ready',
-};
-
-export const binaryOutputOption: INodeProperties = {
-	displayName: 'Output Binary Property',
-	name: 'outputBinaryProperty',
-	type: 'string',
-	default: 'data',
-	description: 'Name of the binary property to write the file to',
-};
+export const binaryOutputOption = outputBinaryProperty;
 
 /** The Filters collection of a Get Many operation. */
 export function filters(options: INodeProperties[]): INodeProperties {
 	return { displayName: 'Filters', name: 'filters', type: 'collection', placeholder: 'Add Filter', default: {}, options };
+}
+
+/** One label per task status, wherever a status is shown or chosen. */
+export const STATUS_LABELS: Record<(typeof TASK_STATUSES)[number], string> = {
+	queued: 'Queued',
+	creating: 'Rendering',
+	created: 'Ready',
+	failed: 'Failed',
+};
+
+const STATUS_DESCRIPTIONS: Record<(typeof TASK_STATUSES)[number], string> = {
+	queued: 'Waiting to render (status queued)',
+	creating: 'Rendering (status creating)',
+	created: 'Rendered; the video can be downloaded (status created)',
+	failed: 'Failed; its credits were refunded (status failed)',
+};
+
+/** Status choices, labelled the same everywhere. */
+export function statusOptions(statuses: ReadonlyArray<(typeof TASK_STATUSES)[number]> = TASK_STATUSES): INodePropertyOptions[] {
+	return statuses.map((s) => ({ name: STATUS_LABELS[s], value: s, description: STATUS_DESCRIPTIONS[s] }));
 }
 
 export function statusFilter(description?: string): INodeProperties {
@@ -263,7 +318,7 @@ export function statusFilter(description?: string): INodeProperties {
 		displayName: 'Status',
 		name: 'status',
 		type: 'multiOptions',
-		options: TASK_STATUSES.map((s) => ({ name: capitalize(s), value: s })),
+		options: statusOptions(),
 		default: [],
 		description,
 	};
@@ -282,24 +337,7 @@ export function speechRate(displayOptions?: INodeProperties['displayOptions']): 
 
 /** Get operations can bring the video along when it is ready. */
 export function downloadOnGet(show: NonNullable<INodeProperties['displayOptions']>['show'] = {}): INodeProperties[] {
-	return [
-		{
-			displayName: 'Download Result',
-			name: 'downloadResult',
-			type: 'boolean',
-			default: false,
-			displayOptions: Object.keys(show).length ? { show } : undefined,
-			description: 'Whether to put the video into a binary property when it is ready',
-		},
-		{
-			displayName: 'Output Binary Property',
-			name: 'outputBinaryProperty',
-			type: 'string',
-			default: 'data',
-			displayOptions: { show: { ...show, downloadResult: [true] } },
-			description: 'Name of the binary property to put the video in',
-		},
-	];
+	return downloadResultFields(false, Object.keys(show).length ? { show } : undefined);
 }
 
 /** The Options collection: the knobs most users leave alone. */

@@ -25,15 +25,54 @@ function avatarItem(avatar: AvatarDto, own: boolean): INodeListSearchItems {
 	};
 }
 
+/**
+ * n8n's editor asks for a list's next page only when the user scrolls to its end, and a dropdown of
+ * a few rows cannot scroll: an answer that short with more behind it (a filter that matched little
+ * on this page, or a short first list) would leave the rest out of reach. So one answer reads pages
+ * until it has rows enough to scroll or the list ends, within a bound that keeps the picker quick.
+ */
+const ROWS_PER_ANSWER = 20;
+const PAGES_PER_ANSWER = 10;
+
+interface Page {
+	results: INodeListSearchItems[];
+	next?: string;
+}
+
+async function answer(start: string | undefined, read: (token: string | undefined) => Promise<Page>): Promise<INodeListSearchResult> {
+	const results: INodeListSearchItems[] = [];
+	let token = start;
+	for (let pages = 0; pages < PAGES_PER_ANSWER; pages++) {
+		const page = await read(token);
+		results.push(...page.results);
+		token = page.next;
+		if (token === undefined || results.length >= ROWS_PER_ANSWER) break;
+	}
+	return { results, paginationToken: token };
+}
+
 /** Own avatars first, then the public library; the token says which list and where in it. */
 export async function searchAvatars(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const client = await createN8nClient(this);
-	const [list, cursorText] = (paginationToken ?? 'own:0').split(':');
-	const isPublic = list === 'public';
-	const page = await client.listAvatars({ is_public: isPublic, cursor: Number(cursorText) || undefined, limit: 100 });
-	const results = page.avatars.filter((a) => matches(filter, a.avatar_id, a.default_voice_id)).map((a) => avatarItem(a, !isPublic));
-	const next = page.next_cursor ? `${list}:${page.next_cursor}` : isPublic ? undefined : 'public:0';
-	return { results, paginationToken: next };
+	return await answer(paginationToken, async (token) => {
+		const [list, cursorText] = (token ?? 'own:0').split(':');
+		const isPublic = list === 'public';
+		const page = await client.listAvatars({ is_public: isPublic, cursor: Number(cursorText) || undefined, limit: 100 });
+		const results = page.avatars.filter((a) => matches(filter, a.avatar_id, a.default_voice_id)).map((a) => avatarItem(a, !isPublic));
+		return { results, next: page.next_cursor ? `${list}:${page.next_cursor}` : isPublic ? undefined : 'public:0' };
+	});
+}
+
+/** Own avatars only, for operations that cannot act on public ones (delete, reframe). */
+export async function searchOwnAvatars(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const client = await createN8nClient(this);
+	return await answer(paginationToken, async (token) => {
+		const page = await client.listAvatars({ is_public: false, cursor: Number(token) || undefined, limit: 100 });
+		return {
+			results: page.avatars.filter((a) => matches(filter, a.avatar_id, a.default_voice_id)).map((a) => avatarItem(a, true)),
+			next: page.next_cursor ? String(page.next_cursor) : undefined,
+		};
+	});
 }
 
 export function voiceLabel(voice: VoiceDto, own: boolean): string {
@@ -41,17 +80,25 @@ export function voiceLabel(voice: VoiceDto, own: boolean): string {
 	return `${own ? 'My voice · ' : ''}${voice.voice_id}${traits ? ` — ${traits}` : ''}${voice.provider ? ` · ${voice.provider}` : ''}`;
 }
 
+function voiceItems(voices: VoiceDto[], own: boolean, filter?: string): INodeListSearchItems[] {
+	return voices
+		.filter((v) => matches(filter, v.voice_id, v.language, v.locale, v.gender, v.accent, v.provider, v.tags))
+		.map((v) => ({ name: voiceLabel(v, own), value: v.voice_id, url: v.preview_audio_url || undefined }));
+}
+
 export async function searchVoices(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const client = await createN8nClient(this);
 	const page = await client.listVoices({ cursor: Number(paginationToken) || undefined, limit: 200 });
-	const pick = (voices: VoiceDto[], own: boolean) =>
-		voices
-			.filter((v) => matches(filter, v.voice_id, v.language, v.locale, v.gender, v.accent, v.provider, v.tags))
-			.map((v) => ({ name: voiceLabel(v, own), value: v.voice_id, url: v.preview_audio_url || undefined }));
 	return {
-		results: [...pick(page.my_voices, true), ...pick(page.public_voices, false)],
+		results: [...voiceItems(page.my_voices, true, filter), ...voiceItems(page.public_voices, false, filter)],
 		paginationToken: page.next_cursor ? String(page.next_cursor) : undefined,
 	};
+}
+
+/** Cloned voices only, for deleting: public voices cannot be deleted. The service sends them whole on the first page. */
+export async function searchOwnVoices(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const page = await (await createN8nClient(this)).listVoices({ limit: 1 });
+	return { results: voiceItems(page.my_voices, true, filter) };
 }
 
 function assetItem(asset: AssetDto): INodeListSearchItems {
@@ -62,11 +109,13 @@ function assetItem(asset: AssetDto): INodeListSearchItems {
 
 export async function searchAssets(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const client = await createN8nClient(this);
-	const page = await client.listAssets({ cursor: Number(paginationToken) || undefined, limit: 100 });
-	return {
-		results: page.assets.filter((a) => matches(filter, a.asset_id, a.kind, a.mime)).map(assetItem),
-		paginationToken: page.next_cursor ? String(page.next_cursor) : undefined,
-	};
+	return await answer(paginationToken, async (token) => {
+		const page = await client.listAssets({ cursor: Number(token) || undefined, limit: 100 });
+		return {
+			results: page.assets.filter((a) => matches(filter, a.asset_id, a.kind, a.mime)).map(assetItem),
+			next: page.next_cursor ? String(page.next_cursor) : undefined,
+		};
+	});
 }
 
 export async function searchTalkingVideoModels(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
@@ -117,26 +166,34 @@ function videoItem(video: { video_id: string; status: string; created_at?: numbe
 }
 
 export async function searchTalkingVideos(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const page = await (await createN8nClient(this)).listTalkingVideos({ cursor: Number(paginationToken) || undefined, limit: 100 });
-	return {
-		results: page.videos.filter((v) => matches(filter, v.video_id, v.status, v.model_id)).map(videoItem),
-		paginationToken: page.next_cursor ? String(page.next_cursor) : undefined,
-	};
+	const client = await createN8nClient(this);
+	return await answer(paginationToken, async (token) => {
+		const page = await client.listTalkingVideos({ cursor: Number(token) || undefined, limit: 100 });
+		return {
+			results: page.videos.filter((v) => matches(filter, v.video_id, v.status, v.model_id)).map(videoItem),
+			next: page.next_cursor ? String(page.next_cursor) : undefined,
+		};
+	});
 }
 
 export async function searchAiVideos(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const page = await (await createN8nClient(this)).listAiVideos({ cursor: Number(paginationToken) || undefined, limit: 100 });
-	return {
-		results: page.videos.filter((v) => matches(filter, v.video_id, v.status, v.model_id)).map(videoItem),
-		paginationToken: page.next_cursor ? String(page.next_cursor) : undefined,
-	};
+	const client = await createN8nClient(this);
+	return await answer(paginationToken, async (token) => {
+		const page = await client.listAiVideos({ cursor: Number(token) || undefined, limit: 100 });
+		return {
+			results: page.videos.filter((v) => matches(filter, v.video_id, v.status, v.model_id)).map(videoItem),
+			next: page.next_cursor ? String(page.next_cursor) : undefined,
+		};
+	});
 }
 
 export const listSearch = {
 	searchTalkingVideos,
 	searchAiVideos,
 	searchAvatars,
+	searchOwnAvatars,
 	searchVoices,
+	searchOwnVoices,
 	searchAssets,
 	searchTalkingVideoModels,
 	searchAiVideoModels,

@@ -78,10 +78,10 @@ export function toNetworkError(error: unknown): NetworkError {
 			if (typeof e.message === 'string') message = e.message;
 			break;
 		}
-		if (e.name === 'AbortError' || e.name === 'CanceledError') return new NetworkError('ABORTED', 'cancelled', true);
+		if (e.name === 'AbortError' || e.name === 'CanceledError') return new NetworkError('ABORTED', 'canceled', true);
 		current = e.cause;
 	}
-	if (code === 'ERR_CANCELED') return new NetworkError('ABORTED', 'cancelled', true);
+	if (code === 'ERR_CANCELED') return new NetworkError('ABORTED', 'canceled', true);
 	// axios reports its own timeout as ECONNABORTED: the request was sent and may be running.
 	if (code === 'ECONNABORTED') return new NetworkError('ETIMEDOUT', 'timed out waiting for an answer');
 	return new NetworkError(code ?? 'ECONNRESET', message.replace(/https?:\/\/\S+/g, '<url>'));
@@ -92,6 +92,11 @@ export interface VisionStoryCredentials {
 	baseUrl?: string;
 }
 
+/** A cleared or blank Base URL means the production address, as in the credential's test. */
+export function baseUrlOf(credentials: Partial<VisionStoryCredentials>): string {
+	return String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '') || DEFAULT_BASE_URL;
+}
+
 export interface ClientOptions {
 	retry?: Partial<RetryPolicy>;
 }
@@ -100,7 +105,7 @@ export interface ClientOptions {
 export async function createN8nClient(context: RequestContext, options: ClientOptions = {}): Promise<VisionStoryClient> {
 	const credentials = (await context.getCredentials(CREDENTIAL_TYPE)) as unknown as VisionStoryCredentials;
 	const transport = new Transport(new N8nChannel(context), {
-		baseUrl: credentials.baseUrl || DEFAULT_BASE_URL,
+		baseUrl: baseUrlOf(credentials),
 		secrets: [credentials.apiKey],
 		retry: options.retry,
 	});

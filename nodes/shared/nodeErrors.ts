@@ -40,28 +40,43 @@ export function toNodeError(node: INode, error: unknown, itemIndex: number, labe
 	}
 	const response: JsonObject = { message, code: error.code ?? null, status: error.status ?? null };
 	if (error.hint) response.hint = error.hint;
-	return new NodeApiError(node, response, {
+	const apiError = new NodeApiError(node, response, {
 		message,
 		description,
 		itemIndex,
 		httpCode: error.status !== undefined ? String(error.status) : undefined,
 	});
+	// n8n swaps a message naming a network error code (ECONNRESET, ETIMEDOUT) for its own advice to
+	// retry, which contradicts the hint when a charged call may have gone through: keep ours.
+	if (error.kind === 'network') apiError.message = message;
+	return apiError;
 }
 
-/** The output item continue-on-fail gives for a failed input item. */
-export function errorItem(error: unknown, itemIndex: number, label: FieldLabeler = () => undefined): INodeExecutionData {
-	const json: IDataObject = {};
-	if (error instanceof VisionStoryError) {
-		json.error = messageOf(error, label);
-		if (error.hint) json.hint = error.hint;
-		if (error.status !== undefined) json.status = error.status;
-		if (error.code !== undefined) json.code = error.code;
-		if (error.videoIds?.length) json.video_id = error.videoIds.length === 1 ? error.videoIds[0] : error.videoIds;
-		if (error.issues?.length) json.fields = error.issues.map((i) => i.field);
-	} else {
-		json.error = redactText(error instanceof Error ? error.message : String(error));
+/** What a failed item says: the message, what to do next, and the ids and codes to act on. */
+function errorDetails(error: unknown, label: FieldLabeler): { message: string } & IDataObject {
+	if (!(error instanceof VisionStoryError)) {
 		const description = (error as { description?: unknown }).description;
-		if (typeof description === 'string') json.hint = description;
+		return {
+			message: redactText(error instanceof Error ? error.message : String(error)),
+			...(typeof description === 'string' ? { hint: description } : {}),
+		};
 	}
+	const details: { message: string } & IDataObject = { message: messageOf(error, label) };
+	if (error.hint) details.hint = error.hint;
+	if (error.status !== undefined) details.status = error.status;
+	if (error.code !== undefined) details.code = error.code;
+	if (error.videoIds?.length) details.video_id = error.videoIds.length === 1 ? error.videoIds[0] : error.videoIds;
+	if (error.issues?.length) details.fields = error.issues.map((i) => i.field);
+	return details;
+}
+
+/**
+ * The output item continue-on-fail gives for a failed input item. On the regular output its fields
+ * sit at the top level beside `error` (the message). n8n sends an item down the error output only
+ * when its JSON holds nothing but `error` and `message`, so there the fields go inside `error`.
+ */
+export function errorItem(error: unknown, itemIndex: number, label: FieldLabeler = () => undefined, forErrorOutput = false): INodeExecutionData {
+	const { message, ...details } = errorDetails(error, label);
+	const json: IDataObject = forErrorOutput ? { error: { message, ...details }, message } : { error: message, ...details };
 	return { json, pairedItem: { item: itemIndex } };
 }

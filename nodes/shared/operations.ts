@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 
 import type { VisionStoryClient } from './client';
 import { fieldIssues } from './client';
@@ -52,13 +52,16 @@ export interface Scope {
 	media(item: Prepared): Record<string, MediaPart>;
 }
 
-export type ItemOutcome = Outcome<INodeExecutionData[]>;
+/** An item's result: its output items and, for operations with several outputs, which one they go to. */
+export type ItemOutcome = { ok: true; value: INodeExecutionData[]; output?: number } | Exclude<Outcome<never>, { ok: true }>;
 
 export interface OperationDef {
 	value: string;
 	name: string;
 	action: string;
 	description: string;
+	/** Names of the node's outputs while this operation is chosen, when it has more than one. */
+	outputs?: readonly string[];
 	/** Parameters of this operation; the node description shows them only for it. */
 	properties: INodeProperties[];
 	media?: MediaDecl[];
@@ -163,17 +166,17 @@ function runIndexOf(context: IExecuteFunctions): number {
  * then assembles the output with pairedItem and continue-on-fail.
  */
 export async function executeOperation(context: IExecuteFunctions, operations: readonly OperationDef[]): Promise<INodeExecutionData[][]> {
+	const node = context.getNode();
 	const value = context.getNodeParameter('operation', 0) as string;
 	const operation = operations.find((o) => o.value === value);
 	if (!operation) {
 		const allowed = operations.map((o) => `${o.value} (${o.name})`).join(', ');
-		throw toNodeError(context.getNode(), invalid(value, [{ field: 'Operation (operation)', message: `"${value}" is not supported; allowed: ${allowed}` }]), 0);
+		throw toNodeError(node, invalid(value, [{ field: 'Operation (operation)', message: `"${value}" is not supported; allowed: ${allowed}` }]), 0);
 	}
 	const items = context.getInputData();
 	const paramsOf = new Map<number, Params>();
 	const label = (index: number): FieldLabeler => labeler(operation.properties, operation.fields, paramsOf.get(index));
-	const client = await createN8nClient(context);
-	const node = context.getNode();
+	const client = await createN8nClient(context).catch((error: unknown) => Promise.reject(toNodeError(node, error, 0)));
 	const runIndex = runIndexOf(context);
 	const executionId = idempotencyExecutionId(context);
 	const scope: Scope = {
@@ -185,11 +188,17 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 		media: (item) => mediaParts(context, item.inputs),
 	};
 	const continueOnFail = context.continueOnFail();
+	const toErrorOutput = node.onError === 'continueErrorOutput';
 	const outcomes = new Array<ItemOutcome | undefined>(items.length);
 	let prepared: Prepared[] = [];
 	const reject = (index: number, error: unknown) => {
-		if (!continueOnFail) throw toNodeError(node, error, index, label(index));
+		if (!continueOnFail || isAborted(error)) throw toNodeError(node, error, index, label(index));
 		outcomes[index] = { ok: false, error: error as VisionStoryError };
+	};
+	/** A failure of a step that serves every item (a model list, a catalog) fails each of them. */
+	const rejectAll = (error: unknown) => {
+		for (const item of prepared) reject(item.index, error);
+		prepared = [];
 	};
 	for (let index = 0; index < items.length; index++) {
 		try {
@@ -201,26 +210,37 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 		}
 	}
 	if (operation.check && prepared.length) {
-		const rejected = await operation.check(scope, prepared);
-		for (const [index, error] of rejected) reject(index, error);
-		prepared = prepared.filter((item) => !rejected.has(item.index));
+		try {
+			const rejected = await operation.check(scope, prepared);
+			for (const [index, error] of rejected) reject(index, error);
+			prepared = prepared.filter((item) => !rejected.has(item.index));
+		} catch (error) {
+			rejectAll(error);
+		}
 	}
 	if (prepared.length) {
-		const results = await operation.run(scope, prepared);
-		prepared.forEach((item, position) => (outcomes[item.index] = results[position]));
+		try {
+			const results = await operation.run(scope, prepared);
+			prepared.forEach((item, position) => (outcomes[item.index] = results[position]));
+		} catch (error) {
+			rejectAll(error);
+		}
 	}
-	const output: INodeExecutionData[] = [];
+	const outputs: INodeExecutionData[][] = Array.from({ length: operation.outputs?.length ?? 1 }, () => []);
 	for (let index = 0; index < items.length; index++) {
 		const outcome = outcomes[index];
 		if (!outcome) continue;
 		if (outcome.ok) {
-			for (const item of outcome.value) output.push({ ...item, pairedItem: { item: index } });
+			for (const item of outcome.value) outputs[outcome.output ?? 0].push({ ...item, pairedItem: { item: index } });
 		} else if (continueOnFail) {
-			output.push(errorItem(outcome.error, index, label(index)));
+			outputs[0].push(errorItem(outcome.error, index, label(index), toErrorOutput));
 		} else {
 			throw toNodeError(node, outcome.error, index, label(index));
 		}
 	}
-	return [output];
+	return outputs;
 }
 
+function isAborted(error: unknown): boolean {
+	return error instanceof VisionStoryError && error.kind === 'aborted';
+}

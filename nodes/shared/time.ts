@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 import { VisionStoryError } from './errors';
 
 export function abortedError(): VisionStoryError {
-	return new VisionStoryError({ kind: 'aborted', message: 'The execution was cancelled' });
+	return new VisionStoryError({ kind: 'aborted', message: 'The execution was canceled' });
 }
 
 /** n8n-workflow's sleep, ended early by an abort (sleepWithAbort is missing from n8n-workflow 2.x). */

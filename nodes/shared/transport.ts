@@ -275,7 +275,9 @@ export class Transport {
 		for (let n = attempts; ; n++) {
 			if ('value' in outcome) return outcome.value;
 			if (!replayable && outcome.retry.kind === 'api' && outcome.retry.status !== 429) throw outcome.retry;
-			const wait = Math.min(this.retry.maxDelayMs * 2, outcome.retryAfterMs ?? this.backoff(n));
+			// The service's Retry-After is waited out in full (a resend before it would only be refused
+			// again); the elapsed-time budget below bounds it.
+			const wait = outcome.retryAfterMs ?? this.backoff(n);
 			if (n >= this.retry.maxAttempts || Date.now() - started + wait > this.retry.maxElapsedMs) throw outcome.retry;
 			await delay(wait, signal);
 			if (signal?.aborted) throw abortedError();

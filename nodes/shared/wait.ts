@@ -1,7 +1,7 @@
 import type { VisionStoryClient } from './client';
 import type { AiVideoDto, TalkingVideoDto } from './contract';
 import { AI_VIDEO_BATCH_MAX } from './contract';
-import { VisionStoryError } from './errors';
+import { defaultHint, VisionStoryError } from './errors';
 import { abortedError, delay } from './time';
 
 export type TaskKind = 'talkingVideo' | 'aiVideo';
@@ -9,21 +9,33 @@ export type VideoTask = TalkingVideoDto | AiVideoDto;
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: VisionStoryError };
 
-export interface WaitOptions {
+/** What happens to AI videos the per-key concurrency cap refuses. */
+export type AtLimit =
+	/** Kept queued and sent as soon as one of our renders frees a slot, within the item's time limit. */
+	| 'queue'
+	/** Returned at once as an error that says so; nothing is created or charged. */
+	| 'refuse';
+
+export interface RunOptions {
+	/** Wait until every task finishes; otherwise return once every item is submitted (or refused). */
+	waitForCompletion: boolean;
 	pollIntervalMs: number;
-	timeoutMs: number;
+	atLimit: AtLimit;
 	signal?: AbortSignal;
 	/** Talking-video status requests in flight at once (there is no batch status call for them). */
 	concurrency?: number;
 }
 
-export interface RunOptions extends WaitOptions {
-	/** Wait until every task finishes; otherwise return as soon as every item is submitted. */
-	waitForCompletion: boolean;
+/** One item to submit, and how long it may take in all: queueing for a slot, and rendering when waited on. */
+export interface TaskJob {
+	submit: Submission;
+	timeoutMs: number;
 }
 
 interface PendingTask {
+	id: string;
 	index: number;
+	deadline: number;
 	failures: number;
 	missing: number;
 	submittedAt: number;
@@ -31,8 +43,8 @@ interface PendingTask {
 	unfinishedAt?: number;
 }
 
-function newPending(index: number): PendingTask {
-	return { index, failures: 0, missing: 0, submittedAt: Date.now() };
+function newPending(id: string, index: number, deadline: number): PendingTask {
+	return { id, index, deadline, failures: 0, missing: 0, submittedAt: Date.now() };
 }
 
 /**
@@ -97,7 +109,7 @@ export async function mapConcurrent<T, R>(items: readonly T[], limit: number, wo
 }
 
 /** The service's view of one task, or why it could not be read this round. */
-type PollResult = VideoTask | VisionStoryError | undefined;
+export type PollResult = VideoTask | VisionStoryError | undefined;
 
 async function pollAiVideos(client: VisionStoryClient, ids: string[], signal?: AbortSignal): Promise<Map<string, PollResult>> {
 	const chunks: string[][] = [];
@@ -131,6 +143,19 @@ async function pollTalkingVideos(
 	return results;
 }
 
+/** The current state of tasks by id, read the cheapest way per kind; an id missing from the map was not found. */
+export async function readTasks(
+	client: VisionStoryClient,
+	kind: TaskKind,
+	ids: string[],
+	options: { concurrency?: number; signal?: AbortSignal } = {},
+): Promise<Map<string, PollResult>> {
+	const unique = [...new Set(ids)];
+	return kind === 'aiVideo'
+		? await pollAiVideos(client, unique, options.signal)
+		: await pollTalkingVideos(client, unique, options.concurrency ?? DEFAULT_CONCURRENCY, options.signal);
+}
+
 function asError(error: unknown): VisionStoryError {
 	if (error instanceof VisionStoryError) {
 		if (error.kind === 'aborted') throw error;
@@ -153,6 +178,10 @@ export function taskFailedError(kind: TaskKind, task: VideoTask): VisionStoryErr
 	});
 }
 
+export function notFoundError(id: string): VisionStoryError {
+	return new VisionStoryError({ kind: 'api', status: 404, message: `Video ${id} was not found`, hint: defaultHint(404), videoIds: [id] });
+}
+
 function timeoutError(kind: TaskKind, ids: string[], timeoutMs: number): VisionStoryError {
 	const minutes = Math.round((timeoutMs / 60000) * 10) / 10;
 	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
@@ -170,89 +199,125 @@ function slotTimeoutError(timeoutMs: number, concurrency?: { limit?: number }): 
 		kind: 'timeout',
 		status: 429,
 		message: `No AI video slot became free within ${minutes} minutes${concurrency?.limit ? ` (your key renders at most ${concurrency.limit} at once)` : ''}`,
-		hint: 'Nothing was created or charged for this item. Run it again later, or raise Timeout (Minutes).',
+		hint: 'Nothing was created or charged for this item. Run it again later, or raise the time limit.',
+		concurrency,
+	});
+}
+
+function refusedError(concurrency?: { limit?: number; inFlight?: number }): VisionStoryError {
+	const { limit, inFlight } = concurrency ?? {};
+	const usage =
+		limit !== undefined && inFlight !== undefined
+			? ` (${inFlight} of ${limit} in progress)`
+			: limit !== undefined
+				? ` (at most ${limit} at once)`
+				: inFlight !== undefined
+					? ` (${inFlight} in progress)`
+					: '';
+	return new VisionStoryError({
+		kind: 'api',
+		status: 429,
+		code: 429,
+		message: `Not submitted: your VisionStory key is already rendering as many AI videos as it may${usage}`,
+		hint: 'Nothing was created or charged for this item. Run it again once a render finishes, turn on Wait for Completion to queue it until a slot frees, or set At Concurrency Limit to Hold Until a Slot Frees.',
+		concurrency,
 	});
 }
 
 /**
  * Submits every item first, then waits on all of them together: AI videos through the batch status
  * call (20 ids a request), talking videos concurrently. An AI-video submission refused by the per-key
- * concurrency cap stays queued and is sent again once one of our tasks frees a slot.
+ * concurrency cap is queued and sent again once one of our tasks frees a slot, or refused at once
+ * (`atLimit`). Each item keeps its own time limit.
  */
 export async function runTasks(
 	client: VisionStoryClient,
 	kind: TaskKind,
-	submissions: Submission[],
+	jobs: TaskJob[],
 	options: RunOptions,
 ): Promise<Array<Outcome<VideoTask | { video_id: string }>>> {
-	const { pollIntervalMs, timeoutMs, signal } = options;
+	const { pollIntervalMs, signal, waitForCompletion } = options;
 	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-	const deadline = Date.now() + timeoutMs;
-	const outcomes = new Array<Outcome<VideoTask | { video_id: string }> | undefined>(submissions.length);
-	const waiting: number[] = submissions.map((_, i) => i);
-	const pending = new Map<string, PendingTask>();
-	let slotLimit: { limit?: number } | undefined;
+	const started = Date.now();
+	const deadlines = jobs.map((job) => started + job.timeoutMs);
+	const outcomes = new Array<Outcome<VideoTask | { video_id: string }> | undefined>(jobs.length);
+	const waiting: number[] = jobs.map((_, i) => i);
+	// By item: two items can share a task (the same idempotency key), each with its own time limit.
+	const pending = new Map<number, PendingTask>();
+	let slotLimit: { limit?: number; inFlight?: number } | undefined;
 	const renders = new RenderTimes(pollIntervalMs);
 	let lastPoll = Date.now();
+
+	const submit = async (index: number): Promise<VisionStoryError | undefined> => {
+		try {
+			const id = await jobs[index].submit();
+			pending.set(index, newPending(id, index, deadlines[index]));
+			outcomes[index] = { ok: true, value: { video_id: id } };
+			return undefined;
+		} catch (error) {
+			return asError(error);
+		}
+	};
 
 	const submitWaiting = async () => {
 		if (kind === 'talkingVideo') {
 			const batch = waiting.splice(0, waiting.length);
 			await mapConcurrent(batch, concurrency, async (index) => {
-				try {
-					const id = await submissions[index]();
-					pending.set(id, newPending(index));
-					outcomes[index] = { ok: true, value: { video_id: id } };
-				} catch (error) {
-					outcomes[index] = { ok: false, error: asError(error) };
-				}
+				const failure = await submit(index);
+				if (failure) outcomes[index] = { ok: false, error: failure };
 			});
 			return;
 		}
 		// AI videos one by one: the first concurrency refusal says the remaining ones would be refused too.
 		while (waiting.length > 0) {
 			// Our own tasks already fill the known cap: sending now would only be refused again.
-			if (slotLimit?.limit !== undefined && pending.size >= slotLimit.limit) return;
+			if (options.atLimit === 'queue' && slotLimit?.limit !== undefined && pending.size >= slotLimit.limit) return;
 			const index = waiting[0];
-			try {
-				const id = await submissions[index]();
-				pending.set(id, newPending(index));
-				outcomes[index] = { ok: true, value: { video_id: id } };
-			} catch (error) {
-				const failure = asError(error);
-				if (failure.isConcurrencyLimit) {
-					slotLimit = failure.concurrency;
-					return;
-				}
-				outcomes[index] = { ok: false, error: failure };
+			const failure = await submit(index);
+			if (failure?.isConcurrencyLimit) {
+				slotLimit = failure.concurrency;
+				if (options.atLimit === 'queue') return;
+				for (const refused of waiting.splice(0, waiting.length)) outcomes[refused] = { ok: false, error: refusedError(slotLimit) };
+				return;
 			}
+			if (failure) outcomes[index] = { ok: false, error: failure };
 			waiting.shift();
+		}
+	};
+
+	/** Items whose time is up: queued ones were never sent; rendering ones keep rendering. */
+	const expire = (now: number) => {
+		for (let i = waiting.length - 1; i >= 0; i--) {
+			const index = waiting[i];
+			if (deadlines[index] > now) continue;
+			outcomes[index] = { ok: false, error: slotTimeoutError(jobs[index].timeoutMs, slotLimit) };
+			waiting.splice(i, 1);
+		}
+		if (!waitForCompletion) return;
+		for (const [index, entry] of pending) {
+			if (entry.deadline > now) continue;
+			outcomes[index] = { ok: false, error: timeoutError(kind, [entry.id], jobs[index].timeoutMs) };
+			pending.delete(index);
 		}
 	};
 
 	const pollPending = async () => {
 		lastPoll = Date.now();
-		const ids = [...pending.keys()];
-		const results =
-			kind === 'aiVideo' ? await pollAiVideos(client, ids, signal) : await pollTalkingVideos(client, ids, concurrency, signal);
-		for (const id of ids) {
-			const entry = pending.get(id)!;
-			const result = results.get(id);
+		const results = await readTasks(client, kind, [...pending.values()].map((entry) => entry.id), { concurrency, signal });
+		for (const [index, entry] of pending) {
+			const result = results.get(entry.id);
 			if (result instanceof VisionStoryError) {
 				entry.failures++;
 				if (result.status === 404 || entry.failures >= MAX_POLL_FAILURES) {
-					outcomes[entry.index] = { ok: false, error: result };
-					pending.delete(id);
+					if (waitForCompletion) outcomes[index] = { ok: false, error: result };
+					pending.delete(index);
 				}
 				continue;
 			}
 			if (result === undefined) {
 				if (++entry.missing >= MAX_MISSING_ROUNDS) {
-					outcomes[entry.index] = {
-						ok: false,
-						error: new VisionStoryError({ kind: 'api', status: 404, message: `Video ${id} was not found`, videoIds: [id] }),
-					};
-					pending.delete(id);
+					if (waitForCompletion) outcomes[index] = { ok: false, error: notFoundError(entry.id) };
+					pending.delete(index);
 				}
 				continue;
 			}
@@ -262,30 +327,34 @@ export async function runTasks(
 				continue;
 			}
 			renders.finished(entry, lastPoll);
-			pending.delete(id);
-			if (options.waitForCompletion) {
-				outcomes[entry.index] = result.status === 'created' ? { ok: true, value: result } : { ok: false, error: taskFailedError(kind, result) };
+			pending.delete(index);
+			if (waitForCompletion) {
+				outcomes[index] = result.status === 'created' ? { ok: true, value: result } : { ok: false, error: taskFailedError(kind, result) };
 			}
 		}
 	};
 
+	const earliestDeadline = () => {
+		let earliest = Infinity;
+		for (const index of waiting) earliest = Math.min(earliest, deadlines[index]);
+		if (waitForCompletion) for (const entry of pending.values()) earliest = Math.min(earliest, entry.deadline);
+		return earliest;
+	};
+
 	await submitWaiting();
-	while (waiting.length > 0 || (options.waitForCompletion && pending.size > 0)) {
+	for (;;) {
+		expire(Date.now());
+		if (waiting.length === 0 && (!waitForCompletion || pending.size === 0)) break;
 		if (signal?.aborted) throw abortedError();
-		const remaining = deadline - Date.now();
-		if (remaining <= 0) break;
 		// AI videos come in waves (the concurrency cap): poll when a wave should be done, not on a fixed beat.
 		const predicted = kind === 'aiVideo' ? renders.earliestFinish(pending.values()) : undefined;
 		const nextPoll = Math.max(lastPoll + pollIntervalMs, predicted ?? 0);
-		await delay(Math.max(0, Math.min(nextPoll - Date.now(), remaining)), signal);
+		const wake = Math.min(nextPoll, earliestDeadline());
+		await delay(Math.max(0, wake - Date.now()), signal);
+		if (Date.now() < nextPoll) continue;
 		// Without waiting, polling only serves to notice freed slots for the items still queued.
 		if (pending.size > 0) await pollPending();
 		if (waiting.length > 0) await submitWaiting();
-	}
-
-	for (const index of waiting) outcomes[index] = { ok: false, error: slotTimeoutError(timeoutMs, slotLimit) };
-	if (options.waitForCompletion) {
-		for (const [id, entry] of pending) outcomes[entry.index] = { ok: false, error: timeoutError(kind, [id], timeoutMs) };
 	}
 	return outcomes.map((o) => o!);
 }

@@ -2,7 +2,7 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 
 import type { VisionStoryClient } from '../../nodes/shared/client';
 import type { VisionStoryError } from '../../nodes/shared/errors';
-import type { Submission } from '../../nodes/shared/wait';
+import type { TaskJob } from '../../nodes/shared/wait';
 import { runTasks } from '../../nodes/shared/wait';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
@@ -30,17 +30,23 @@ beforeEach(() => {
 	emu.setConfig({ renderMs: RENDER_MS, aiConcurrencyCap: 100 });
 });
 
-function aiSubmissions(count: number, prompt = (i: number) => `Shot ${i}`): Submission[] {
-	return Array.from({ length: count }, (_, i) => async () => (await client.createAiVideo({ model_id: modelId, prompt: prompt(i) })).video_id);
+const TIMEOUT_MS = 30 * 60_000;
+
+function aiSubmissions(count: number, prompt = (i: number) => `Shot ${i}`, timeoutMs = TIMEOUT_MS): TaskJob[] {
+	return Array.from({ length: count }, (_, i) => ({
+		submit: async () => (await client.createAiVideo({ model_id: modelId, prompt: prompt(i) })).video_id,
+		timeoutMs,
+	}));
 }
 
-function talkingSubmissions(count: number): Submission[] {
-	return Array.from({ length: count }, (_, i) => async () =>
-		(await client.createTalkingVideo({ avatar_id: avatarId, text_script: { text: `Line ${i}`, voice_id: 'Alice' } })).video_id,
-	);
+function talkingSubmissions(count: number, timeoutMs = TIMEOUT_MS, first = 0): TaskJob[] {
+	return Array.from({ length: count }, (_, i) => ({
+		submit: async () => (await client.createTalkingVideo({ avatar_id: avatarId, text_script: { text: `Line ${first + i}`, voice_id: 'Alice' } })).video_id,
+		timeoutMs,
+	}));
 }
 
-const wait = { waitForCompletion: true, pollIntervalMs: POLL_MS, timeoutMs: 30 * 60_000 };
+const wait = { waitForCompletion: true, pollIntervalMs: POLL_MS, atLimit: 'queue' as const };
 
 test('45 AI videos are polled 20 ids a request and finish together', async () => {
 	const start = emu.now();
@@ -87,7 +93,7 @@ test('failed tasks yield an error with the service reason and the refund', async
 });
 
 test('a timeout names the ids still rendering', async () => {
-	const outcomes = await runTasks(client, 'talkingVideo', talkingSubmissions(2), { ...wait, timeoutMs: 30_000 });
+	const outcomes = await runTasks(client, 'talkingVideo', talkingSubmissions(2, 30_000), wait);
 	const ids = emu.tasks().map((t) => t.video_id);
 	for (const [i, outcome] of outcomes.entries()) {
 		expect(outcome.ok).toBe(false);
@@ -121,4 +127,44 @@ test('queued AI videos are resubmitted as soon as a render should have freed a s
 	expect(emu.now() - start).toBeLessThanOrEqual(floor * 1.08);
 	const polls = emu.requests({ method: 'GET', path: '/api/v1/ai_video' });
 	expect(polls.length).toBeLessThan(3 * (RENDER_MS / POLL_MS));
+});
+
+test('without waiting, AI videos over the cap are refused at once with the cap named, and nothing is charged for them', async () => {
+	emu.setConfig({ aiConcurrencyCap: 2 });
+	const start = emu.now();
+	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(6), { ...wait, waitForCompletion: false, atLimit: 'refuse' });
+	expect(emu.now() - start).toBeLessThan(POLL_MS);
+	expect(outcomes.map((o) => o.ok)).toEqual([true, true, false, false, false, false]);
+	for (const outcome of outcomes.slice(2)) {
+		const error = (outcome as { error: VisionStoryError }).error;
+		expect(error.message).toMatch(/2 of 2 in progress/);
+		expect(error.hint).toMatch(/Nothing was created or charged/);
+	}
+	expect(emu.tasks()).toHaveLength(2);
+	expect(emu.ledger().filter((e) => e.kind === 'charge')).toHaveLength(2);
+	// One refusal answers for all the items behind it.
+	expect(emu.requests({ method: 'POST', path: '/api/v1/ai_video' }).filter((r) => r.status === 429)).toHaveLength(1);
+});
+
+test('without waiting, holding for a slot submits queued AI videos as renders finish, within the hold limit', async () => {
+	emu.setConfig({ aiConcurrencyCap: 2 });
+	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(5, undefined, RENDER_MS + 3 * POLL_MS), { ...wait, waitForCompletion: false });
+	// Two waves fit into the hold limit; the fifth item would need a third.
+	expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true, false]);
+	expect((outcomes[4] as { error: VisionStoryError }).error.message).toMatch(/No AI video slot became free/);
+	expect(emu.tasks()).toHaveLength(4);
+});
+
+test('each item keeps its own time limit', async () => {
+	const jobs = [...talkingSubmissions(1, RENDER_MS / 2), ...talkingSubmissions(1, RENDER_MS * 2, 1)];
+	const outcomes = await runTasks(client, 'talkingVideo', jobs, wait);
+	expect((outcomes[0] as { error: VisionStoryError }).error.kind).toBe('timeout');
+	expect(outcomes[1].ok).toBe(true);
+});
+
+test('two items that share a task (the same idempotency key) each get its outcome', async () => {
+	const outcomes = await runTasks(client, 'talkingVideo', [...talkingSubmissions(1, RENDER_MS / 2), ...talkingSubmissions(1, RENDER_MS * 2)], wait);
+	expect(emu.tasks()).toHaveLength(1);
+	expect((outcomes[0] as { error: VisionStoryError }).error.kind).toBe('timeout');
+	expect(outcomes[1]).toMatchObject({ ok: true, value: { status: 'created', video_id: emu.tasks()[0].video_id } });
 });

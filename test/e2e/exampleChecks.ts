@@ -3,6 +3,7 @@
  * user would look at (the files, the JSON) and what the service recorded (tasks, charges).
  */
 import { nodeOutput, readBinary, type ExecutionResult, type RunItem } from '../../scripts/n8n/runData';
+import { speechAudio } from '../emulator/speechAudio';
 import { fetchBytes, parseSrt, sniff } from './media';
 import type { SuiteContext } from './realN8n';
 
@@ -126,7 +127,7 @@ export function describeExampleChecks(ctx: SuiteContext): void {
 			expect(speech.json).toMatchObject({ characters: text.length, voice_id: 'Alice' });
 			expect(speech.json.duration_sec).toBeGreaterThan(0);
 			const mp3 = expectFile(run.result, speech, { mimeType: 'audio/mpeg', kind: 'mp3', extension: 'mp3', fileName: 'voice-over.mp3' });
-			expect(mp3.equals(await fetchBytes(`${ctx.emulator.mediaBaseUrl}/media/sample.mp3`))).toBe(true);
+			expect(mp3.equals(speechAudio(text.length).mp3)).toBe(true);
 
 			const timings = single(run.result, 'Word Timings');
 			const words = timings.json.words as Array<{ text: string; start_sec: number; end_sec: number }>;

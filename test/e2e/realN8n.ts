@@ -11,6 +11,7 @@ import { N8nRest } from '../../scripts/n8n/rest';
 import { prepareSession, type N8nSession } from '../../scripts/n8n/session';
 import type { N8nLine } from '../../scripts/n8n/versions';
 import { startEmulator, type Emulator, type LedgerEntry, type TaskRecord } from '../emulator';
+import { describeErrorModeChecks } from './errorModeChecks';
 import { describeExampleChecks } from './exampleChecks';
 import { describePackageLoading } from './packageChecks';
 import { describeWebhookAndTrigger } from './webhookTriggerChecks';
@@ -72,6 +73,7 @@ export function describeRealN8n(line: N8nLine): void {
 		});
 
 		describeExampleChecks(ctx);
+		describeErrorModeChecks(ctx);
 
 		describe('served by `n8n start`', () => {
 			beforeAll(async () => {

@@ -33,7 +33,7 @@ function injectedError(fault: FaultDecision): ApiError | undefined {
 		case 'http503':
 			return new ApiError(503, 503, 'Service temporarily unavailable (injected)');
 		case 'http429':
-			return new ApiError(429, 429, 'Rate limit exceeded (injected)', { headers: { 'Retry-After': String(fault.retryAfter) } });
+			return new ApiError(429, 429, 'Rate limit exceeded (injected)', { headers: { 'Retry-After': fault.retryAfterHeader } });
 		case 'http409':
 			return new ApiError(409, 409, 'A submission with this client_request_id is still being registered (injected)', {
 				hint: 'Wait a few seconds and resend the same request with the same client_request_id',
@@ -53,6 +53,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 	async function run(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://emulator');
 		if (url.pathname.startsWith('/__emulator')) return deps.admin(req, res, url);
+		if (url.pathname.startsWith('/media/')) return redirectToMedia(req, res, url);
 
 		const method = (req.method ?? 'GET').toUpperCase();
 		const at = state.now();
@@ -90,7 +91,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 			({ status, body: payload, headers } = errorReply(injected));
 		} else {
 			try {
-				const reply = await dispatch(method, url, body.bytes, body.tooLarge, account);
+				const reply = await dispatch(method, url, body.bytes, body.tooLarge, account, entry);
 				status = reply.status;
 				if (reply.kind === 'json') payload = envelope(reply.data, state.now());
 				else ({ headers, body: binary } = reply);
@@ -106,6 +107,12 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 			log.add({ ...entry, status, outcome: 'reset' });
 			return;
 		}
+		if (fault?.kind === 'hangAfter') {
+			// The work is done; the answer never comes. The socket stays open until the client gives up
+			// (or the emulator stops), as with a service that stalls after doing the work.
+			log.add({ ...entry, status, outcome: 'unanswered' });
+			return;
+		}
 		if (binary) {
 			res.writeHead(status, { 'Content-Length': String(binary.length), ...headers });
 			res.end(binary);
@@ -115,7 +122,34 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 		log.add({ ...entry, status });
 	}
 
-	async function dispatch(method: string, url: URL, bytes: Buffer, tooLarge: boolean, account: Account | undefined): Promise<Reply> {
+	/**
+	 * Media links on the API's own origin (config `redirectMedia`): a 302 to the same path on the
+	 * media origin. Needs no key, like the media origin, but logs whether one came along.
+	 */
+	function redirectToMedia(req: IncomingMessage, res: ServerResponse, url: URL): void {
+		const method = (req.method ?? 'GET').toUpperCase();
+		const { apiKey, account } = keyPresence(state, req);
+		req.resume();
+		const allowed = method === 'GET' || method === 'HEAD';
+		const entry = { at: state.now(), origin: 'api' as const, method, path: url.pathname, query: queryObject(url.searchParams), apiKey, ...(account ? { account: account.id } : {}), bodyBytes: 0 };
+		if (!allowed) {
+			sendJson(res, 405, new ApiError(405, 405, 'Media links only serve GET and HEAD').body());
+			log.add({ ...entry, status: 405, outcome: 'answered' });
+			return;
+		}
+		res.writeHead(302, { Location: `${state.mediaBaseUrl}${url.pathname}${url.search}`, 'Content-Length': '0' });
+		res.end();
+		log.add({ ...entry, status: 302, outcome: 'answered' });
+	}
+
+	async function dispatch(
+		method: string,
+		url: URL,
+		bytes: Buffer,
+		tooLarge: boolean,
+		account: Account | undefined,
+		entry: Omit<RequestLogEntry, 'seq'>,
+	): Promise<Reply> {
 		if (tooLarge) throw new ApiError(413, 413, 'Request body too large', { hint: 'Upload large media with a URL or POST /api/v1/asset in a smaller file' });
 		if (!account) throw new ApiError(401, 401, 'Missing or invalid X-API-Key', { hint: 'Send a valid key from the API keys page in the X-API-Key header' });
 		const match = router.match(method, url.pathname);
@@ -129,6 +163,8 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 			} catch {
 				throw invalid({ body: 'must be valid JSON' });
 			}
+			const text = (parsed as { text?: unknown } | null)?.text;
+			if (typeof text === 'string') entry.text = text;
 		}
 		return match.route.handler({ state, account, query: url.searchParams, body: parsed, now: state.now() });
 	}

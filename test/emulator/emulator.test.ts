@@ -328,10 +328,11 @@ describe('speech', () => {
 		const r = await api(emu, 'POST', '/api/v1/tts', { body: { text, voice_id: 'Echo', speech_rate: 'fast' } });
 		expect(r.status).toBe(200);
 		expect(r.headers['content-type']).toBe('audio/mpeg');
-		expect(r.raw.equals(fixture('sample.mp3'))).toBe(true);
+		expect(r.raw.subarray(0, 3).toString('latin1')).toBe('ID3');
 		expect(r.headers['x-usage-characters']).toBe('1001');
 		expect(r.headers['x-cost-credit']).toBe('4');
-		expect(Number(r.headers['x-audio-duration-sec'])).toBeCloseTo(4.23, 1);
+		// About 60 ms a character (speechAudio.test.ts checks the audio itself).
+		expect(Number(r.headers['x-audio-duration-sec'])).toBeCloseTo(1001 * 0.06, 1);
 		expect(r.headers['x-audio-id']).toMatch(/^aud_/);
 		expect(emu.ledger()).toEqual([expect.objectContaining({ operation: 'tts', credits: 4, refId: r.headers['x-audio-id'] })]);
 	});

@@ -36,6 +36,33 @@ describe('scripted faults (failNext)', () => {
 		expect((await api(emu, 'GET', '/api/v1/voices')).status).toBe(200);
 	});
 
+	test('http429 with retryAfterAs date sends Retry-After as an HTTP date that many seconds ahead', async () => {
+		emu.setFaults({ failNext: [{ path: '/api/v1/billing/credits', kind: 'http429', retryAfter: 30, retryAfterAs: 'date' }] });
+		const before = Date.now();
+		const limited = await credits();
+		expect(limited.status).toBe(429);
+		const after = Date.now();
+		const header = String(limited.headers['retry-after']);
+		expect(header).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+		// Whole seconds: the date is at most a second short of 30 s after the request arrived.
+		expect(Date.parse(header)).toBeGreaterThan(before + 29_000);
+		expect(Date.parse(header)).toBeLessThanOrEqual(after + 30_000);
+	});
+
+	test('hangAfter creates and charges, then never answers; the connection stays open until the client gives up', async () => {
+		emu.setFaults({ failNext: [{ method: 'POST', path: '/api/v1/ai_video', kind: 'hangAfter' }] });
+		const gaveUp = request(`${emu.baseUrl}/api/v1/ai_video`, {
+			method: 'POST',
+			headers: { 'x-api-key': emu.apiKey, 'content-type': 'application/json' },
+			body: JSON.stringify({ model_id: 'wan-2.5', prompt: 'x' }),
+			headersTimeout: 200,
+		});
+		await expect(gaveUp).rejects.toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
+		expect(emu.tasks()).toHaveLength(1);
+		expect(emu.ledger()).toEqual([expect.objectContaining({ kind: 'charge' })]);
+		expect(emu.requests({ path: '/api/v1/ai_video' })).toEqual([expect.objectContaining({ outcome: 'unanswered', status: 200 })]);
+	});
+
 	test('resetBefore drops the connection before anything happens', async () => {
 		emu.setFaults({ failNext: [{ method: 'POST', path: '/api/v1/ai_video', kind: 'resetBefore' }] });
 		await expect(api(emu, 'POST', '/api/v1/ai_video', { body: { model_id: 'wan-2.5', prompt: 'x' } })).rejects.toThrow();

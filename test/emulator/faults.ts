@@ -1,11 +1,18 @@
 import { createPrng } from './prng';
 import type { FaultKind, Faults, FaultScript } from './types';
 
-const KINDS: FaultKind[] = ['http500', 'http503', 'http429', 'http409', 'resetBefore', 'resetAfter', 'truncateBody'];
+const KINDS: FaultKind[] = ['http500', 'http503', 'http429', 'http409', 'resetBefore', 'resetAfter', 'hangAfter', 'truncateBody'];
 
 export interface FaultDecision {
 	kind: FaultKind;
 	retryAfter: number;
+	/** The Retry-After header as sent: seconds, or an HTTP date. */
+	retryAfterHeader: string;
+}
+
+function decision(kind: FaultKind, retryAfter = 1, as: FaultScript['retryAfterAs'] = 'seconds'): FaultDecision {
+	const retryAfterHeader = as === 'date' ? new Date(Date.now() + retryAfter * 1000).toUTCString() : String(retryAfter);
+	return { kind, retryAfter, retryAfterHeader };
 }
 
 function noFaults(): Faults {
@@ -63,14 +70,14 @@ export class FaultInjector {
 			const left = (scripted.count ?? 1) - 1;
 			if (left > 0) scripted.count = left;
 			else this.current.failNext.splice(this.current.failNext.indexOf(scripted), 1);
-			return { kind: scripted.kind, retryAfter: scripted.retryAfter ?? 1 };
+			return decision(scripted.kind, scripted.retryAfter, scripted.retryAfterAs);
 		}
 		if (origin !== 'api') return undefined;
 		const { resetRate, rate5xx, rate429 } = this.current;
 		// Draw only for rates in use, so turning one on does not shift the sequence of the others.
-		if (resetRate > 0 && this.random() < resetRate) return { kind: 'resetBefore', retryAfter: 1 };
-		if (rate5xx > 0 && this.random() < rate5xx) return { kind: this.random() < 0.5 ? 'http500' : 'http503', retryAfter: 1 };
-		if (rate429 > 0 && this.random() < rate429) return { kind: 'http429', retryAfter: 1 };
+		if (resetRate > 0 && this.random() < resetRate) return decision('resetBefore');
+		if (rate5xx > 0 && this.random() < rate5xx) return decision(this.random() < 0.5 ? 'http500' : 'http503');
+		if (rate429 > 0 && this.random() < rate429) return decision('http429');
 		return undefined;
 	}
 }

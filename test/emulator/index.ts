@@ -61,7 +61,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 	const baseUrl = `http://127.0.0.1:${apiPort}`;
 	const mediaBaseUrl = `http://127.0.0.1:${mediaPort}`;
 
-	const state = new EmulatorState(createClock(options.clock ?? 'real'), mediaBaseUrl, options);
+	const state = new EmulatorState(createClock(options.clock ?? 'real'), mediaBaseUrl, options, baseUrl);
 	const faults = new FaultInjector(options.seed ?? 1);
 	const log = new RequestLog();
 	const controller = new Controller(state, faults, log);

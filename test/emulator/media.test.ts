@@ -55,6 +55,32 @@ describe('media origin', () => {
 		expect(emu.requests({ origin: 'api' })).toEqual([]);
 	});
 
+	test('redirectMedia: links point at the API origin, which redirects to the media origin and logs the hop', async () => {
+		emu.setConfig({ redirectMedia: true });
+		const id = (await api(emu, 'POST', '/api/v1/video', { body: { avatar_id: 'public_anna', text_script: TEXT_SCRIPT } })).body.data.video_id;
+		emu.advance(1000);
+		const task = (await api(emu, 'GET', `/api/v1/video?video_id=${id}`)).body.data;
+		expect(task.video_url).toBe(`${emu.baseUrl}/media/videos/${id}.mp4`);
+		const image = (await api(emu, 'POST', '/api/v1/image', { body: { model_id: 'nano-banana-2', prompt: 'A kite' } })).body.data;
+		expect(image.url.startsWith(`${emu.baseUrl}/media/images/`)).toBe(true);
+
+		const hop = await request(`${task.video_url}?x=1`, { headers: { 'x-api-key': emu.apiKey } });
+		await hop.body.dump();
+		expect(hop.statusCode).toBe(302);
+		expect(hop.headers.location).toBe(`${emu.mediaBaseUrl}/media/videos/${id}.mp4?x=1`);
+		const file = await request(hop.headers.location as string);
+		await file.body.dump();
+		expect(file.statusCode).toBe(200);
+		const hops = emu.requests({ path: `/media/videos/${id}.mp4` });
+		expect(hops.map((e) => [e.origin, e.status, e.apiKey])).toEqual([
+			['api', 302, 'valid'],
+			['media', 200, 'absent'],
+		]);
+		const post = await request(task.video_url, { method: 'POST' });
+		await post.body.dump();
+		expect(post.statusCode).toBe(405);
+	});
+
 	test('rendered videos exist only once created; videoBytes switches them to a generated stream', async () => {
 		const id = (await api(emu, 'POST', '/api/v1/video', { body: { avatar_id: 'public_anna', text_script: TEXT_SCRIPT } })).body.data.video_id;
 		const url = `${emu.mediaBaseUrl}/media/videos/${id}.mp4`;

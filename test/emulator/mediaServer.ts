@@ -63,14 +63,14 @@ export function createMediaHandler(state: EmulatorState, faults: FaultInjector, 
 		};
 		req.resume();
 		const fault = faults.pick('media', method, url.pathname);
-		if (fault?.kind === 'resetBefore' || fault?.kind === 'resetAfter') {
+		if (fault?.kind === 'resetBefore' || fault?.kind === 'resetAfter' || fault?.kind === 'hangAfter') {
 			resetConnection(req);
 			log.add({ ...base, status: 0, outcome: 'reset' });
 			return;
 		}
 		const injected = fault && INJECTED_STATUS[fault.kind];
 		if (injected) {
-			sendJson(res, injected, new ApiError(injected, injected, 'Injected media fault').body(), injected === 429 ? { 'Retry-After': String(fault.retryAfter) } : {});
+			sendJson(res, injected, new ApiError(injected, injected, 'Injected media fault').body(), injected === 429 ? { 'Retry-After': fault.retryAfterHeader } : {});
 			log.add({ ...base, status: injected, outcome: 'answered' });
 			return;
 		}

@@ -68,6 +68,7 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
 		registerMs: options.registerMs ?? 0,
 		videoBytes: 0,
 		concurrencyDetailsAsString: false,
+		redirectMedia: false,
 	};
 }
 
@@ -85,6 +86,7 @@ export class EmulatorState {
 		readonly clock: Clock,
 		readonly mediaBaseUrl: string,
 		private readonly options: EmulatorOptions,
+		readonly apiBaseUrl = mediaBaseUrl,
 	) {
 		this.config = initialConfig(options);
 		this.queueMsExplicit = options.queueMs !== undefined;
@@ -96,6 +98,11 @@ export class EmulatorState {
 
 	now(): number {
 		return this.clock.now();
+	}
+
+	/** Where links to rendered and generated media point: the media origin, or the API origin that redirects there. */
+	mediaLinkBase(): string {
+		return this.config.redirectMedia ? this.apiBaseUrl : this.mediaBaseUrl;
 	}
 
 	nextSeq(): number {

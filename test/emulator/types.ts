@@ -21,6 +21,12 @@ export interface EmulatorConfig {
 	/** 0 serves rendered videos as the sample MP4; above 0, as a generated stream of that many bytes. */
 	videoBytes: number;
 	concurrencyDetailsAsString: boolean;
+	/**
+	 * Links to rendered videos, covers and generated images point at the API origin's `/media/...`,
+	 * which answers 302 to the same path on the media origin (as an API that hands out links on its
+	 * own domain and redirects them to a CDN): downloads then cross from the API's origin to another.
+	 */
+	redirectMedia: boolean;
 }
 
 export type FaultKind =
@@ -30,6 +36,8 @@ export type FaultKind =
 	| 'http409'
 	| 'resetBefore'
 	| 'resetAfter'
+	/** API origin: the request is processed (created, charged) and no answer ever comes; the connection stays open until the client gives up. */
+	| 'hangAfter'
 	/** Media origin: send the headers and half of the body, then reset the connection. */
 	| 'truncateBody';
 
@@ -42,6 +50,8 @@ export interface FaultScript {
 	count?: number;
 	/** Seconds for the Retry-After header of an http429; default 1. */
 	retryAfter?: number;
+	/** How Retry-After is written: `seconds` (default) or `date`, an HTTP date that many seconds from now (wall clock, Date.now). */
+	retryAfterAs?: 'seconds' | 'date';
 	/** Which origin the entry targets; default 'api'. */
 	origin?: 'api' | 'media';
 }
@@ -87,8 +97,11 @@ export interface RequestLogEntry {
 	account?: string;
 	/** Status sent, or for a reset: 0 when reset before processing, the status that would have been sent when reset after. */
 	status: number;
-	outcome: 'answered' | 'reset';
+	/** `unanswered`: a hangAfter fault; the request was processed and the answer withheld. */
+	outcome: 'answered' | 'reset' | 'unanswered';
 	bodyBytes: number;
+	/** The JSON body's top-level `text` (TTS, align), so a test can tell which part of a script a call carried. */
+	text?: string;
 }
 
 export type TaskKind = 'talkingVideo' | 'aiVideo';

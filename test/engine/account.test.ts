@@ -2,6 +2,7 @@ import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import type { Harness } from '../harness';
 import { createHarness } from '../harness';
+import { baseUrlOf, DEFAULT_BASE_URL } from '../../nodes/shared/n8nTransport';
 
 let emu: Emulator;
 let harness: Harness;
@@ -28,6 +29,27 @@ test('the credential test reads the balance for free, and a wrong key fails it',
 	expect(bad.every((k) => k === 'invalid')).toBe(true);
 	expect(emu.ledger()).toHaveLength(0);
 });
+
+test.each([[''], ['   '], ['https://openapi.visionstory.ai//']])(
+	'Base URL %j: the credential test goes where the nodes go, the production address',
+	async (baseUrl) => {
+		let sentTo: string | undefined;
+		const result = await harness.testCredential(
+			'visionStoryApi',
+			{ apiKey: emu.apiKey, baseUrl },
+			{
+				beforeSend: (request) => {
+					sentTo = `${request.baseURL ?? ''}${request.url}`;
+					// Tests never reach the internet.
+					throw new Error('stopped before sending');
+				},
+			},
+		);
+		expect(result.status).toBe('Error');
+		expect(sentTo).toBe(`${DEFAULT_BASE_URL}/api/v1/billing/credits`);
+		expect(baseUrlOf({ baseUrl })).toBe(DEFAULT_BASE_URL);
+	},
+);
 
 test('Get Credits outputs the balance with a paired item', async () => {
 	const result = await harness.run('test/workflows/account.json', { credentials });

@@ -125,13 +125,13 @@ const rows: Row[] = [
 	{ node: 'talkingVideo', title: 'unknown resolution by expression', parameters: talkingText({ resolution: '=8k' }), field: 'resolution', label: 'Resolution Name or ID', says: ['720p', '1080p', '2k'] },
 	{ node: 'talkingVideo', title: 'idempotency key with a space', parameters: talkingText({ options: { idempotencyKey: 'order 1234' } }), field: 'idempotencyKey', label: 'Idempotency Key', says: ['1 to 128 characters'] },
 	{ node: 'talkingVideo', title: 'idempotency key of 129 characters', parameters: talkingText({ options: { idempotencyKey: repeat(129) } }), field: 'idempotencyKey', label: 'Idempotency Key', says: ['1 to 128 characters'] },
-	{ node: 'talkingVideo', title: 'a PNG as the audio script', parameters: talkingAudio(), files: { data: png() }, field: 'audioBinaryProperty', label: 'Audio Binary Property', says: ['image/png', 'photo.png', 'audio/mpeg'] },
-	{ node: 'talkingVideo', title: 'audio script binary property missing', parameters: talkingAudio({ audioBinaryProperty: 'recording' }), files: { data: mp3() }, field: 'audioBinaryProperty', label: 'Audio Binary Property', says: ['"recording"', 'available: data'] },
+	{ node: 'talkingVideo', title: 'a PNG as the audio script', parameters: talkingAudio(), files: { data: png() }, field: 'audioBinaryProperty', label: 'Audio Input Binary Field', says: ['image/png', 'photo.png', 'audio/mpeg'] },
+	{ node: 'talkingVideo', title: 'audio script binary property missing', parameters: talkingAudio({ audioBinaryProperty: 'recording' }), files: { data: mp3() }, field: 'audioBinaryProperty', label: 'Audio Input Binary Field', says: ['"recording"', 'available: data'] },
 	{ node: 'talkingVideo', title: 'audio script from an empty URL', parameters: talkingAudio({ audioSource: 'url', audioUrl: EMPTY }), field: 'audioUrl', label: 'Audio URL', says: ['is empty'] },
-	{ node: 'talkingVideo', title: 'voice change without a target voice', parameters: talkingAudio({ audioSource: 'url', audioUrl: 'https://example.com/a.mp3', voiceChange: true, voiceId: rl(EMPTY) }), field: 'voiceId', label: 'Target Voice', says: ['Change Voice is on'] },
+	{ node: 'talkingVideo', title: 'voice change without a target voice', parameters: talkingAudio({ audioSource: 'url', audioUrl: 'https://example.com/a.mp3', voiceChange: true, targetVoiceId: rl(EMPTY) }), field: 'targetVoiceId', label: 'Target Voice', says: ['Change Voice is on'] },
 	{ node: 'talkingVideo', title: 'get with an empty video id', parameters: { operation: 'get', videoId: rl(EMPTY) }, field: 'videoId', label: 'Video', says: ['must not be empty'] },
 	{ node: 'talkingVideo', title: 'delete with an empty video id', parameters: { operation: 'delete', videoId: rl(EMPTY) }, field: 'videoId', label: 'Video', says: ['must not be empty'] },
-	{ node: 'talkingVideo', title: 'a .mov labelled application/octet-stream as the audio script', parameters: talkingAudio(), files: { data: { mimeType: 'application/octet-stream', fileName: 'clip.mov', bytes: 4096 } }, field: 'audioBinaryProperty', label: 'Audio Binary Property', says: ['video/quicktime', 'clip.mov', 'audio/wav'] },
+	{ node: 'talkingVideo', title: 'a .mov labelled application/octet-stream as the audio script', parameters: talkingAudio(), files: { data: { mimeType: 'application/octet-stream', fileName: 'clip.mov', bytes: 4096 } }, field: 'audioBinaryProperty', label: 'Audio Input Binary Field', says: ['video/quicktime', 'clip.mov', 'audio/wav'] },
 	{ node: 'talkingVideo', title: 'idempotency key starting with "-"', parameters: talkingText({ options: { idempotencyKey: '-order-1234' } }), field: 'idempotencyKey', label: 'Idempotency Key', says: ['starting with a letter or digit'] },
 	{ node: 'talkingVideo', title: 'get many with limit 0', parameters: { operation: 'getMany', returnAll: false, limit: 0 }, field: 'limit', label: 'Limit', says: ['at least 1'] },
 	{ node: 'talkingVideo', title: 'get many with status filter "done"', parameters: { operation: 'getMany', filters: { status: ['done'] } }, field: 'status', label: 'Status', says: ['done', 'queued', 'created', 'failed'] },
@@ -139,7 +139,7 @@ const rows: Row[] = [
 	// AI Video
 	{ node: 'aiVideo', title: 'empty prompt', parameters: aiCreate({ prompt: EMPTY }), field: 'prompt', label: 'Prompt', says: ['must not be empty'] },
 	{ node: 'aiVideo', title: 'empty model id', parameters: aiCreate({ modelId: rl(EMPTY) }), field: 'modelId', label: 'Model', says: ['must not be empty'] },
-	{ node: 'aiVideo', title: 'a text file as the first frame', parameters: aiCreate({ firstFrameSource: 'binary', firstFrameBinaryProperty: 'data' }), files: { data: text() }, field: 'firstFrameBinaryProperty', label: 'First Frame Binary Property', says: ['text/plain', 'image/png'] },
+	{ node: 'aiVideo', title: 'a text file as the first frame', parameters: aiCreate({ firstFrameSource: 'binary', firstFrameBinaryProperty: 'data' }), files: { data: text() }, field: 'firstFrameBinaryProperty', label: 'First Frame Input Binary Field', says: ['text/plain', 'image/png'] },
 	{ node: 'aiVideo', title: 'end frame from an empty asset id', parameters: aiCreate({ endFrameSource: 'asset', endFrameAssetId: rl(EMPTY) }), field: 'endFrameAssetId', label: 'End Frame Asset', says: ['pick an asset'] },
 	{ node: 'aiVideo', title: 'reference with an empty URL', parameters: aiCreate({ refs: { ref: [{ source: 'url', url: '' }] } }), field: 'refs', label: 'Reference Media', says: ['entry 1', 'is empty'] },
 	{ node: 'aiVideo', title: 'idempotency key of 129 characters', parameters: aiCreate({ options: { idempotencyKey: repeat(129) } }), field: 'idempotencyKey', label: 'Idempotency Key', says: ['1 to 128 characters'] },
@@ -166,22 +166,22 @@ const rows: Row[] = [
 
 	// Align
 	{ node: 'align', title: 'align with empty text', parameters: { operation: 'align', audioSource: 'url', audioUrl: 'https://example.com/a.mp3', text: EMPTY }, field: 'text', label: 'Text', says: ['must not be empty'] },
-	{ node: 'align', title: 'align audio of 16 MB', parameters: { operation: 'align', audioSource: 'binary', audioBinaryProperty: 'data', text: 'Hello there' }, files: { data: mp3(16 * MIB) }, field: 'audioBinaryProperty', label: 'Audio Binary Property', says: ['holds 16 MB', 'the limit is 15 MB'] },
-	{ node: 'align', title: 'align audio as an M4A', parameters: { operation: 'align', audioSource: 'binary', audioBinaryProperty: 'data', text: 'Hello there' }, files: { data: { mimeType: 'audio/m4a', fileName: 'memo.m4a', bytes: 4096 } }, field: 'audioBinaryProperty', label: 'Audio Binary Property', says: ['audio/m4a', 'audio/wav', 'audio/mpeg'] },
+	{ node: 'align', title: 'align audio of 16 MB', parameters: { operation: 'align', audioSource: 'binary', audioBinaryProperty: 'data', text: 'Hello there' }, files: { data: mp3(16 * MIB) }, field: 'audioBinaryProperty', label: 'Audio Input Binary Field', says: ['holds 16 MB', 'the limit is 15 MB'] },
+	{ node: 'align', title: 'align audio as an M4A', parameters: { operation: 'align', audioSource: 'binary', audioBinaryProperty: 'data', text: 'Hello there' }, files: { data: { mimeType: 'audio/m4a', fileName: 'memo.m4a', bytes: 4096 } }, field: 'audioBinaryProperty', label: 'Audio Input Binary Field', says: ['audio/m4a', 'audio/wav', 'audio/mpeg'] },
 	{ node: 'align', title: 'transcribe from an empty asset id', parameters: { operation: 'transcribe', audioSource: 'asset', audioAssetId: rl(EMPTY) }, field: 'audioAssetId', label: 'Audio Asset', says: ['pick an asset'] },
-	{ node: 'align', title: 'transcribe a PNG', parameters: { operation: 'transcribe', audioSource: 'binary', audioBinaryProperty: 'data' }, files: { data: png() }, field: 'audioBinaryProperty', label: 'Audio Binary Property', says: ['image/png', 'audio/wav'] },
+	{ node: 'align', title: 'transcribe a PNG', parameters: { operation: 'transcribe', audioSource: 'binary', audioBinaryProperty: 'data' }, files: { data: png() }, field: 'audioBinaryProperty', label: 'Audio Input Binary Field', says: ['image/png', 'audio/wav'] },
 
 	// Avatar
-	{ node: 'avatar', title: 'a text file as the portrait', parameters: { operation: 'create', imageSource: 'binary', imageBinaryProperty: 'data' }, files: { data: text() }, field: 'imageBinaryProperty', label: 'Image Binary Property', says: ['text/plain', 'image/jpeg', 'image/heic'] },
-	{ node: 'avatar', title: 'a portrait of 11 MB', parameters: { operation: 'create', imageSource: 'binary', imageBinaryProperty: 'data' }, files: { data: png(11 * MIB) }, field: 'imageBinaryProperty', label: 'Image Binary Property', says: ['holds 11 MB', 'the limit is 10 MB'] },
+	{ node: 'avatar', title: 'a text file as the portrait', parameters: { operation: 'create', imageSource: 'binary', imageBinaryProperty: 'data' }, files: { data: text() }, field: 'imageBinaryProperty', label: 'Image Input Binary Field', says: ['text/plain', 'image/jpeg', 'image/heic'] },
+	{ node: 'avatar', title: 'a portrait of 11 MB', parameters: { operation: 'create', imageSource: 'binary', imageBinaryProperty: 'data' }, files: { data: png(11 * MIB) }, field: 'imageBinaryProperty', label: 'Image Input Binary Field', says: ['holds 11 MB', 'the limit is 10 MB'] },
 	{ node: 'avatar', title: 'portrait URL "not a url"', parameters: { operation: 'create', imageSource: 'url', imageUrl: 'not a url' }, field: 'imageUrl', label: 'Image URL', says: ['http'] },
 	{ node: 'avatar', title: 'portrait URL on ftp://', parameters: { operation: 'create', imageSource: 'url', imageUrl: 'ftp://example.com/face.png' }, field: 'imageUrl', label: 'Image URL', says: ['starting with http:// or https://'] },
 	{ node: 'avatar', title: 'empty portrait URL', parameters: { operation: 'create', imageSource: 'url', imageUrl: '  ' }, field: 'imageUrl', label: 'Image URL', says: ['is empty'] },
 	{ node: 'avatar', title: 'delete with an empty avatar id', parameters: { operation: 'delete', avatarId: rl(EMPTY) }, field: 'avatarId', label: 'Avatar', says: ['must not be empty'] },
 
 	// Voice
-	{ node: 'voice', title: 'a voice sample of 31 MB', parameters: { operation: 'clone', sampleSource: 'binary', sampleBinaryProperty: 'data' }, files: { data: mp3(31 * MIB) }, field: 'sampleBinaryProperty', label: 'Sample Binary Property', says: ['holds 31 MB', 'the limit is 30 MB'] },
-	{ node: 'voice', title: 'a PNG as the voice sample', parameters: { operation: 'clone', sampleSource: 'binary', sampleBinaryProperty: 'data' }, files: { data: png() }, field: 'sampleBinaryProperty', label: 'Sample Binary Property', says: ['image/png', 'audio/mpeg', 'video/mp4'] },
+	{ node: 'voice', title: 'a voice sample of 31 MB', parameters: { operation: 'clone', sampleSource: 'binary', sampleBinaryProperty: 'data' }, files: { data: mp3(31 * MIB) }, field: 'sampleBinaryProperty', label: 'Sample Input Binary Field', says: ['holds 31 MB', 'the limit is 30 MB'] },
+	{ node: 'voice', title: 'a PNG as the voice sample', parameters: { operation: 'clone', sampleSource: 'binary', sampleBinaryProperty: 'data' }, files: { data: png() }, field: 'sampleBinaryProperty', label: 'Sample Input Binary Field', says: ['image/png', 'audio/mpeg', 'video/mp4'] },
 	{ node: 'voice', title: 'sample URL on ftp://', parameters: { operation: 'clone', sampleSource: 'url', sampleUrl: 'ftp://example.com/voice.mp3' }, field: 'sampleUrl', label: 'Sample URL', says: ['http'] },
 	{ node: 'voice', title: 'preview text of 101 characters', parameters: { operation: 'clone', sampleSource: 'url', sampleUrl: 'https://example.com/voice.mp3', previewText: repeat(101) }, field: 'previewText', label: 'Preview Text', says: ['at most 100'] },
 	{ node: 'voice', title: 'sample from an empty URL', parameters: { operation: 'clone', sampleSource: 'url', sampleUrl: EMPTY }, field: 'sampleUrl', label: 'Sample URL', says: ['is empty'] },
@@ -204,8 +204,8 @@ const rows: Row[] = [
 	{ node: 'understand', title: 'JSON Schema that is an array', parameters: understand({ schemaMode: 'json', jsonSchema: '[{ "type": "object" }]' }), field: 'jsonSchema', label: 'JSON Schema', says: ['must be a JSON object'] },
 
 	// Asset
-	{ node: 'asset', title: 'a PDF upload', parameters: { operation: 'upload', fileSource: 'binary', fileBinaryProperty: 'data' }, files: { data: pdf() }, field: 'fileBinaryProperty', label: 'File Binary Property', says: ['application/pdf', 'image/png', 'audio/mpeg', 'video/mp4'] },
-	{ node: 'asset', title: 'an audio upload of 16 MB', parameters: { operation: 'upload', fileSource: 'binary', fileBinaryProperty: 'data' }, files: { data: mp3(16 * MIB) }, field: 'fileBinaryProperty', label: 'File Binary Property', says: ['holds 16 MB', 'the limit is 15 MB'] },
+	{ node: 'asset', title: 'a PDF upload', parameters: { operation: 'upload', fileSource: 'binary', fileBinaryProperty: 'data' }, files: { data: pdf() }, field: 'fileBinaryProperty', label: 'File Input Binary Field', says: ['application/pdf', 'image/png', 'audio/mpeg', 'video/mp4'] },
+	{ node: 'asset', title: 'an audio upload of 16 MB', parameters: { operation: 'upload', fileSource: 'binary', fileBinaryProperty: 'data' }, files: { data: mp3(16 * MIB) }, field: 'fileBinaryProperty', label: 'File Input Binary Field', says: ['holds 16 MB', 'the limit is 15 MB'] },
 	{ node: 'asset', title: 'upload URL "not a url"', parameters: { operation: 'upload', fileSource: 'url', fileUrl: 'not a url' }, field: 'fileUrl', label: 'File URL', says: ['http'] },
 	{ node: 'asset', title: 'upload URL on ftp://', parameters: { operation: 'upload', fileSource: 'url', fileUrl: 'ftp://example.com/a.png' }, field: 'fileUrl', label: 'File URL', says: ['starting with http:// or https://'] },
 	{ node: 'asset', title: 'empty upload URL', parameters: { operation: 'upload', fileSource: 'url', fileUrl: EMPTY }, field: 'fileUrl', label: 'File URL', says: ['is empty'] },
@@ -235,9 +235,9 @@ const rows: Row[] = [
 	{ node: 'talkingVideo', title: 'empty script (continue on fail)', parameters: talkingText({ text: EMPTY }), field: 'text', label: 'Script', says: ['must not be empty'], continueOnFail: true },
 	{ node: 'textToSpeech', title: '3001 characters (continue on fail)', parameters: tts({ text: repeat(3001) }), field: 'text', label: 'Text', says: ['at most 3000'], continueOnFail: true },
 	{ node: 'understand', title: '9 inputs (continue on fail)', parameters: understand({ inputs: urlInputs(9) }), field: 'inputs', label: 'Media', says: ['at most 8'], continueOnFail: true },
-	{ node: 'avatar', title: 'a text file as the portrait (continue on fail)', parameters: { operation: 'create', imageSource: 'binary', imageBinaryProperty: 'data' }, files: { data: text() }, field: 'imageBinaryProperty', label: 'Image Binary Property', says: ['text/plain', 'image/jpeg'], continueOnFail: true },
+	{ node: 'avatar', title: 'a text file as the portrait (continue on fail)', parameters: { operation: 'create', imageSource: 'binary', imageBinaryProperty: 'data' }, files: { data: text() }, field: 'imageBinaryProperty', label: 'Image Input Binary Field', says: ['text/plain', 'image/jpeg'], continueOnFail: true },
 	{ node: 'aiVideo', title: 'get with 21 ids (continue on fail)', parameters: { operation: 'get', select: 'many', videoIds: Array.from({ length: 21 }, (_, i) => `vid_${i + 1}`).join(',') }, field: 'videoIds', label: 'Video IDs', says: ['at most 20'], continueOnFail: true },
-	{ node: 'asset', title: 'a PDF upload (continue on fail)', parameters: { operation: 'upload', fileSource: 'binary', fileBinaryProperty: 'data' }, files: { data: pdf() }, field: 'fileBinaryProperty', label: 'File Binary Property', says: ['application/pdf'], continueOnFail: true },
+	{ node: 'asset', title: 'a PDF upload (continue on fail)', parameters: { operation: 'upload', fileSource: 'binary', fileBinaryProperty: 'data' }, files: { data: pdf() }, field: 'fileBinaryProperty', label: 'File Input Binary Field', says: ['application/pdf'], continueOnFail: true },
 ];
 
 function workflowFor(row: Row): WorkflowJson {

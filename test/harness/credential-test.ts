@@ -16,7 +16,7 @@ import { withBinaryStore } from './binary-data';
 import { HarnessCredentialsHelper, withDefaults } from './credentials';
 import type { EngineContext } from './engine-context';
 import { HarnessNodeTypes } from './node-types';
-import type { CredentialTestResult } from './types';
+import type { CredentialTestOptions, CredentialTestResult } from './types';
 
 /** The error shapes n8n's HTTP helpers throw: a NodeApiError whose cause is the HTTP error. */
 interface RequestFailure {
@@ -35,8 +35,9 @@ export async function testCredential(
 	engine: EngineContext,
 	type: string,
 	rawData: ICredentialDataDecryptedObject,
+	options: CredentialTestOptions = {},
 ): Promise<CredentialTestResult> {
-	const helper = new HarnessCredentialsHelper(engine.credentialTypes, { [type]: rawData });
+	const helper = new HarnessCredentialsHelper(engine.credentialTypes, { [type]: rawData }, options.beforeSend);
 	const credentialType = helper.getType(type);
 	const test = credentialType.test;
 	if (!test) return { status: 'Error', message: 'No testing function found for this credential.' };

@@ -23,6 +23,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	constructor(
 		private readonly types: Record<string, ICredentialType>,
 		private readonly data: CredentialDataMap,
+		/** Sees every authenticated request just before it is sent; throwing stops it. */
+		private readonly beforeSend?: (request: IHttpRequestOptions) => void,
 	) {
 		super();
 	}
@@ -53,6 +55,18 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	 * `$credentials` bound to the credential data.
 	 */
 	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const authenticated = await this.applyAuthentication(credentials, typeName, requestOptions, workflow, node);
+		this.beforeSend?.(authenticated);
+		return authenticated;
+	}
+
+	private async applyAuthentication(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,

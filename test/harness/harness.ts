@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { createBinaryStore, releaseBinaryStore } from './binary-data';
 import { testCredential } from './credential-test';
+import { loadOptions, searchList } from './editor';
 import type { EngineContext } from './engine-context';
 import { acquireEngineEnvironment, releaseEngineEnvironment } from './environment';
 import { HarnessNodeTypes } from './node-types';
@@ -34,8 +35,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 
 	return {
 		run: async (workflow, runOptions) => await runWorkflow(live(), workflow, runOptions),
-		testCredential: async (type, data) => await testCredential(live(), type, { ...data }),
+		testCredential: async (type, data, options) => await testCredential(live(), type, { ...data }, options),
 		poll: async (node, pollOptions) => await pollOnce(live(), node, pollOptions),
+		searchList: async (nodeType, parameter, call) => await searchList(live(), nodeType, parameter, call),
+		loadOptions: async (nodeType, parameter, call) => await loadOptions(live(), nodeType, parameter, call),
 		shutdown: async () => {
 			if (!alive) return;
 			alive = false;

@@ -2,6 +2,8 @@
 export { createHarness } from './harness';
 export type {
 	CredentialTestResult,
+	EditorCall,
+	EditorSearchCall,
 	Harness,
 	HarnessOptions,
 	PollOptions,

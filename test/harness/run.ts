@@ -76,11 +76,14 @@ export async function runWorkflow(
 	const mode = options.retryOf ? 'retry' : 'manual';
 	const additionalData = buildAdditionalData({ credentialsHelper, executionId, workflow: workflowData, mode });
 
-	const run = await withBinaryStore(engine.binaryStore, async () =>
-		options.retryOf
-			? await new WorkflowExecute(additionalData, 'retry', retryData(options.retryOf)).processRunExecutionData(workflow)
-			: await new WorkflowExecute(additionalData, 'manual').run({ workflow, pinData }),
-	);
+	const run = await withBinaryStore(engine.binaryStore, async () => {
+		// A PCancelable: cancel() is what n8n calls when the user stops the execution.
+		const execution = options.retryOf
+			? new WorkflowExecute(additionalData, 'retry', retryData(options.retryOf)).processRunExecutionData(workflow)
+			: new WorkflowExecute(additionalData, 'manual').run({ workflow, pinData });
+		options.onStart?.({ cancel: () => execution.cancel() });
+		return await execution;
+	});
 	return toRunResult(run, executionId, engine.binaryStore);
 }
 
@@ -139,5 +142,5 @@ function toRunResult(run: IRun, executionId: string, binaryStore: BinaryStore): 
 			.filter((taskError): taskError is ExecutionBaseError => taskError !== undefined)
 			.pop();
 
-	return { runData, data: run.data, error, executionId, output, binary, nodeError };
+	return { runData, data: run.data, error, status: run.status, executionId, output, binary, nodeError };
 }

@@ -1,8 +1,13 @@
 import type {
 	ExecutionBaseError,
+	ExecutionStatus,
 	IDataObject,
+	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
+	INodeListSearchResult,
+	INodeParameters,
+	INodePropertyOptions,
 	INodeType,
 	IPinData,
 	IRunData,
@@ -40,6 +45,8 @@ export interface RunOptions {
 	executionId?: string;
 	/** Merged over the workflow's own `pinData` (these win), honoured like a manual run in the editor. */
 	pinData?: IPinData;
+	/** Called as the execution starts; `cancel()` stops it as the editor's stop button (or n8n's execution timeout) does. */
+	onStart?: (execution: { cancel(): void }) => void;
 	/**
 	 * Runs the workflow as n8n's Retry of this failed run does: mode `retry`, a new execution id, the
 	 * failed run's saved data with the failed node's last run removed, continuing from there.
@@ -53,6 +60,8 @@ export interface RunResult {
 	data: IRunExecutionData;
 	/** The execution's error, if any. */
 	error?: ExecutionBaseError;
+	/** How n8n would record the execution: `success`, `error`, `canceled`, … */
+	status: ExecutionStatus;
 	/** The execution id the run used (handy for asserting idempotency keys). */
 	executionId: string;
 	/** Items of one output of one run of a node; throws a readable error if the node did not run. */
@@ -61,6 +70,11 @@ export interface RunResult {
 	binary(nodeName: string, itemIndex?: number, property?: string): Promise<Buffer>;
 	/** The error a node's last failed run recorded, if any. */
 	nodeError(nodeName: string): ExecutionBaseError | undefined;
+}
+
+export interface CredentialTestOptions {
+	/** Sees the test request, resolved and authenticated, just before it is sent; throwing stops it. */
+	beforeSend?: (request: IHttpRequestOptions) => void;
 }
 
 export interface CredentialTestResult {
@@ -88,13 +102,34 @@ export interface PollResult {
 	staticData: IDataObject;
 }
 
+/** A node as it stands in the editor while one of its parameters asks for its options. */
+export interface EditorCall {
+	credentials?: RunOptions['credentials'];
+	/** The node's current parameter values (defaults are filled in as the editor does). */
+	parameters: INodeParameters;
+}
+
+export interface EditorSearchCall extends EditorCall {
+	/** What the user typed into the list's search box. */
+	filter?: string;
+	/** The token the previous page returned, when the user scrolls to the end of the list. */
+	paginationToken?: string;
+}
+
 export interface Harness {
 	/** Runs a workflow (object, or path to an exported JSON file) like "Execute workflow" in the editor. */
 	run(workflow: IWorkflowBase | WorkflowJson | string, options?: RunOptions): Promise<RunResult>;
 	/** Performs the credential's `test` request the way the editor's "Test" button does, over real HTTP. */
-	testCredential(type: 'visionStoryApi', data: VisionStoryApiCredentialData): Promise<CredentialTestResult>;
+	testCredential(type: 'visionStoryApi', data: VisionStoryApiCredentialData, options?: CredentialTestOptions): Promise<CredentialTestResult>;
 	/** Drives a polling trigger's real `poll()` through n8n-core's `PollContext`. */
 	poll(node: INode, options?: PollOptions): Promise<PollResult>;
+	/**
+	 * The "From List" of a resource locator, as the editor loads it: `parameter` is the parameter's
+	 * name (the one shown for these parameter values); its list mode names the method called.
+	 */
+	searchList(nodeType: string, parameter: string, call: EditorSearchCall): Promise<INodeListSearchResult>;
+	/** The options of an options parameter that loads them (`typeOptions.loadOptionsMethod`); `options.x` for one inside Options. */
+	loadOptions(nodeType: string, parameter: string, call: EditorCall): Promise<INodePropertyOptions[]>;
 	/** Deletes temporary folders and releases the engine's process-wide state. Call it in `afterAll`. */
 	shutdown(): Promise<void>;
 }

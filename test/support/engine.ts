@@ -5,7 +5,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { Emulator, EmulatorOptions } from '../emulator';
 import { startEmulator } from '../emulator';
-import type { Harness, HarnessOptions, RunOptions, RunResult } from '../harness';
+import type { Harness, HarnessOptions, RunOptions, RunResult, WorkflowJson } from '../harness';
 import { createHarness } from '../harness';
 
 export const TRIGGER = 'When clicking ‘Execute workflow’';
@@ -14,8 +14,8 @@ export interface EngineContext {
 	emu: Emulator;
 	harness: Harness;
 	credentials: NonNullable<RunOptions['credentials']>;
-	/** Runs a workflow file; `items` become the manual trigger's output (pinned, as in the editor). */
-	run(file: string, items?: Array<Record<string, unknown>>, options?: RunOptions): Promise<RunResult>;
+	/** Runs a workflow (file or object); `items` become the manual trigger's output (pinned, as in the editor). */
+	run(workflow: string | WorkflowJson, items?: Array<Record<string, unknown>>, options?: RunOptions): Promise<RunResult>;
 }
 
 /** An emulator and an engine harness for one test file, torn down after it. */
@@ -43,12 +43,12 @@ export function useEngine(emulatorOptions: EmulatorOptions = {}, harnessOptions:
 	return context;
 }
 
-/** Every item a VisionStory node outputs must say which input item it came from (n8n's item linking). */
-function expectPairedItems(file: string, result: RunResult): void {
-	const workflow = JSON.parse(readFileSync(join(__dirname, '../..', file), 'utf8')) as { nodes: Array<{ name: string; type: string }> };
+/** Every item a VisionStory node outputs, on any output, must say which input item it came from (n8n's item linking). */
+function expectPairedItems(file: string | WorkflowJson, result: RunResult): void {
+	const workflow = typeof file === 'string' ? (JSON.parse(readFileSync(join(__dirname, '../..', file), 'utf8')) as WorkflowJson) : file;
 	for (const node of workflow.nodes.filter((n) => n.type.startsWith('n8n-nodes-visionstory.'))) {
 		for (const run of result.runData[node.name] ?? []) {
-			for (const item of run.data?.main?.[0] ?? []) {
+			for (const item of (run.data?.main ?? []).flatMap((output) => output ?? [])) {
 				if (item.pairedItem === undefined) throw new Error(`${node.name} output an item without pairedItem`);
 			}
 		}

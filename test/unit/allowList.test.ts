@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 
 /** What n8n supplies to community nodes at run time (the verified-node rule). */
-const ALLOWED_MODULES = new Set(['n8n-workflow', 'zod', 'lodash', 'luxon', 'p-limit', 'crypto', 'node:crypto']);
+const ALLOWED_MODULES = new Set(['n8n-workflow', 'zod/v3', 'lodash', 'luxon', 'p-limit', 'crypto', 'node:crypto']);
 const FORBIDDEN_GLOBALS = new Set([
 	'setTimeout',
 	'setInterval',

@@ -7,8 +7,8 @@ const root = join(__dirname, '../..');
 
 /** The public interface saved workflows depend on (design.md): node names and operation values. */
 const PUBLIC_INTERFACE: Record<string, { displayName: string; operations: string[] }> = {
-	visionStoryTalkingVideo: { displayName: 'VisionStory Talking Video', operations: ['create', 'get', 'getMany', 'delete', 'listModels'] },
-	visionStoryAiVideo: { displayName: 'VisionStory AI Video', operations: ['create', 'get', 'getMany', 'estimateCost', 'listModels', 'delete'] },
+	visionStoryTalkingVideo: { displayName: 'VisionStory Talking Video', operations: ['create', 'check', 'get', 'getMany', 'delete', 'listModels'] },
+	visionStoryAiVideo: { displayName: 'VisionStory AI Video', operations: ['create', 'check', 'get', 'getMany', 'estimateCost', 'listModels', 'delete'] },
 	visionStoryImage: { displayName: 'VisionStory Image', operations: ['generate', 'listModels'] },
 	visionStoryTextToSpeech: { displayName: 'VisionStory Text to Speech', operations: ['synthesize'] },
 	visionStoryAlign: { displayName: 'VisionStory Align', operations: ['align', 'transcribe'] },

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { ClientRequestId, Cursor, dto, Id, mediaRef, ParamSpec, TASK_STATUSES, wholeNumber } from './common';
 

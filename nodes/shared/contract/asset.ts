@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData, wholeNumber } from './common';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { dto, Id, MEDIA_MIME_TYPES, mediaRef, MIB, SpeechRate } from './common';
 

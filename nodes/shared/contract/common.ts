@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 /** The JSON types the contract names; requests are validated strictly, responses tolerantly. */
 

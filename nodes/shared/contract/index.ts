@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/v3';
 
 import * as aiVideo from './aiVideo';
 import * as asset from './asset';

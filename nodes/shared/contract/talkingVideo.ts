@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import {
 	AspectRatio,
@@ -66,7 +66,7 @@ export const CreateTalkingVideoRequest = exactlyOneOf(
 		emotion: z.enum(EMOTIONS).nullish(),
 		background_color: z
 			.string()
-			.regex(/^#[0-9A-Fa-f]{6}$/, 'must be a 6-digit hex colour with a leading #, e.g. #00FF00')
+			.regex(/^#[0-9A-Fa-f]{6}$/, 'must be a 6-digit hex color with a leading #, e.g. #00FF00')
 			.nullish(),
 		client_request_id: ClientRequestId.nullish(),
 	},

@@ -107,7 +107,7 @@ function get(ctx: RouteContext) {
 	if (batch !== undefined && ids.length === 0) v.fail('video_ids', 'must list at least one id');
 	if (ids.length > BATCH_MAX) v.fail('video_ids', `must list at most ${BATCH_MAX} ids (got ${ids.length})`);
 	v.throwIfAny();
-	const media = ctx.state.mediaBaseUrl;
+	const media = ctx.state.mediaLinkBase();
 	if (single !== undefined) {
 		const task = ctx.account.aiVideos.get(single);
 		if (!task) throw notFound('AI video', single);
@@ -128,7 +128,7 @@ function list(ctx: RouteContext) {
 	const statuses = statusFilter(ctx.query);
 	const tasks = tasksOf(ctx.account, 'aiVideo').filter((t) => !statuses || statuses.has(statusAt(t, ctx.now)));
 	const page = paginate(tasks, (t) => t.seq, cursor, limit);
-	return ok({ videos: page.items.map((t) => aiVideoDto(t, ctx.now, ctx.state.mediaBaseUrl)), next_cursor: page.next_cursor });
+	return ok({ videos: page.items.map((t) => aiVideoDto(t, ctx.now, ctx.state.mediaLinkBase())), next_cursor: page.next_cursor });
 }
 
 function remove(ctx: RouteContext) {

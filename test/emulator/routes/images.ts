@@ -44,7 +44,7 @@ async function generate(ctx: RouteContext) {
 	const imageId = newId('img');
 	ctx.state.ledger.charge(ctx.account, ctx.now, 'image', price, imageId);
 	return ok({
-		url: `${ctx.state.mediaBaseUrl}/media/images/${imageId}.png`,
+		url: `${ctx.state.mediaLinkBase()}/media/images/${imageId}.png`,
 		...imageSize(resolution, aspect_ratio),
 		model_id: model.model_id,
 		cost_credit: price,

@@ -1,11 +1,12 @@
 import { notFound, upstreamFailure } from '../errors';
-import { FIXTURES, SAMPLE_MP3_SECONDS, SAMPLE_TRANSCRIPT } from '../fixtures';
+import { SAMPLE_MP3_SECONDS, SAMPLE_TRANSCRIPT } from '../fixtures';
 import { newId } from '../ids';
 import { durationOf, MIME, requiredMediaRef, type MediaPolicy } from '../mediaRef';
 import { SPEECH_RATES } from '../models';
 import { audioPrice, ttsPrice } from '../pricing';
 import { jsonBody, ok, type Route, type RouteContext } from '../router';
 import { Validator } from '../validation';
+import { speechAudio } from '../speechAudio';
 import { hasMarker } from './common';
 import { findVoice } from './voices';
 
@@ -27,15 +28,16 @@ function tts(ctx: RouteContext) {
 	if (hasMarker(text, 'fail')) throw upstreamFailure('Speech synthesis');
 	const characters = (text as string).length;
 	const price = ttsPrice(characters);
+	const audio = speechAudio(characters);
 	const audioId = newId('aud');
 	ctx.state.ledger.charge(ctx.account, ctx.now, 'tts', price, audioId);
 	return {
 		kind: 'binary' as const,
 		status: 200,
-		body: FIXTURES.mp3.bytes,
+		body: audio.mp3,
 		headers: {
 			'Content-Type': 'audio/mpeg',
-			'X-Audio-Duration-Sec': String(SAMPLE_MP3_SECONDS),
+			'X-Audio-Duration-Sec': String(round(audio.durationSec)),
 			'X-Usage-Characters': String(characters),
 			'X-Cost-Credit': String(price),
 			'X-Audio-Id': audioId,

@@ -83,7 +83,7 @@ function get(ctx: RouteContext) {
 	const id = queryId(ctx.query, 'video_id');
 	const task = ctx.account.talkingVideos.get(id);
 	if (!task) throw notFound('Video', id);
-	return ok(talkingVideoDto(task, ctx.now, ctx.state.mediaBaseUrl));
+	return ok(talkingVideoDto(task, ctx.now, ctx.state.mediaLinkBase()));
 }
 
 function remove(ctx: RouteContext) {
@@ -100,7 +100,7 @@ function list(ctx: RouteContext) {
 	const statuses = statusFilter(ctx.query);
 	const tasks = tasksOf(ctx.account, 'talkingVideo').filter((t) => !statuses || statuses.has(statusAt(t, ctx.now)));
 	const page = paginate(tasks, (t) => t.seq, cursor, limit);
-	return ok({ videos: page.items.map((t) => talkingVideoDto(t, ctx.now, ctx.state.mediaBaseUrl)), next_cursor: page.next_cursor });
+	return ok({ videos: page.items.map((t) => talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase())), next_cursor: page.next_cursor });
 }
 
 export const talkingVideoRoutes: Route[] = [
