@@ -116,7 +116,10 @@ export interface ExecutionSummary {
 	startedAt?: string;
 	stoppedAt?: string | null;
 	waitTill?: string | null;
-	data?: { resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, any> }> | null> } }>> } };
+	data?: {
+		resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, any> }> | null> } }>>; error?: { message?: string }; lastNodeExecuted?: string };
+		executionData?: { nodeExecutionStack?: unknown[]; contextData?: Record<string, unknown> };
+	};
 }
 
 export interface WebhookAnswer {

@@ -90,6 +90,8 @@ export function readBinary(userFolder: string, ref: BinaryRef): Buffer {
 	const roots: Record<string, string[]> = {
 		'filesystem-v2': [join(userFolder, '.n8n', 'storage'), join(userFolder, '.n8n', 'binaryData')],
 		filesystem: [join(userFolder, '.n8n', 'binaryData'), join(userFolder, '.n8n', 'storage')],
+		// Queue mode on 2.x keeps files in Postgres; the queue suite fetches them here through main's REST API.
+		database: [join(userFolder, '.n8n', 'database')],
 	};
 	for (const root of roots[mode] ?? []) {
 		const file = join(root, path);

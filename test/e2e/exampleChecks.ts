@@ -54,8 +54,8 @@ function setValue(ctx: SuiteContext, key: string, node: string, field: string): 
 	return value;
 }
 
-export function describeExampleChecks(ctx: SuiteContext): void {
-	describe('manual examples run with `n8n execute`', () => {
+export function describeExampleChecks(ctx: SuiteContext, title = 'manual examples run with `n8n execute`'): void {
+	describe(title, () => {
 		test('script-to-talking-video: a 9:16 MP4 of a public avatar, one task, one charge', async () => {
 			const run = await ctx.runExample('script-to-talking-video');
 			const avatar = single(run.result, 'Pick Public Avatar');

@@ -15,6 +15,8 @@ export interface QueueSessionOptions extends PrepareOptions {
 	/** Workflows imported beside the examples (test fixtures), keyed like the examples. */
 	extraWorkflows?: Record<string, WorkflowJson>;
 	env?: Record<string, string>;
+	/** Changes a user could make in the editor (shorter waits for a test), applied before the import. */
+	adjust?: (key: string, workflow: WorkflowJson) => void;
 	log?: (line: string) => void;
 }
 
@@ -30,7 +32,11 @@ export async function prepareQueueSession(options: QueueSessionOptions): Promise
 	try {
 		const source = loadExamples();
 		const workflows = Object.fromEntries(
-			Object.entries({ ...source, ...options.extraWorkflows }).map(([key, workflow]) => [key, prepareExample(workflow, options)]),
+			Object.entries({ ...source, ...options.extraWorkflows }).map(([key, workflow]) => {
+				const prepared = prepareExample(workflow, options);
+				options.adjust?.(key, prepared);
+				return [key, prepared];
+			}),
 		);
 		await cluster.main.importCredentials([visionStoryCredential(exampleCredentialRef(source), options.service.apiKey, options.service.baseUrl)]);
 		await cluster.main.importWorkflows(Object.values(workflows));

@@ -1,0 +1,135 @@
+/**
+ * The webhook pair in queue mode: the webhook processor takes the request and a worker answers it
+ * while the render runs; the trigger polls on main and its executions run on the workers. Beside the
+ * callback example runs the README's workaround for n8n 2.x's static data overwrite: the trigger's
+ * workflow hands work that writes workflow static data to a sub-workflow. Then main restarts while
+ * videos finish: each trigger must emit each of them exactly once.
+ */
+import { waitFor } from '../../../scripts/n8n/queue/executions';
+import { callWebhook } from '../../../scripts/n8n/rest';
+import type { QueueContext } from './context';
+
+const RENDER_MS = 8000;
+const WEBHOOK_EXAMPLE = 'vsExampleWebhook';
+const WEBHOOK_PATH = 'visionstory-talking-video';
+const CALLBACK_EXAMPLE = 'vsExampleCallback';
+const STATIC_CALLER = 'vsQueueStaticCaller';
+const STATIC_SUB = 'vsQueueStaticSub';
+const CALLBACK_PATH = '/visionstory-callback';
+const STATIC_PATH = '/visionstory-callback/static-sub';
+const RESTART_VIDEOS = 3;
+
+// 1.x polls every 10 s in these tests; 2.x once a minute at the earliest.
+const POLL_MS: Record<string, number> = { n8n1: 10_000, n8n2: 60_000 };
+
+export function describeTriggerInQueueMode(ctx: QueueContext): void {
+	describe('the webhook pair and the trigger on main', () => {
+		const videos: string[] = [];
+		const delivered = (path: string): string[] => ctx.callback.received.filter((r) => r.path === path).map((r) => (r.body as { video_id: string }).video_id);
+		const listRequests = (path: string) => ctx.emulator.requests({ method: 'GET', path }).length;
+		// Each poll of the callback example lists both kinds; the sub-workflow caller lists talking videos only.
+		const polls = () => ({ callback: listRequests('/api/v1/ai_videos'), talking: listRequests('/api/v1/videos') });
+		const afterPolls = async (count: number) => {
+			const start = polls();
+			await waitFor(
+				() => {
+					const now = polls();
+					return now.callback >= start.callback + count && now.talking >= start.talking + 2 * count ? true : undefined;
+				},
+				(count + 1) * POLL_MS[ctx.line.id] + 60_000,
+				`${count} more poll(s) of both triggers`,
+			);
+			// Let the executions of that poll, if any, reach the callback endpoint.
+			await new Promise((r) => setTimeout(r, 5000));
+		};
+		const expectEachOnce = (ids: string[]) => {
+			for (const path of [CALLBACK_PATH, STATIC_PATH]) expect([...delivered(path)].sort()).toEqual([...ids].sort());
+		};
+
+		test('activated through the public API (the sub-workflow first: 2.x publishes only callers of published sub-workflows)', async () => {
+			const { rest } = ctx.session;
+			ctx.emulator.setConfig({ renderMs: RENDER_MS });
+			const before = polls();
+			for (const id of [STATIC_SUB, STATIC_CALLER, CALLBACK_EXAMPLE, WEBHOOK_EXAMPLE]) expect(await rest.activate(id)).toMatchObject({ active: true });
+			// Each trigger polls once at activation, on main, to record where it starts.
+			await waitFor(() => (polls().callback > before.callback && polls().talking >= before.talking + 2 ? true : undefined), 60_000, 'the activation polls');
+		}, 120_000);
+
+		test('the webhook processor answers 202 with the video id while the video still renders; a worker ran it', async () => {
+			const { rest, cluster } = ctx.session;
+			const tasksBefore = ctx.emulator.tasks().length;
+			const ledgerBefore = ctx.emulator.ledger().length;
+			const answer = await callWebhook(cluster.webhookBaseUrl, WEBHOOK_PATH, { script: 'Our summer sale starts today: everything half price until Sunday.' });
+			const task = ctx.emulator.tasks().find((t) => t.video_id === answer.body?.video_id);
+			expect(answer).toMatchObject({ status: 202, body: { video_id: expect.stringMatching(/^vid_/), status: 'rendering' } });
+			expect(task?.status).toMatch(/^(queued|creating)$/);
+			expect(ctx.emulator.tasks()).toHaveLength(tasksBefore + 1);
+			expect(ctx.emulator.ledger().slice(ledgerBefore).map((e) => [e.operation, e.kind, e.refId])).toEqual([['talking_video', 'charge', answer.body.video_id]]);
+			videos.push(answer.body.video_id);
+			const [execution] = await rest.executions(WEBHOOK_EXAMPLE);
+			expect(execution).toMatchObject({ mode: 'webhook' });
+			expect(cluster.workerRuns().get(String(execution.id))).toHaveLength(1);
+		});
+
+		test('each trigger delivers the finished video exactly once; its executions ran on the workers', async () => {
+			const { rest, cluster } = ctx.session;
+			expect(videos).toHaveLength(1);
+			await waitFor(() => (delivered(CALLBACK_PATH).length && delivered(STATIC_PATH).length ? true : undefined), 2 * POLL_MS[ctx.line.id] + RENDER_MS + 60_000, 'both callbacks');
+			const [callback] = ctx.callback.received.filter((r) => r.path === CALLBACK_PATH);
+			expect(callback.body).toEqual({
+				event: 'visionstory.video.created',
+				kind: 'talkingVideo',
+				video_id: videos[0],
+				status: 'created',
+				video_url: expect.stringContaining(videos[0]),
+				cost_credit: 10,
+			});
+			// The poll after the one that emitted it must not emit it again.
+			await afterPolls(1);
+			expectEachOnce(videos);
+
+			const runs = cluster.workerRuns();
+			for (const workflow of [CALLBACK_EXAMPLE, STATIC_CALLER]) {
+				const executions = await rest.executions(workflow);
+				expect(executions.map((e) => [e.mode, e.status])).toEqual([['trigger', 'success']]);
+				expect(runs.get(String(executions[0].id))).toHaveLength(1);
+			}
+			// The workaround's point: the cursor the trigger saved is still in the database after the
+			// worker ran the execution (with the static data writer inline, 2.x overwrites it).
+			const stored = await rest.api<{ staticData?: Record<string, any> | string | null }>('GET', `/workflows/${STATIC_CALLER}`);
+			const staticData = typeof stored.staticData === 'string' ? JSON.parse(stored.staticData) : stored.staticData;
+			expect(staticData?.['node:VisionStory Trigger']?.cursor?.talkingVideo?.emitted).toContain(videos[0]);
+			const sub = await rest.api<{ staticData?: Record<string, any> | string | null }>('GET', `/workflows/${STATIC_SUB}`);
+			const subData = typeof sub.staticData === 'string' ? JSON.parse(sub.staticData) : sub.staticData;
+			expect(subData?.global?.runs).toBe(1);
+		}, 10 * 60_000);
+
+		test('main restarted while three videos finish: each trigger emits each of them exactly once, none missed', async () => {
+			const { cluster } = ctx.session;
+			const fresh: string[] = [];
+			for (let i = 0; i < RESTART_VIDEOS; i++) {
+				const answer = await callWebhook(cluster.webhookBaseUrl, WEBHOOK_PATH, { script: `Restart check ${i + 1}: the parcel is on its way.` });
+				expect(answer.status).toBe(202);
+				fresh.push(answer.body.video_id);
+			}
+			await cluster.restartMain(async () => {
+				// Main is down (stopped as an orchestrator stops it) for the whole time the videos finish.
+				await waitFor(
+					() => (fresh.every((id) => ctx.emulator.tasks().find((t) => t.video_id === id)?.status === 'created') ? true : undefined),
+					RENDER_MS + 60_000,
+					'the renders to finish while main is down',
+				);
+			});
+			ctx.log('main restarted');
+			videos.push(...fresh);
+			await waitFor(
+				() => (videos.every((id) => delivered(CALLBACK_PATH).includes(id) && delivered(STATIC_PATH).includes(id)) ? true : undefined),
+				3 * POLL_MS[ctx.line.id] + 60_000,
+				'the videos finished during the restart at both callbacks',
+			);
+			await afterPolls(1);
+			expectEachOnce(videos);
+			for (const id of [CALLBACK_EXAMPLE, STATIC_CALLER, STATIC_SUB, WEBHOOK_EXAMPLE]) await ctx.session.rest.deactivate(id);
+		}, 10 * 60_000);
+	});
+}
