@@ -23,11 +23,11 @@ const FAST_POLL_CRON: Partial<Record<N8nLine['id'], string>> = { n8n1: '0/10 * *
 
 export function describeQueueMode(line: N8nLine): void {
 	describe(`queue mode, n8n ${line.n8n}: main, workers a and b, a webhook processor, Postgres, Redis`, () => {
-		const ctx = {} as QueueContext;
+		// The line is known while jest collects the tests (some checks differ per line); the rest comes in beforeAll.
+		const ctx = { line } as QueueContext;
 		const started = Date.now();
 
 		beforeAll(async () => {
-			ctx.line = line;
 			// Progress goes to stderr at once: jest holds console output of a test file until it ends.
 			ctx.log = (text) => process.stderr.write(`[queue ${line.id} +${Math.round((Date.now() - started) / 1000)} s] ${text}\n`);
 			ctx.emulator = await startEmulator({ renderMs: 2000 });
