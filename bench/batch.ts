@@ -2,6 +2,7 @@ import type { Harness } from '../test/harness';
 import { TRIGGER } from '../test/support/engine';
 import type { EmulatorProcess } from './emulatorProcess';
 import { timed } from './memory';
+import { log } from './progress';
 
 export interface BatchFigures {
 	kind: string;
@@ -32,7 +33,10 @@ async function runItems(harness: Harness, file: string, credentials: Credentials
 /** The same items one at a time: what a node that waits per item (every other media node) takes. */
 async function oneAtATime(harness: Harness, file: string, credentials: Credentials, items: Array<Record<string, unknown>>, node: string) {
 	return await timed(async () => {
-		for (const item of items) await runItems(harness, file, credentials, [item], node);
+		for (const [i, item] of items.entries()) {
+			await runItems(harness, file, credentials, [item], node);
+			if ((i + 1) % 5 === 0 || i + 1 === items.length) log(`one at a time: ${i + 1}/${items.length} done`);
+		}
 	});
 }
 

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
+import { N8N_LINES } from '../scripts/n8n/versions';
 import { createHarness } from '../test/harness';
 import { createUndiciClient } from '../test/support/undiciTransport';
 import type { BatchFigures } from './batch';
@@ -15,11 +16,14 @@ import { startEmulatorProcess } from './emulatorProcess';
 import { RawCredits } from './rawCreditsNode';
 import type { FileFigures } from './files';
 import { assetUpload, videoDownload } from './files';
+import { log, withTicker } from './progress';
+import type { QueueBatchFigures, QueueDownloadFigures } from './queue';
+import { queueBench } from './queue';
 import type { RequestPathFigures } from './requestPath';
 import { requestPath } from './requestPath';
 
 const quick = process.env.BENCH_QUICK === '1';
-/** BENCH_ONLY=path measures only the request path (quick, while working on it); nothing is written. */
+/** BENCH_ONLY=path or BENCH_ONLY=queue measures only that part (while working on it); nothing is written. */
 const only = process.env.BENCH_ONLY;
 const MIB = 1024 * 1024;
 
@@ -49,33 +53,86 @@ function targets(batches: BatchFigures[], files: FileFigures[], path: RequestPat
 	];
 }
 
+interface QueueFigures {
+	batches: QueueBatchFigures[];
+	downloads: QueueDownloadFigures[];
+}
+
+/** Each n8n line in queue mode: its default binary-data mode with a batch, then binary data on a shared disk. */
+async function queueMode(emu: Awaited<ReturnType<typeof startEmulatorProcess>>): Promise<QueueFigures> {
+	const figures: QueueFigures = { batches: [], downloads: [] };
+	const downloadBytes = (quick ? 32 : 200) * MIB;
+	for (const line of [N8N_LINES.n8n2, N8N_LINES.n8n1]) {
+		const batch = { executions: 5, videos: quick ? 2 : 10, renderMs: 4000 };
+		const standard = await queueBench(emu, { line, binaryStorage: 'default', batch, downloadBytes });
+		if (standard.batch) figures.batches.push(standard.batch);
+		figures.downloads.push(standard.download);
+		figures.downloads.push((await queueBench(emu, { line, binaryStorage: 'shared-filesystem', downloadBytes })).download);
+	}
+	return figures;
+}
+
+function queueRows(queue: QueueFigures): string[] {
+	return [
+		'## Queue mode',
+		'',
+		"The real n8n app in queue mode: main, two workers of concurrency 3, a webhook processor, Postgres and Redis from Debian's packages, the package installed in every process's user folder, the emulator as VisionStory.",
+		'',
+		'| batch | wall time | floor (one render + one poll interval) | over floor | executions per worker | items |',
+		'|---|---|---|---|---|---|',
+		...queue.batches.map(
+			(b) =>
+				`| ${b.line}: ${b.videos} talking videos in ${b.executions} webhook executions (render ${b.renderSeconds} s, poll ${b.pollSeconds} s) | ${fmt(b.wallSeconds)} s | ${fmt(b.floorSeconds)} s | ${fmt(b.wallSeconds / b.floorSeconds, 2)}× | ${Object.entries(b.byWorker).sort().map(([w, n]) => `${w}: ${n}`).join(', ')} | ${b.failedItems} failed |`,
+		),
+		'',
+		'Wall time: from the first webhook call to the last execution stopped, as n8n recorded it.',
+		'',
+		'| a finished video downloaded into binary data by Create (wait on, Download Result on) | binary data storage | worker memory before | worker peak | growth | time |',
+		'|---|---|---|---|---|---|',
+		...queue.downloads.map(
+			(d) =>
+				`| ${d.line}: ${fmt(d.mib, 0)} MiB | ${d.mode} | ${fmt(d.baselineMiB, 0)} MiB | ${fmt(d.peakMiB, 0)} MiB | ${fmt(d.peakMiB - d.baselineMiB, 0)} MiB | ${d.error ? `**failed**: ${d.error.slice(0, 120)}` : `${fmt(d.seconds)} s`} |`,
+		),
+		'',
+		"Peak: the worker process's resident memory sampled every 20 ms, or the kernel's high-water mark if higher.",
+		'',
+	];
+}
+
 async function main(): Promise<void> {
 	const emu = await startEmulatorProcess({ RENDER_MS: '4000' });
 	const harness = await createHarness({ binaryMode: 'filesystem', extraNodeTypes: { 'bench.rawCredits': new RawCredits() } });
 	const credentials = { visionStoryApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } };
 	const client = createUndiciClient(emu.apiKey, { baseUrl: emu.baseUrl });
-	const log = (text: string) => console.log(`[bench] ${text}`);
 	try {
 		if (only === 'path') {
 			const path = await requestPath(harness, emu, client);
 			log(`client ${fmt(path.clientRps, 0)} req/s (${fmt(path.clientCpuMicros)} µs CPU) vs bare undici ${fmt(path.bareRps, 0)} req/s (${fmt(path.bareCpuMicros)} µs CPU): ${fmt(path.clientRps / path.bareRps, 2)}×; executor overhead ${fmt(path.executorMsPerItem, 3)} ms per item (n8n's HTTP stack ${fmt(path.rawNodeMsPerItem, 3)} ms)`);
 			return;
 		}
-		log('1/3 batches of renders (this part waits on real renders: several minutes)');
-		const talking = await talkingVideoBatch(harness, emu, credentials, quick ? 10 : 50, 4000);
+		if (only === 'queue') {
+			const queue = await queueMode(emu);
+			console.log(['', ...queueRows(queue)].join('\n'));
+			return;
+		}
+		log('1/4 batches of renders (this part waits on real renders: several minutes)');
+		const talking = await withTicker('talking video batch', () => talkingVideoBatch(harness, emu, credentials, quick ? 10 : 50, 4000));
 		log(`talking videos: ${fmt(talking.batchedSeconds)} s batched, ${fmt(talking.baselineSeconds)} s one at a time`);
-		const ai = await aiVideoBatch(harness, emu, credentials, quick ? 6 : 20, 2, quick ? 8000 : 12_000);
+		const ai = await withTicker('AI video batch', () => aiVideoBatch(harness, emu, credentials, quick ? 6 : 20, 2, quick ? 8000 : 12_000));
 		log(`AI videos: ${fmt(ai.batchedSeconds)} s batched, ${fmt(ai.baselineSeconds)} s one at a time`);
 
-		log('2/3 big files');
-		const download = await videoDownload(harness, emu, credentials, (quick ? 128 : 1024) * MIB);
+		log('2/4 big files');
+		const download = await withTicker('video download', () => videoDownload(harness, emu, credentials, (quick ? 128 : 1024) * MIB));
 		log(`download: ${fmt(download.streamedPeakMiB)} MiB streamed vs ${fmt(download.bufferedPeakMiB)} MiB buffered`);
-		const upload = await assetUpload(harness, emu, credentials, (quick ? 30 : 100) * MIB);
+		const upload = await withTicker('asset upload', () => assetUpload(harness, emu, credentials, (quick ? 30 : 100) * MIB));
 		log(`upload: ${fmt(upload.streamedPeakMiB)} MiB streamed vs ${fmt(upload.bufferedPeakMiB)} MiB buffered`);
 
-		log('3/3 request path');
-		const path = await requestPath(harness, emu, client, quick ? 1000 : 4000, 16, quick ? 200 : 1000);
+		log('3/4 request path');
+		const path = await withTicker('request path', () => requestPath(harness, emu, client, quick ? 1000 : 4000, 16, quick ? 200 : 1000));
 		log(`client ${fmt(path.clientRps, 0)} req/s vs bare undici ${fmt(path.bareRps, 0)} req/s`);
+
+		log('4/4 queue mode in the real n8n app (installs n8n once into .cache/, then several minutes)');
+		const queue = await queueMode(emu);
 
 		const cpu = cpus();
 		const lines = [
@@ -109,6 +166,7 @@ async function main(): Promise<void> {
 			`| … CPU time of the calling process per request | client: ${fmt(path.clientCpuMicros)} µs | bare undici: ${fmt(path.bareCpuMicros)} µs | +${fmt(path.clientCpuMicros - path.bareCpuMicros)} µs |`,
 			`| Account → Get Credits, ${path.items} items in one execution | ${fmt(path.executorMsPerItem + path.rawNodeMsPerItem, 3)} ms per item | a minimal node making the same requests through n8n's helper: ${fmt(path.rawNodeMsPerItem, 3)} ms per item | executor overhead ${path.executorMsPerItem > 0 ? `${fmt(path.executorMsPerItem, 3)} ms per item` : 'below the run-to-run noise'} |`,
 			'',
+			...queueRows(queue),
 			'## Targets',
 			'',
 			'| target | measured | |',

@@ -15,14 +15,19 @@ export async function sleep(ms: number): Promise<void> {
 	await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Polls until `check` returns a value; the error names what was awaited. */
-export async function waitFor<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs: number, what: string, everyMs = 500): Promise<T> {
+/** Polls until `check` returns a value; the error names what was awaited and, if given, what was seen. */
+export async function waitFor<T>(
+	check: () => T | undefined | Promise<T | undefined>,
+	timeoutMs: number,
+	what: string,
+	options: { seen?: () => string; everyMs?: number } = {},
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await check();
 		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
-		await sleep(everyMs);
+		if (Date.now() > deadline) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}${options.seen ? `; seen: ${options.seen()}` : ''}`);
+		await sleep(options.everyMs ?? 500);
 	}
 }
 
@@ -37,7 +42,7 @@ export async function waitForExecution(rest: N8nRest, id: string, timeoutMs: num
 		},
 		timeoutMs,
 		`execution ${id} to settle`,
-		1000,
+		{ everyMs: 1000 },
 	);
 }
 
@@ -51,7 +56,7 @@ export async function waitForExecutions(rest: N8nRest, workflowId: string, count
 		},
 		timeoutMs,
 		`${count} settled execution(s) of ${workflowId}`,
-		1000,
+		{ everyMs: 1000 },
 	);
 }
 

@@ -21,6 +21,8 @@ export interface PostgresServer {
 	database: string;
 	user: string;
 	password: string;
+	/** One SQL statement through psql; rows as lines, columns separated by |. */
+	query(sql: string): Promise<string>;
 	stop(): Promise<void>;
 }
 
@@ -70,12 +72,14 @@ export async function startPostgres(binaries: ServerBinaries, logDir: string): P
 		rmSync(root, { recursive: true, force: true });
 		throw error;
 	});
+	const psql = join(binaries.initdb, '..', 'psql');
 	return {
 		host: '127.0.0.1',
 		port,
 		database: 'postgres',
 		user,
 		password: 'n8n',
+		query: async (sql) => (await run(psql, ['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', 'postgres', '-At', '-c', sql], { maxBuffer: 64 << 20 })).stdout,
 		stop: async () => {
 			await daemon.stop();
 			rmSync(root, { recursive: true, force: true });

@@ -84,7 +84,7 @@ export async function newExecution(ctx: QueueContext, workflowId: string, known:
 		},
 		timeoutMs,
 		`a new execution of ${workflowId} to settle`,
-		1000,
+		{ everyMs: 1000 },
 	);
 }
 

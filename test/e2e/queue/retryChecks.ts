@@ -65,10 +65,9 @@ export function describeRetries(ctx: QueueContext): void {
 
 				const execution = await waitForExecution(rest, executionId, 5 * 60_000);
 				expect(execution).toMatchObject({ status: 'success', mode: 'webhook' });
-				const runs = cluster.workerRuns().get(executionId)!;
-				expect(runs).toHaveLength(2);
-				expect(runs[0]).toBe(victim);
-				expect(runs[1]).not.toBe(victim);
+				// Started by the victim, then once more by the other worker (the logs carry no times: compared as a set).
+				const survivor = [...cluster.workers.keys()].find((name) => name !== victim);
+				expect([...cluster.workerRuns().get(executionId)!].sort()).toEqual([victim, survivor].sort());
 				const { tasks, charges } = sinceMark(ctx, mark);
 				expect(tasks).toHaveLength(CRASH_VIDEOS);
 				expect(createdIds(execution).sort()).toEqual(tasks.map((t) => t.video_id).sort());
