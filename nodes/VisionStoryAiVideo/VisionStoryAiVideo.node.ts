@@ -1,18 +1,19 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { CreateAiVideoRequest, MediaRef } from '../shared/contract';
-import { AI_VIDEO_BATCH_MAX, ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES } from '../shared/contract';
-import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { downloadOnGet, downloadResultFields, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, optionsCollection, returnAllLimit, statusFilter, waitFields } from '../shared/fields';
-import { listSearch } from '../shared/listSearch';
-import { loadOptions } from '../shared/modelOptions';
-import { checkAiVideoModels } from '../shared/modelRules';
-import type { OperationDef } from '../shared/operations';
-import { callOperation, catalogOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, idList, optional, optionalNumber, optionsOf, statusQuery } from '../shared/mapping';
-import { getAiVideos, getVideo } from '../shared/runners';
-import { checkStatusOperation, videoTaskOperation } from '../shared/videoTask';
+import type { CreateAiVideoRequest, MediaRef } from '../shared/api/contract';
+import { AI_VIDEO_BATCH_MAX, ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES } from '../shared/api/contract';
+import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { downloadOnGet, downloadResultFields, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, optionsCollection, returnAllLimit, statusFilter, waitFields } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
+import { loadOptions } from '../shared/methods/loadOptions';
+import { checkAiVideoModels } from './modelChecks';
+import type { OperationDef } from '../shared/framework/operation';
+import { callOperation, catalogOperation, customOperation, listOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { deleteResult, idList, optional, optionalNumber, optionsOf, statusQuery } from '../shared/framework/mapping';
+import { getAiVideos } from './getSeveral';
+import { checkStatusOperation, getVideo, videoTaskOperation } from '../shared/framework/videoTasks';
 
 const mediaRules = { mimeTypes: ALL_MEDIA_MIME_TYPES, maxBytes: ASSET_MAX_BYTES };
 
@@ -57,7 +58,7 @@ export const aiVideoOperations: OperationDef[] = [
 			{ name: 'endFrame', rules: mediaRules },
 			{ name: 'refs', rules: mediaRules, list: { entry: 'ref' } },
 		],
-		fields: {
+		fieldParameters: {
 			model_id: 'modelId',
 			prompt: 'prompt',
 			duration_sec: 'duration',
@@ -131,7 +132,7 @@ export const aiVideoOperations: OperationDef[] = [
 		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
 		kind: 'aiVideo',
 		validateAs: 'getAiVideo',
-		fields: { video_id: 'videoId' },
+		fieldParameters: { video_id: 'videoId' },
 		properties: [
 			{
 				...videoId,
@@ -147,7 +148,7 @@ export const aiVideoOperations: OperationDef[] = [
 		action: 'Get an AI video',
 		description: 'Get the status of one AI video, or of several at once',
 		validateAs: 'getAiVideo',
-		fields: { video_id: 'videoId', video_ids: 'videoIds' },
+		fieldParameters: { video_id: 'videoId', video_ids: 'videoIds' },
 		request: (p) => (p.select === 'many' ? { video_ids: idList(p.videoIds) } : { video_id: String(p.videoId ?? '') }),
 		runItem: async (scope, item) => (item.params.select === 'many' ? await getAiVideos(scope, item) : await getVideo('aiVideo')(scope, item)),
 		properties: [
@@ -192,7 +193,7 @@ export const aiVideoOperations: OperationDef[] = [
 		action: 'Estimate the cost of an AI video',
 		description: 'Get the credits a video would cost, with the same formula as the real charge',
 		call: 'estimateAiVideoCost',
-		fields: { model_id: 'modelId', duration_sec: 'duration', resolution: 'resolution', generate_audio: 'generateAudio' },
+		fieldParameters: { model_id: 'modelId', duration_sec: 'duration', resolution: 'resolution', generate_audio: 'generateAudio' },
 		request: (p) => ({
 			model_id: String(p.modelId ?? ''),
 			duration_sec: optionalNumber(p.duration) as number,
@@ -217,7 +218,7 @@ export const aiVideoOperations: OperationDef[] = [
 		action: 'Delete an AI video',
 		description: 'Delete one of your AI videos for good',
 		call: 'deleteAiVideo',
-		fields: { video_id: 'videoId' },
+		fieldParameters: { video_id: 'videoId' },
 		request: (p) => ({ video_id: String(p.videoId ?? '') }),
 		output: deleteResult('video_id', 'videoId'),
 		properties: [videoId],

@@ -1,14 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { MediaRef } from '../shared/contract';
-import { MEDIA_MIME_TYPES, MIB } from '../shared/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { fileOutputOptions, mediaFields } from '../shared/fields';
-import { listSearch } from '../shared/listSearch';
-import type { OperationDef } from '../shared/operations';
-import { callOperation, customOperation, executeOperation } from '../shared/operations';
-import { transcribeAudio } from '../shared/runners';
+import type { MediaRef } from '../shared/api/contract';
+import { MEDIA_MIME_TYPES, MIB } from '../shared/api/contract';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { fileOutputOptions, mediaFields } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
+import type { OperationDef } from '../shared/framework/operation';
+import { callOperation, customOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { transcribeAudio } from './transcribe';
 
 const audioRules = { mimeTypes: MEDIA_MIME_TYPES.audio, maxBytes: { audio: 15 * MIB } };
 
@@ -29,7 +30,7 @@ export const alignOperations: OperationDef[] = [
 		description: 'Get the start and end time of every word of a known text in a recording',
 		call: 'alignAudio',
 		media: [{ name: 'audio', rules: audioRules }],
-		fields: { audio: 'audioSource', text: 'text' },
+		fieldParameters: { audio: 'audioSource', text: 'text' },
 		request: (p, media) => ({ audio: media.audio as MediaRef, text: String(p.text ?? '') }),
 		properties: [
 			...audio,
@@ -51,7 +52,7 @@ export const alignOperations: OperationDef[] = [
 		description: 'Turn speech into text with word timings and, optionally, SRT subtitles',
 		validateAs: 'transcribeAudio',
 		media: [{ name: 'audio', rules: audioRules }],
-		fields: { audio: 'audioSource', diarize: 'diarize', srt: 'srt' },
+		fieldParameters: { audio: 'audioSource', diarize: 'diarize', srt: 'srt' },
 		request: (p, media) => ({ audio: media.audio as MediaRef, diarize: p.diarize === true, srt: p.srt === true }),
 		runItem: transcribeAudio,
 		properties: [

@@ -1,14 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { SPEECH_RATES, TTS_TEXT_MAX } from '../shared/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { binaryOutputOption, locator, optionsCollection, speechRate } from '../shared/fields';
-import { listSearch } from '../shared/listSearch';
-import type { OperationDef } from '../shared/operations';
-import { customOperation, executeOperation } from '../shared/operations';
-import { optional, optionsOf } from '../shared/mapping';
-import { synthesizeSpeech } from '../shared/runners';
+import { SPEECH_RATES, TTS_TEXT_MAX } from '../shared/api/contract';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { binaryOutputOption, locator, optionsCollection, speechRate } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
+import type { OperationDef } from '../shared/framework/operation';
+import { customOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { optional, optionsOf } from '../shared/framework/mapping';
+import { synthesizeSpeech } from './synthesize';
 
 export const textToSpeechOperations: OperationDef[] = [
 	customOperation({
@@ -17,7 +18,7 @@ export const textToSpeechOperations: OperationDef[] = [
 		action: 'Convert text to speech',
 		description: 'Turn a text into an MP3 spoken by a voice of your choice',
 		validateAs: 'synthesizeSpeech',
-		fields: { text: 'text', voice_id: 'voiceId', locale: 'locale', speech_rate: 'speechRate' },
+		fieldParameters: { text: 'text', voice_id: 'voiceId', locale: 'locale', speech_rate: 'speechRate' },
 		request: (p) => ({
 			text: String(p.text ?? ''),
 			voice_id: String(p.voiceId ?? ''),

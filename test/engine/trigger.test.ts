@@ -4,8 +4,8 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 import { PollContext } from 'n8n-core';
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { VisionStoryClient } from '../../nodes/shared/client';
-import { VisionStoryError } from '../../nodes/shared/errors';
+import { VisionStoryClient } from '../../nodes/shared/api/client';
+import { VisionStoryError } from '../../nodes/shared/api/errors';
 import { LIMITS } from '../../nodes/VisionStoryTrigger/cursor';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
@@ -411,7 +411,7 @@ test('a video that can never be downloaded (gone, forbidden) is emitted without 
 	emu.advance(FINISH);
 	const download = jest
 		.spyOn(VisionStoryClient.prototype, 'download')
-		.mockRejectedValueOnce(new VisionStoryError({ kind: 'api', operation: 'download', status: 404, message: 'No such video' }));
+		.mockRejectedValueOnce(new VisionStoryError({ category: 'api', operation: 'download', status: 404, message: 'No such video' }));
 	try {
 		const result = await poll(activation.staticData, params);
 		expect(result.items).toEqual([[{ json: expect.objectContaining({ video_id: ready.id, kind: 'aiVideo', downloadError: 'No such video' }) }]]);
