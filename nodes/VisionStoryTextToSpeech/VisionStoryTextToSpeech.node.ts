@@ -9,15 +9,16 @@ import type { OperationDef } from '../shared/framework/operation';
 import { customOperation } from '../shared/framework/builders';
 import { executeOperation } from '../shared/framework/execute';
 import { optional, optionsOf } from '../shared/framework/mapping';
-import { synthesizeSpeech } from './synthesize';
+import { SpeechRequest, synthesizeSpeech } from './synthesize';
+import { SCRIPT_MAX_CHARS } from './textParts';
 
 export const textToSpeechOperations: OperationDef[] = [
 	customOperation({
 		value: 'synthesize',
 		name: 'Synthesize',
 		action: 'Convert text to speech',
-		description: 'Turn a text into an MP3 spoken by a voice of your choice',
-		validateAs: 'synthesizeSpeech',
+		description: 'Turn a text of any length into one MP3 spoken by a voice of your choice',
+		schema: SpeechRequest,
 		fieldParameters: { text: 'text', voice_id: 'voiceId', locale: 'locale', speech_rate: 'speechRate' },
 		request: (p) => ({
 			text: String(p.text ?? ''),
@@ -34,7 +35,7 @@ export const textToSpeechOperations: OperationDef[] = [
 				typeOptions: { rows: 4 },
 				default: '',
 				required: true,
-				description: `What to say, up to ${TTS_TEXT_MAX} characters. Charged per character; the cost of each call is in the output (cost_credit), current prices are on VisionStory's pricing page.`,
+				description: `What to say, up to ${SCRIPT_MAX_CHARS.toLocaleString('en-US')} characters. A text longer than ${TTS_TEXT_MAX.toLocaleString('en-US')} characters is spoken in parts, cut between paragraphs or sentences, and joined into one MP3. Charged per character: the cost is in the output (cost_credit); current prices are on VisionStory's pricing page.`,
 			},
 			locator('voiceId', 'Voice', 'searchVoices', { description: 'A public voice or one you cloned' }),
 			speechRate(),
