@@ -4,7 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import type { CreateAiVideoRequest, MediaRef } from '../shared/api/contract';
 import { AI_VIDEO_BATCH_MAX, ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES } from '../shared/api/contract';
 import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
-import { downloadOnGet, downloadResultFields, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, optionsCollection, returnAllLimit, statusFilter, waitFields } from '../shared/ui/fields';
+import { checkStatusProperties, downloadOnGet, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, optionsCollection, returnAllLimit, statusFilter, waitFields } from '../shared/ui/fields';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
 import { checkAiVideoModels } from './modelChecks';
@@ -125,23 +125,7 @@ export const aiVideoOperations: OperationDef[] = [
 			optionsCollection([idempotencyKeyOption]),
 		],
 	}),
-	checkStatusOperation({
-		value: 'check',
-		name: 'Check Status',
-		action: 'Check the status of an AI video',
-		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
-		kind: 'aiVideo',
-		validateAs: 'getAiVideo',
-		fieldParameters: { video_id: 'videoId' },
-		properties: [
-			{
-				...videoId,
-				default: { mode: 'id', value: '={{ $json.video_id }}' },
-				hint: 'Finished videos leave by the Finished output; those still rendering by Still Rendering, which you connect back to a Wait node',
-			},
-			...downloadResultFields(true),
-		],
-	}),
+	checkStatusOperation('aiVideo', checkStatusProperties(videoId)),
 	customOperation({
 		value: 'get',
 		name: 'Get',

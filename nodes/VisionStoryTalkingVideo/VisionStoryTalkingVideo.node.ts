@@ -10,7 +10,7 @@ import {
 	TALKING_VIDEO_AUDIO_MIME_TYPES,
 } from '../shared/api/contract';
 import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
-import { downloadOnGet, downloadResultFields, filters, idempotencyKeyOption, locator, mediaFields, optionsCollection, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/ui/fields';
+import { checkStatusProperties, downloadOnGet, filters, idempotencyKeyOption, locator, mediaFields, optionsCollection, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/ui/fields';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
 import type { OperationDef, Params } from '../shared/framework/operation';
@@ -175,23 +175,7 @@ export const talkingVideoOperations: OperationDef[] = [
 			]),
 		],
 	}),
-	checkStatusOperation({
-		value: 'check',
-		name: 'Check Status',
-		action: 'Check the status of a talking video',
-		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
-		kind: 'talkingVideo',
-		validateAs: 'getTalkingVideo',
-		fieldParameters: { video_id: 'videoId' },
-		properties: [
-			{
-				...videoId,
-				default: { mode: 'id', value: '={{ $json.video_id }}' },
-				hint: 'Finished videos leave by the Finished output; those still rendering by Still Rendering, which you connect back to a Wait node',
-			},
-			...downloadResultFields(true),
-		],
-	}),
+	checkStatusOperation('talkingVideo', checkStatusProperties(videoId)),
 	customOperation({
 		value: 'get',
 		name: 'Get',

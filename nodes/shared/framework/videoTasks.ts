@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Checked } from '../api/client';
 import { mapConcurrent } from '../api/concurrency';
@@ -90,9 +90,16 @@ export function videoTaskOperation(
  * and those still rendering to the second, so a workflow can wait in n8n's Wait node and loop back
  * without holding a worker. A failed render is an error for its item, as when waiting.
  */
-export function checkStatusOperation(meta: OperationMeta & { kind: TaskKind; validateAs: 'getTalkingVideo' | 'getAiVideo' }): OperationDef {
+export function checkStatusOperation(kind: TaskKind, properties: INodeProperties[]): OperationDef {
+	const meta = { kind, validateAs: kind === 'aiVideo' ? ('getAiVideo' as const) : ('getTalkingVideo' as const) };
 	return {
-		...meta,
+		value: 'check',
+		name: 'Check Status',
+		action: `Check the status of ${kind === 'aiVideo' ? 'an AI video' : 'a talking video'}`,
+		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
+		validateAs: meta.validateAs,
+		fieldParameters: { video_id: 'videoId' },
+		properties,
 		outputs: ['Finished', 'Still Rendering'],
 		request: (params) => ({ video_id: String(params.videoId ?? '') }),
 		run: async (scope, items) => {

@@ -5,7 +5,7 @@ import { SPEECH_RATES, TASK_STATUSES } from '../api/contract';
 
 /**
  * Builders for the parameters every node shares, so one concept has one name and one wording
- * on every node (see "Shared parameter vocabulary" in the design).
+ * on every node (docs/architecture.md, the ui layer).
  */
 
 export type MediaSource = 'binary' | 'url' | 'asset';
@@ -349,4 +349,16 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 /** Options of operations that write one file: its name and the binary property. */
 export function fileOutputOptions(fileName: INodeProperties): INodeProperties {
 	return optionsCollection([fileName, binaryOutputOption]);
+}
+
+/** Check Status's parameters: the video (by default the incoming item's video_id) and the download. */
+export function checkStatusProperties(videoId: INodeProperties): INodeProperties[] {
+	return [
+		{
+			...videoId,
+			default: { mode: 'id', value: '={{ $json.video_id }}' },
+			hint: 'Finished videos leave by the Finished output; those still rendering by Still Rendering, which you connect back to a Wait node',
+		},
+		...downloadResultFields(true),
+	];
 }
