@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CreateAiVideoRequest, MediaRef } from '../shared/api/contract';
@@ -21,20 +21,35 @@ const modelId = locator('modelId', 'Model', 'searchAiVideoModels', {
 	description: 'The model decides the durations, resolutions and media it accepts',
 });
 
-function modelParam(name: string, displayName: string, method: string, description: string) {
-	return {
-		displayName: `${displayName} Name or ID`,
-		name,
-		type: 'options' as const,
-		typeOptions: { loadOptionsMethod: method, loadOptionsDependsOn: ['modelId.value'] },
-		default: '',
-		description: `${description}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
-	};
-}
+// Literal objects, so n8n's lint rules for options loaded from a method see their names and descriptions.
+const duration: INodeProperties = {
+	displayName: 'Duration (Seconds) Name or ID',
+	name: 'duration',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getAiVideoDurations', loadOptionsDependsOn: ['modelId.value'] },
+	default: '',
+	description:
+		'Length of the video; the list shows what the model offers. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
 
-const duration = modelParam('duration', 'Duration (Seconds)', 'getAiVideoDurations', 'Length of the video; the list shows what the model offers');
-const resolution = modelParam('resolution', 'Resolution', 'getAiVideoResolutions', 'Higher resolutions cost more credits');
-const aspectRatio = modelParam('aspectRatio', 'Aspect Ratio', 'getAiVideoAspectRatios', 'Shape of the video');
+const resolution: INodeProperties = {
+	displayName: 'Resolution Name or ID',
+	name: 'resolution',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getAiVideoResolutions', loadOptionsDependsOn: ['modelId.value'] },
+	default: '',
+	description:
+		'Higher resolutions cost more credits. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+const aspectRatio: INodeProperties = {
+	displayName: 'Aspect Ratio Name or ID',
+	name: 'aspectRatio',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getAiVideoAspectRatios', loadOptionsDependsOn: ['modelId.value'] },
+	default: '',
+	description: 'Shape of the video. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
 
 const generateAudio = {
 	displayName: 'Generate Audio',
