@@ -354,6 +354,16 @@ test('downloadResult attaches the video the media origin serves, for ready tasks
 	expect(byId.get(failed.id)!.binary).toBeUndefined();
 });
 
+test('the downloaded video goes to the binary field the user names', async () => {
+	const params = { downloadResult: true, outputBinaryProperty: 'finishedVideo' };
+	const activation = await poll(undefined, params);
+	await make('talkingVideo');
+	emu.advance(FINISH);
+	const [item] = (await poll(activation.staticData, params)).items?.[0] ?? [];
+	expect(Object.keys(item.binary ?? {})).toEqual(['finishedVideo']);
+	expect(item.binary?.finishedVideo.mimeType).toBe('video/mp4');
+});
+
 test('a download that fails past the retries fails the poll; the next poll emits the task with its file', async () => {
 	const params = { downloadResult: true };
 	const activation = await poll(undefined, params);
