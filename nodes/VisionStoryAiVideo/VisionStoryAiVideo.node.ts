@@ -3,17 +3,17 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { CreateAiVideoRequest, MediaRef } from '../shared/api/contract';
 import { AI_VIDEO_BATCH_MAX, ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES } from '../shared/api/contract';
+import { callOperation, catalogOperation, customOperation, listOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { deleteResult, idList, optional, optionalNumber, optionsOf, statusQuery } from '../shared/framework/mapping';
+import type { OperationDef } from '../shared/framework/operation';
+import { checkStatusOperation, getVideo, videoTaskOperation } from '../shared/framework/videoTasks';
 import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
 import { checkStatusProperties, downloadOnGet, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, optionsCollection, returnAllLimit, statusFilter, waitFields } from '../shared/ui/fields';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
-import { checkAiVideoModels } from './modelChecks';
-import type { OperationDef } from '../shared/framework/operation';
-import { callOperation, catalogOperation, customOperation, listOperation } from '../shared/framework/builders';
-import { executeOperation } from '../shared/framework/execute';
-import { deleteResult, idList, optional, optionalNumber, optionsOf, statusQuery } from '../shared/framework/mapping';
 import { getAiVideos } from './getSeveral';
-import { checkStatusOperation, getVideo, videoTaskOperation } from '../shared/framework/videoTasks';
+import { checkAiVideoModels } from './modelChecks';
 
 const mediaRules = { mimeTypes: ALL_MEDIA_MIME_TYPES, maxBytes: ASSET_MAX_BYTES };
 

@@ -3,12 +3,12 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { MediaRef } from '../shared/api/contract';
 import { MEDIA_MIME_TYPES, MIB } from '../shared/api/contract';
+import { customOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import type { OperationDef } from '../shared/framework/operation';
 import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
 import { fileOutputOptions, mediaFields } from '../shared/ui/fields';
 import { listSearch } from '../shared/methods/listSearch';
-import type { OperationDef } from '../shared/framework/operation';
-import { customOperation } from '../shared/framework/builders';
-import { executeOperation } from '../shared/framework/execute';
 import { captionParameters, checkCaptionOptions } from './captionOutput';
 import { alignAudio, transcribeAudio } from './speech';
 

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { invalidInput } from '../shared/api/errors';
 import type { VisionStoryError } from '../shared/api/errors';
-import type { Params, Prepared, Scope } from '../shared/framework/operation';
+import { invalidInput } from '../shared/api/errors';
 import { withBinary } from '../shared/n8n/binary';
+import type { Params, Prepared, Scope } from '../shared/framework/operation';
 import type { CaptionOptions, WordTiming } from './captions';
 import { buildCaptions, CAPTION_DEFAULTS, CaptionError, captionOptions } from './captions';
 

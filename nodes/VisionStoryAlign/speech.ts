@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Checked } from '../shared/api/client';
+import { withBinary } from '../shared/n8n/binary';
 import { optional, optionsOf, outputFieldOf } from '../shared/framework/mapping';
 import type { Prepared, Scope } from '../shared/framework/operation';
-import { withBinary } from '../shared/n8n/binary';
 import { withCaptions } from './captionOutput';
 
 /** Word timings for a known text, with captions built from them when asked. */

@@ -3,13 +3,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { InlineData } from '../shared/api/contract';
 import { ALL_MEDIA_MIME_TYPES, ASSET_KINDS, ASSET_MAX_BYTES } from '../shared/api/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
-import { assetLocator, capitalize, filters, mediaFields, returnAllLimit } from '../shared/ui/fields';
-import { listSearch } from '../shared/methods/listSearch';
-import type { OperationDef } from '../shared/framework/operation';
 import { callOperation, listOperation } from '../shared/framework/builders';
 import { executeOperation } from '../shared/framework/execute';
 import { deleteResult, filtersOf, optional } from '../shared/framework/mapping';
+import type { OperationDef } from '../shared/framework/operation';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { assetLocator, capitalize, filters, mediaFields, returnAllLimit } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
 
 export const assetOperations: OperationDef[] = [
 	callOperation({

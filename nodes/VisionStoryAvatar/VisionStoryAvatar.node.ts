@@ -3,13 +3,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { InlineData } from '../shared/api/contract';
 import { ASPECT_RATIOS, AVATAR_IMAGE_MAX_BYTES, AVATAR_IMAGE_MIME_TYPES, FramingChanges } from '../shared/api/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
-import { locator, mediaFields, returnAllLimit } from '../shared/ui/fields';
-import { listSearch } from '../shared/methods/listSearch';
-import type { OperationDef } from '../shared/framework/operation';
 import { callOperation, customOperation, listOperation } from '../shared/framework/builders';
 import { executeOperation } from '../shared/framework/execute';
 import { deleteResult, optionalNumber } from '../shared/framework/mapping';
+import type { OperationDef } from '../shared/framework/operation';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { locator, mediaFields, returnAllLimit } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
 import { updateFraming } from './updateFraming';
 
 const avatarId = locator('avatarId', 'Avatar', 'searchOwnAvatars', { description: 'One of your own avatars (public library avatars cannot be changed)' });

@@ -3,16 +3,16 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { MediaRef } from '../shared/api/contract';
 import { IMAGE_REFS_MAX, MEDIA_MIME_TYPES, MIB } from '../shared/api/contract';
+import { catalogOperation, customOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { optional } from '../shared/framework/mapping';
+import type { OperationDef } from '../shared/framework/operation';
 import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
 import { binaryOutputOption, locator, mediaCollectionValues, optionsCollection } from '../shared/ui/fields';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
-import { checkImageModels } from './modelChecks';
-import type { OperationDef } from '../shared/framework/operation';
-import { catalogOperation, customOperation } from '../shared/framework/builders';
-import { executeOperation } from '../shared/framework/execute';
-import { optional } from '../shared/framework/mapping';
 import { generateImage } from './generate';
+import { checkImageModels } from './modelChecks';
 
 export const imageOperations: OperationDef[] = [
 	customOperation({

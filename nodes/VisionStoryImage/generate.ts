@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Checked } from '../shared/api/client';
+import { withDownload } from '../shared/framework/download';
 import { outputFieldOf } from '../shared/framework/mapping';
 import type { Prepared, Scope } from '../shared/framework/operation';
-import { withDownload } from '../shared/framework/download';
 
 /** The image as binary (PNG) beside its URL and cost. */
 export async function generateImage(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {

@@ -9,15 +9,15 @@ import {
 	SPEECH_RATES,
 	TALKING_VIDEO_AUDIO_MIME_TYPES,
 } from '../shared/api/contract';
+import { callOperation, catalogOperation, customOperation, listOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { deleteResult, optional, optionsOf, statusQuery } from '../shared/framework/mapping';
+import type { OperationDef, Params } from '../shared/framework/operation';
+import { checkStatusOperation, getVideo, videoTaskOperation } from '../shared/framework/videoTasks';
 import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
 import { checkStatusProperties, downloadOnGet, filters, idempotencyKeyOption, locator, mediaFields, optionsCollection, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/ui/fields';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
-import type { OperationDef, Params } from '../shared/framework/operation';
-import { callOperation, catalogOperation, customOperation, listOperation } from '../shared/framework/builders';
-import { executeOperation } from '../shared/framework/execute';
-import { deleteResult, optional, optionsOf, statusQuery } from '../shared/framework/mapping';
-import { checkStatusOperation, getVideo, videoTaskOperation } from '../shared/framework/videoTasks';
 
 const text = { show: { scriptType: ['text'] } };
 const audio = { show: { scriptType: ['audio'] } };

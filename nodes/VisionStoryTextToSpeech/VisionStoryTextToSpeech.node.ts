@@ -2,13 +2,13 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { SPEECH_RATES, TTS_TEXT_MAX } from '../shared/api/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
-import { binaryOutputOption, locator, optionsCollection, speechRate } from '../shared/ui/fields';
-import { listSearch } from '../shared/methods/listSearch';
-import type { OperationDef } from '../shared/framework/operation';
 import { customOperation } from '../shared/framework/builders';
 import { executeOperation } from '../shared/framework/execute';
 import { optional, optionsOf } from '../shared/framework/mapping';
+import type { OperationDef } from '../shared/framework/operation';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { binaryOutputOption, locator, optionsCollection, speechRate } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
 import { SpeechRequest, synthesizeSpeech } from './synthesize';
 import { SCRIPT_MAX_CHARS } from './textParts';
 

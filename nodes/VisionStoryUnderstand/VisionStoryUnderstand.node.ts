@@ -3,12 +3,12 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { MediaRef } from '../shared/api/contract';
 import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, UNDERSTAND_INPUTS_MAX } from '../shared/api/contract';
+import { callOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import type { OperationDef } from '../shared/framework/operation';
 import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
 import { capitalize, mediaCollectionValues } from '../shared/ui/fields';
 import { listSearch } from '../shared/methods/listSearch';
-import type { OperationDef } from '../shared/framework/operation';
-import { callOperation } from '../shared/framework/builders';
-import { executeOperation } from '../shared/framework/execute';
 import { FIELD_TYPES, understandSchema } from './schema';
 
 export const understandOperations: OperationDef[] = [

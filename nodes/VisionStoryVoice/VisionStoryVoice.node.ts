@@ -1,16 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { IDataObject } from 'n8n-workflow';
 import type { InlineData, ResponseOf, VoiceDto } from '../shared/api/contract';
 import { PREVIEW_TEXT_MAX, VOICE_SAMPLE_MAX_BYTES, VOICE_SAMPLE_MIME_TYPES } from '../shared/api/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
-import { filters, locator, mediaFields, returnAllLimit } from '../shared/ui/fields';
-import { listSearch } from '../shared/methods/listSearch';
-import type { OperationDef } from '../shared/framework/operation';
 import { callOperation, listOperation } from '../shared/framework/builders';
 import { executeOperation } from '../shared/framework/execute';
 import { deleteResult, filtersOf, optional } from '../shared/framework/mapping';
+import type { OperationDef } from '../shared/framework/operation';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { filters, locator, mediaFields, returnAllLimit } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
 
 /** Own voices and public voices as one list, each marked with its library. */
 export function voiceItems(page: ResponseOf<'listVoices'>, library: string): IDataObject[] {
