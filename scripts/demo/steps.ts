@@ -56,7 +56,10 @@ const DESCRIPTIONS: Record<string, Describe> = {
 	'visionStoryAlign:align': (items) => items.map((i) => `timed ${plural((i.json.words as unknown[]).length, 'word')} against the audio${captionsOf(i)}`).join('; '),
 	'visionStoryAlign:transcribe': (items) =>
 		items.map((i) => `transcribed ${i.json.duration_sec} s of audio into text and subtitles: "${String(i.json.text).slice(0, 60)}"${captionsOf(i)}`).join('; '),
-	'set:': (items) => `set ${items.map((i) => Object.keys(i.json).join(', ')).join('; ')}`,
+	'set:': (items) => {
+		const fields = [...new Set(items.flatMap((i) => Object.keys(i.json)))].join(', ');
+		return items.length > 1 ? `set ${fields} on ${plural(items.length, 'item')}` : `set ${fields}`;
+	},
 	'convertToFile:toText': (items) => `made the file ${items.flatMap((i) => Object.values(i.binary ?? {}).map((b) => b.fileName)).join(', ')}`,
 	'extractFromFile:csv': (items) => `read ${plural(items.length, 'row')} from the CSV: ${items.map((i) => Object.values(i.json)[0]).join(', ')}`,
 	'limit:': (items) => `kept ${plural(items.length, 'item')}`,
