@@ -17,7 +17,7 @@ import { lineFromArg } from './n8n/versions';
 
 const STORY_ORDER = [
 	'script-to-talking-video',
-	'csv-to-personalised-talking-videos',
+	'csv-to-personalized-talking-videos',
 	'image-to-avatar-to-talking-video',
 	'product-photo-to-ai-video',
 	'text-to-speech-subtitles',

@@ -291,8 +291,8 @@ export function describeExampleChecks(ctx: SuiteContext): void {
 			expectPairedItems(ctx, key, run.result);
 		});
 
-		test('csv-to-personalised-talking-videos: a talking video per CSV row, all submitted before any is checked, one charge each', async () => {
-			const key = 'csv-to-personalised-talking-videos';
+		test('csv-to-personalized-talking-videos: a talking video per CSV row, all submitted before any is checked, one charge each', async () => {
+			const key = 'csv-to-personalized-talking-videos';
 			const csv = setValue(ctx, key, 'Sample CSV', 'csv');
 			const rows = csvRecords(csv);
 			expect(rows.length).toBeGreaterThan(1);
