@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { mapConcurrent } from '../nodes/shared/wait';
+import { mapConcurrent } from '../nodes/shared/api/concurrency';
 
 /**
  * The same GET as Account → Get Credits, written the way a minimal node would: n8n's authenticated

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 
-import type { VisionStoryClient } from '../nodes/shared/client';
-import { mapConcurrent } from '../nodes/shared/wait';
+import type { VisionStoryClient } from '../nodes/shared/api/client';
+import { mapConcurrent } from '../nodes/shared/api/concurrency';
 import type { Harness } from '../test/harness';
 import { TRIGGER } from '../test/support/engine';
 import type { EmulatorProcess } from './emulatorProcess';

@@ -15,7 +15,15 @@ import { repoRoot } from './n8n/installSteps';
 import { prepareSession, type N8nSession } from './n8n/session';
 import { lineFromArg } from './n8n/versions';
 
-const STORY_ORDER = ['script-to-talking-video', 'image-to-avatar-to-talking-video', 'product-photo-to-ai-video', 'text-to-speech-subtitles', 'media-to-structured-json'];
+const STORY_ORDER = [
+	'script-to-talking-video',
+	'csv-to-personalized-talking-videos',
+	'image-to-avatar-to-talking-video',
+	'product-photo-to-ai-video',
+	'text-to-speech-subtitles',
+	'long-script-to-voice-over-and-captions',
+	'media-to-structured-json',
+];
 const DEFAULT_BASE_URL = 'https://openapi.visionstory.ai';
 
 function log(line: string): void {

@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import type { OperationDef } from '../shared/operations';
-import { callOperation, executeOperation } from '../shared/operations';
+import { callOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import type { OperationDef } from '../shared/framework/operation';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
 
 export const accountOperations: OperationDef[] = [
 	callOperation({

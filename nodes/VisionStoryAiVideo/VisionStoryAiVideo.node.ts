@@ -1,18 +1,19 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { CreateAiVideoRequest, MediaRef } from '../shared/contract';
-import { AI_VIDEO_BATCH_MAX, ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES } from '../shared/contract';
-import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { downloadOnGet, downloadResultFields, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, optionsCollection, returnAllLimit, statusFilter, waitFields } from '../shared/fields';
-import { listSearch } from '../shared/listSearch';
-import { loadOptions } from '../shared/modelOptions';
-import { checkAiVideoModels } from '../shared/modelRules';
-import type { OperationDef } from '../shared/operations';
-import { callOperation, catalogOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, idList, optional, optionalNumber, optionsOf, statusQuery } from '../shared/mapping';
-import { getAiVideos, getVideo } from '../shared/runners';
-import { checkStatusOperation, videoTaskOperation } from '../shared/videoTask';
+import type { CreateAiVideoRequest, MediaRef } from '../shared/api/contract';
+import { AI_VIDEO_BATCH_MAX, ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES } from '../shared/api/contract';
+import { callOperation, catalogOperation, customOperation, listOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { deleteResult, idList, optional, optionalNumber, optionsOf, statusQuery } from '../shared/framework/mapping';
+import type { OperationDef } from '../shared/framework/operation';
+import { checkStatusOperation, getVideo, videoTaskOperation } from '../shared/framework/videoTasks';
+import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { checkStatusProperties, downloadOnGet, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, optionsCollection, returnAllLimit, statusFilter, waitFields } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
+import { loadOptions } from '../shared/methods/loadOptions';
+import { getAiVideos } from './getSeveral';
+import { checkAiVideoModels } from './modelChecks';
 
 const mediaRules = { mimeTypes: ALL_MEDIA_MIME_TYPES, maxBytes: ASSET_MAX_BYTES };
 
@@ -20,20 +21,35 @@ const modelId = locator('modelId', 'Model', 'searchAiVideoModels', {
 	description: 'The model decides the durations, resolutions and media it accepts',
 });
 
-function modelParam(name: string, displayName: string, method: string, description: string) {
-	return {
-		displayName: `${displayName} Name or ID`,
-		name,
-		type: 'options' as const,
-		typeOptions: { loadOptionsMethod: method, loadOptionsDependsOn: ['modelId.value'] },
-		default: '',
-		description: `${description}. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
-	};
-}
+// Literal objects, so n8n's lint rules for options loaded from a method see their names and descriptions.
+const duration: INodeProperties = {
+	displayName: 'Duration (Seconds) Name or ID',
+	name: 'duration',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getAiVideoDurations', loadOptionsDependsOn: ['modelId.value'] },
+	default: '',
+	description:
+		'Length of the video; the list shows what the model offers. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
 
-const duration = modelParam('duration', 'Duration (Seconds)', 'getAiVideoDurations', 'Length of the video; the list shows what the model offers');
-const resolution = modelParam('resolution', 'Resolution', 'getAiVideoResolutions', 'Higher resolutions cost more credits');
-const aspectRatio = modelParam('aspectRatio', 'Aspect Ratio', 'getAiVideoAspectRatios', 'Shape of the video');
+const resolution: INodeProperties = {
+	displayName: 'Resolution Name or ID',
+	name: 'resolution',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getAiVideoResolutions', loadOptionsDependsOn: ['modelId.value'] },
+	default: '',
+	description:
+		'Higher resolutions cost more credits. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+const aspectRatio: INodeProperties = {
+	displayName: 'Aspect Ratio Name or ID',
+	name: 'aspectRatio',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getAiVideoAspectRatios', loadOptionsDependsOn: ['modelId.value'] },
+	default: '',
+	description: 'Shape of the video. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
 
 const generateAudio = {
 	displayName: 'Generate Audio',
@@ -57,7 +73,7 @@ export const aiVideoOperations: OperationDef[] = [
 			{ name: 'endFrame', rules: mediaRules },
 			{ name: 'refs', rules: mediaRules, list: { entry: 'ref' } },
 		],
-		fields: {
+		fieldParameters: {
 			model_id: 'modelId',
 			prompt: 'prompt',
 			duration_sec: 'duration',
@@ -124,30 +140,14 @@ export const aiVideoOperations: OperationDef[] = [
 			optionsCollection([idempotencyKeyOption]),
 		],
 	}),
-	checkStatusOperation({
-		value: 'check',
-		name: 'Check Status',
-		action: 'Check the status of an AI video',
-		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
-		kind: 'aiVideo',
-		validateAs: 'getAiVideo',
-		fields: { video_id: 'videoId' },
-		properties: [
-			{
-				...videoId,
-				default: { mode: 'id', value: '={{ $json.video_id }}' },
-				hint: 'Finished videos leave by the Finished output; those still rendering by Still Rendering, which you connect back to a Wait node',
-			},
-			...downloadResultFields(true),
-		],
-	}),
+	checkStatusOperation('aiVideo', checkStatusProperties(videoId)),
 	customOperation({
 		value: 'get',
 		name: 'Get',
 		action: 'Get an AI video',
 		description: 'Get the status of one AI video, or of several at once',
 		validateAs: 'getAiVideo',
-		fields: { video_id: 'videoId', video_ids: 'videoIds' },
+		fieldParameters: { video_id: 'videoId', video_ids: 'videoIds' },
 		request: (p) => (p.select === 'many' ? { video_ids: idList(p.videoIds) } : { video_id: String(p.videoId ?? '') }),
 		runItem: async (scope, item) => (item.params.select === 'many' ? await getAiVideos(scope, item) : await getVideo('aiVideo')(scope, item)),
 		properties: [
@@ -192,7 +192,7 @@ export const aiVideoOperations: OperationDef[] = [
 		action: 'Estimate the cost of an AI video',
 		description: 'Get the credits a video would cost, with the same formula as the real charge',
 		call: 'estimateAiVideoCost',
-		fields: { model_id: 'modelId', duration_sec: 'duration', resolution: 'resolution', generate_audio: 'generateAudio' },
+		fieldParameters: { model_id: 'modelId', duration_sec: 'duration', resolution: 'resolution', generate_audio: 'generateAudio' },
 		request: (p) => ({
 			model_id: String(p.modelId ?? ''),
 			duration_sec: optionalNumber(p.duration) as number,
@@ -217,7 +217,7 @@ export const aiVideoOperations: OperationDef[] = [
 		action: 'Delete an AI video',
 		description: 'Delete one of your AI videos for good',
 		call: 'deleteAiVideo',
-		fields: { video_id: 'videoId' },
+		fieldParameters: { video_id: 'videoId' },
 		request: (p) => ({ video_id: String(p.videoId ?? '') }),
 		output: deleteResult('video_id', 'videoId'),
 		properties: [videoId],

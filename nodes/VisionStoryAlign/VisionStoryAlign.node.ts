@@ -1,14 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { MediaRef } from '../shared/contract';
-import { MEDIA_MIME_TYPES, MIB } from '../shared/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { fileOutputOptions, mediaFields } from '../shared/fields';
-import { listSearch } from '../shared/listSearch';
-import type { OperationDef } from '../shared/operations';
-import { callOperation, customOperation, executeOperation } from '../shared/operations';
-import { transcribeAudio } from '../shared/runners';
+import type { MediaRef } from '../shared/api/contract';
+import { MEDIA_MIME_TYPES, MIB } from '../shared/api/contract';
+import { customOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import type { OperationDef } from '../shared/framework/operation';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { fileOutputOptions, mediaFields } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
+import { captionParameters, checkCaptionOptions } from './captionOutput';
+import { alignAudio, transcribeAudio } from './speech';
 
 const audioRules = { mimeTypes: MEDIA_MIME_TYPES.audio, maxBytes: { audio: 15 * MIB } };
 
@@ -22,15 +24,17 @@ const audio = mediaFields({
 });
 
 export const alignOperations: OperationDef[] = [
-	callOperation({
+	customOperation({
 		value: 'align',
 		name: 'Align',
 		action: 'Align text to audio',
-		description: 'Get the start and end time of every word of a known text in a recording',
-		call: 'alignAudio',
+		description: 'Get the start and end time of every word of a known text in a recording, and captions from them',
+		validateAs: 'alignAudio',
 		media: [{ name: 'audio', rules: audioRules }],
-		fields: { audio: 'audioSource', text: 'text' },
+		fieldParameters: { audio: 'audioSource', text: 'text' },
 		request: (p, media) => ({ audio: media.audio as MediaRef, text: String(p.text ?? '') }),
+		check: checkCaptionOptions,
+		runItem: alignAudio,
 		properties: [
 			...audio,
 			{
@@ -42,6 +46,7 @@ export const alignOperations: OperationDef[] = [
 				required: true,
 				description: 'Exactly what is said in the recording',
 			},
+			...captionParameters,
 		],
 	}),
 	customOperation({
@@ -51,8 +56,9 @@ export const alignOperations: OperationDef[] = [
 		description: 'Turn speech into text with word timings and, optionally, SRT subtitles',
 		validateAs: 'transcribeAudio',
 		media: [{ name: 'audio', rules: audioRules }],
-		fields: { audio: 'audioSource', diarize: 'diarize', srt: 'srt' },
+		fieldParameters: { audio: 'audioSource', diarize: 'diarize', srt: 'srt' },
 		request: (p, media) => ({ audio: media.audio as MediaRef, diarize: p.diarize === true, srt: p.srt === true }),
+		check: checkCaptionOptions,
 		runItem: transcribeAudio,
 		properties: [
 			...audio,
@@ -64,11 +70,11 @@ export const alignOperations: OperationDef[] = [
 				description: 'Whether to label each word with who spoke it',
 			},
 			{
-				displayName: 'Subtitles (SRT)',
+				displayName: "VisionStory's Subtitles (SRT)",
 				name: 'srt',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to also produce SRT subtitles, as text and as a .srt file',
+				description: "Whether to also get VisionStory's own SRT subtitles, as text and as a .srt file (Captions below builds them from the word timings, with your limits)",
 			},
 			{
 				...fileOutputOptions({
@@ -80,6 +86,7 @@ export const alignOperations: OperationDef[] = [
 				}),
 				displayOptions: { show: { srt: [true] } },
 			},
+			...captionParameters,
 		],
 	}),
 ];

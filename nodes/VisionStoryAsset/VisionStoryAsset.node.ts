@@ -1,14 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { InlineData } from '../shared/contract';
-import { ALL_MEDIA_MIME_TYPES, ASSET_KINDS, ASSET_MAX_BYTES } from '../shared/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { assetLocator, capitalize, filters, mediaFields, returnAllLimit } from '../shared/fields';
-import { listSearch } from '../shared/listSearch';
-import type { OperationDef } from '../shared/operations';
-import { callOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, filtersOf, optional } from '../shared/mapping';
+import type { InlineData } from '../shared/api/contract';
+import { ALL_MEDIA_MIME_TYPES, ASSET_KINDS, ASSET_MAX_BYTES } from '../shared/api/contract';
+import { callOperation, listOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { deleteResult, filtersOf, optional } from '../shared/framework/mapping';
+import type { OperationDef } from '../shared/framework/operation';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { assetLocator, capitalize, filters, mediaFields, returnAllLimit } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
 
 export const assetOperations: OperationDef[] = [
 	callOperation({
@@ -19,7 +20,7 @@ export const assetOperations: OperationDef[] = [
 		call: 'uploadAsset',
 		concurrency: 2,
 		media: [{ name: 'file', rules: { mimeTypes: ALL_MEDIA_MIME_TYPES, maxBytes: ASSET_MAX_BYTES } }],
-		fields: { url: 'fileUrl', inline_data: 'fileBinaryProperty' },
+		fieldParameters: { url: 'fileUrl', inline_data: 'fileBinaryProperty' },
 		request: (_, media) => {
 			const file = media.file as { url?: string; inline_data?: InlineData } | undefined;
 			return { url: file?.url, inline_data: file?.inline_data };
@@ -39,7 +40,7 @@ export const assetOperations: OperationDef[] = [
 		description: 'List the files in your asset library, newest first',
 		call: 'listAssets',
 		pageSize: 100,
-		fields: { kind: 'filters' },
+		fieldParameters: { kind: 'filters' },
 		request: (p) => {
 			const kind = optional(filtersOf(p).kind) as (typeof ASSET_KINDS)[number] | undefined;
 			return kind ? { kind } : {};
@@ -64,7 +65,7 @@ export const assetOperations: OperationDef[] = [
 		action: 'Delete an asset',
 		description: 'Remove a file from your asset library',
 		call: 'deleteAsset',
-		fields: { asset_id: 'assetId' },
+		fieldParameters: { asset_id: 'assetId' },
 		request: (p) => ({ asset_id: String(p.assetId ?? '') }),
 		output: deleteResult('asset_id', 'assetId'),
 		properties: [assetLocator('assetId', 'Asset')],

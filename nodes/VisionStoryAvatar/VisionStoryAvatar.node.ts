@@ -1,15 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { InlineData } from '../shared/contract';
-import { ASPECT_RATIOS, AVATAR_IMAGE_MAX_BYTES, AVATAR_IMAGE_MIME_TYPES, FramingChanges } from '../shared/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { locator, mediaFields, returnAllLimit } from '../shared/fields';
-import { listSearch } from '../shared/listSearch';
-import type { OperationDef } from '../shared/operations';
-import { callOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, optionalNumber } from '../shared/mapping';
-import { updateFraming } from '../shared/runners';
+import type { InlineData } from '../shared/api/contract';
+import { ASPECT_RATIOS, AVATAR_IMAGE_MAX_BYTES, AVATAR_IMAGE_MIME_TYPES, FramingChanges } from '../shared/api/contract';
+import { callOperation, customOperation, listOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { deleteResult, optionalNumber } from '../shared/framework/mapping';
+import type { OperationDef } from '../shared/framework/operation';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { locator, mediaFields, returnAllLimit } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
+import { updateFraming } from './updateFraming';
 
 const avatarId = locator('avatarId', 'Avatar', 'searchOwnAvatars', { description: 'One of your own avatars (public library avatars cannot be changed)' });
 
@@ -21,7 +22,7 @@ export const avatarOperations: OperationDef[] = [
 		description: 'Create a talking avatar from one portrait photo',
 		call: 'createAvatar',
 		media: [{ name: 'image', rules: { mimeTypes: AVATAR_IMAGE_MIME_TYPES, maxBytes: AVATAR_IMAGE_MAX_BYTES } }],
-		fields: { img_url: 'imageUrl', inline_data: 'imageBinaryProperty' },
+		fieldParameters: { img_url: 'imageUrl', inline_data: 'imageBinaryProperty' },
 		request: (_, media) => {
 			const image = media.image as { url?: string; inline_data?: InlineData } | undefined;
 			return { img_url: image?.url, inline_data: image?.inline_data };
@@ -62,7 +63,7 @@ export const avatarOperations: OperationDef[] = [
 		name: 'Update Framing',
 		action: 'Update the framing of an avatar',
 		description: 'Zoom and position the avatar for one aspect ratio; values you leave out keep their current setting',
-		fields: { avatar_id: 'avatarId', aspect_ratio: 'aspectRatio', zoom: 'zoom', offset_x: 'offsetX', offset_y: 'offsetY' },
+		fieldParameters: { avatar_id: 'avatarId', aspect_ratio: 'aspectRatio', zoom: 'zoom', offset_x: 'offsetX', offset_y: 'offsetY' },
 		schema: FramingChanges,
 		request: (p) => {
 			const framing = (p.framing ?? {}) as { zoom?: unknown; offsetX?: unknown; offsetY?: unknown };
@@ -127,7 +128,7 @@ export const avatarOperations: OperationDef[] = [
 		action: 'Delete an avatar',
 		description: 'Delete one of your avatars for good (public avatars cannot be deleted)',
 		call: 'deleteAvatar',
-		fields: { avatar_id: 'avatarId' },
+		fieldParameters: { avatar_id: 'avatarId' },
 		request: (p) => ({ avatar_id: String(p.avatarId ?? '') }),
 		output: deleteResult('avatar_id', 'avatarId'),
 		properties: [avatarId],

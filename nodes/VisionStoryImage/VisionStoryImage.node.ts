@@ -1,17 +1,18 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { MediaRef } from '../shared/contract';
-import { IMAGE_REFS_MAX, MEDIA_MIME_TYPES, MIB } from '../shared/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { binaryOutputOption, locator, mediaCollectionValues, optionsCollection } from '../shared/fields';
-import { listSearch } from '../shared/listSearch';
-import { loadOptions } from '../shared/modelOptions';
-import { checkImageModels } from '../shared/modelRules';
-import type { OperationDef } from '../shared/operations';
-import { catalogOperation, customOperation, executeOperation } from '../shared/operations';
-import { optional } from '../shared/mapping';
-import { generateImage } from '../shared/runners';
+import type { MediaRef } from '../shared/api/contract';
+import { IMAGE_REFS_MAX, MEDIA_MIME_TYPES, MIB } from '../shared/api/contract';
+import { catalogOperation, customOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { optional } from '../shared/framework/mapping';
+import type { OperationDef } from '../shared/framework/operation';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { binaryOutputOption, locator, mediaCollectionValues, optionsCollection } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
+import { loadOptions } from '../shared/methods/loadOptions';
+import { generateImage } from './generate';
+import { checkImageModels } from './modelChecks';
 
 export const imageOperations: OperationDef[] = [
 	customOperation({
@@ -21,7 +22,7 @@ export const imageOperations: OperationDef[] = [
 		description: 'Create an image from a prompt, or edit reference images by describing the change',
 		validateAs: 'generateImage',
 		media: [{ name: 'refs', rules: { mimeTypes: MEDIA_MIME_TYPES.image, maxBytes: { image: 30 * MIB } }, list: { entry: 'ref', max: IMAGE_REFS_MAX } }],
-		fields: { model_id: 'modelId', prompt: 'prompt', aspect_ratio: 'aspectRatio', resolution: 'resolution', refs: 'refs' },
+		fieldParameters: { model_id: 'modelId', prompt: 'prompt', aspect_ratio: 'aspectRatio', resolution: 'resolution', refs: 'refs' },
 		request: (p, media) => ({
 			model_id: String(p.modelId ?? ''),
 			prompt: String(p.prompt ?? ''),

@@ -1,23 +1,23 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { CreateTalkingVideoRequest } from '../shared/contract';
+import type { CreateTalkingVideoRequest } from '../shared/api/contract';
 import {
 	ASPECT_RATIOS,
 	EMOTIONS,
 	MIB,
 	SPEECH_RATES,
 	TALKING_VIDEO_AUDIO_MIME_TYPES,
-} from '../shared/contract';
-import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { downloadOnGet, downloadResultFields, filters, idempotencyKeyOption, locator, mediaFields, optionsCollection, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/fields';
-import { listSearch } from '../shared/listSearch';
-import { loadOptions } from '../shared/modelOptions';
-import type { OperationDef, Params } from '../shared/operations';
-import { callOperation, catalogOperation, customOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, optional, optionsOf, statusQuery } from '../shared/mapping';
-import { getVideo } from '../shared/runners';
-import { checkStatusOperation, videoTaskOperation } from '../shared/videoTask';
+} from '../shared/api/contract';
+import { callOperation, catalogOperation, customOperation, listOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { deleteResult, optional, optionsOf, statusQuery } from '../shared/framework/mapping';
+import type { OperationDef, Params } from '../shared/framework/operation';
+import { checkStatusOperation, getVideo, videoTaskOperation } from '../shared/framework/videoTasks';
+import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { checkStatusProperties, downloadOnGet, filters, idempotencyKeyOption, locator, mediaFields, optionsCollection, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
+import { loadOptions } from '../shared/methods/loadOptions';
 
 const text = { show: { scriptType: ['text'] } };
 const audio = { show: { scriptType: ['audio'] } };
@@ -63,7 +63,7 @@ export const talkingVideoOperations: OperationDef[] = [
 		description: 'Make an avatar speak a text or audio script',
 		kind: 'talkingVideo',
 		media: [{ name: 'audio', rules: { mimeTypes: TALKING_VIDEO_AUDIO_MIME_TYPES, maxBytes: 50 * MIB } }],
-		fields: {
+		fieldParameters: {
 			avatar_id: 'avatarId',
 			'text_script.text': 'text',
 			'text_script.voice_id': 'voiceId',
@@ -175,30 +175,14 @@ export const talkingVideoOperations: OperationDef[] = [
 			]),
 		],
 	}),
-	checkStatusOperation({
-		value: 'check',
-		name: 'Check Status',
-		action: 'Check the status of a talking video',
-		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
-		kind: 'talkingVideo',
-		validateAs: 'getTalkingVideo',
-		fields: { video_id: 'videoId' },
-		properties: [
-			{
-				...videoId,
-				default: { mode: 'id', value: '={{ $json.video_id }}' },
-				hint: 'Finished videos leave by the Finished output; those still rendering by Still Rendering, which you connect back to a Wait node',
-			},
-			...downloadResultFields(true),
-		],
-	}),
+	checkStatusOperation('talkingVideo', checkStatusProperties(videoId)),
 	customOperation({
 		value: 'get',
 		name: 'Get',
 		action: 'Get a talking video',
 		description: 'Get the status of a talking video and, when ready, the video itself',
 		properties: [videoId, ...downloadOnGet()],
-		fields: { video_id: 'videoId' },
+		fieldParameters: { video_id: 'videoId' },
 		validateAs: 'getTalkingVideo',
 		request: (p) => ({ video_id: String(p.videoId ?? '') }),
 		runItem: getVideo('talkingVideo'),
@@ -220,7 +204,7 @@ export const talkingVideoOperations: OperationDef[] = [
 		action: 'Delete a talking video',
 		description: 'Delete one of your talking videos for good',
 		call: 'deleteTalkingVideo',
-		fields: { video_id: 'videoId' },
+		fieldParameters: { video_id: 'videoId' },
 		request: (p) => ({ video_id: String(p.videoId ?? '') }),
 		output: deleteResult('video_id', 'videoId'),
 		properties: [videoId],

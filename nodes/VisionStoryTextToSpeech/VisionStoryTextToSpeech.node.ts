@@ -1,23 +1,25 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { SPEECH_RATES, TTS_TEXT_MAX } from '../shared/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { binaryOutputOption, locator, optionsCollection, speechRate } from '../shared/fields';
-import { listSearch } from '../shared/listSearch';
-import type { OperationDef } from '../shared/operations';
-import { customOperation, executeOperation } from '../shared/operations';
-import { optional, optionsOf } from '../shared/mapping';
-import { synthesizeSpeech } from '../shared/runners';
+import { SPEECH_RATES, TTS_TEXT_MAX } from '../shared/api/contract';
+import { customOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { optional, optionsOf } from '../shared/framework/mapping';
+import type { OperationDef } from '../shared/framework/operation';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { binaryOutputOption, locator, optionsCollection, speechRate } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
+import { SpeechRequest, synthesizeSpeech } from './synthesize';
+import { SCRIPT_MAX_CHARS } from './textParts';
 
 export const textToSpeechOperations: OperationDef[] = [
 	customOperation({
 		value: 'synthesize',
 		name: 'Synthesize',
 		action: 'Convert text to speech',
-		description: 'Turn a text into an MP3 spoken by a voice of your choice',
-		validateAs: 'synthesizeSpeech',
-		fields: { text: 'text', voice_id: 'voiceId', locale: 'locale', speech_rate: 'speechRate' },
+		description: 'Turn a text of any length into one MP3 spoken by a voice of your choice',
+		schema: SpeechRequest,
+		fieldParameters: { text: 'text', voice_id: 'voiceId', locale: 'locale', speech_rate: 'speechRate' },
 		request: (p) => ({
 			text: String(p.text ?? ''),
 			voice_id: String(p.voiceId ?? ''),
@@ -33,7 +35,7 @@ export const textToSpeechOperations: OperationDef[] = [
 				typeOptions: { rows: 4 },
 				default: '',
 				required: true,
-				description: `What to say, up to ${TTS_TEXT_MAX} characters. Charged per character; the cost of each call is in the output (cost_credit), current prices are on VisionStory's pricing page.`,
+				description: `What to say, up to ${SCRIPT_MAX_CHARS.toLocaleString('en-US')} characters. A text longer than ${TTS_TEXT_MAX.toLocaleString('en-US')} characters is spoken in parts, cut between paragraphs or sentences, and joined into one MP3. Charged per character: the cost is in the output (cost_credit); current prices are on VisionStory's pricing page.`,
 			},
 			locator('voiceId', 'Voice', 'searchVoices', { description: 'A public voice or one you cloned' }),
 			speechRate(),

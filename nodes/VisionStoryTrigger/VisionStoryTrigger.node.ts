@@ -1,8 +1,8 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentials } from '../shared/description';
-import { downloadResultFields, statusOptions } from '../shared/fields';
+import { credentials } from '../shared/ui/description';
+import { downloadResultFields, statusOptions } from '../shared/ui/fields';
 import { pollVisionStory } from './trigger';
 
 export class VisionStoryTrigger implements INodeType {

@@ -1,15 +1,8 @@
 import { z } from 'zod/v3';
 
-export type Kind = 'talkingVideo' | 'aiVideo';
-export const KINDS: readonly Kind[] = ['talkingVideo', 'aiVideo'];
+import type { TaskKind, VideoTask } from '../shared/api/tasks';
 
-/** What the trigger needs of a task from any list or status answer; the rest is passed through. */
-export interface Task {
-	video_id: string;
-	status: string;
-	created_at?: number | null;
-	[key: string]: unknown;
-}
+export const TASK_KINDS: readonly TaskKind[] = ['talkingVideo', 'aiVideo'];
 
 /**
  * Sizes and allowances of one poll. They are a single object so the tests can shrink them and reach
@@ -78,20 +71,20 @@ export function readCursor(value: unknown): TriggerCursor {
 	return parsed.success ? parsed.data : { version: 1 };
 }
 
-export function createdAt(task: Task): number | null {
+export function createdAt(task: VideoTask): number | null {
 	// The contract gives AI videos created_at 0 when unknown: no better than nothing.
 	return typeof task.created_at === 'number' && task.created_at > 0 ? task.created_at : null;
 }
 
 /** Whether a walk going down the list has reached a task at or below the mark. */
-export function reaches(mark: Mark, task: Task): boolean {
+export function reaches(mark: Mark, task: VideoTask): boolean {
 	if (mark.ids.includes(task.video_id)) return true;
 	const at = createdAt(task);
 	return mark.at !== null && at !== null && at < mark.at;
 }
 
 /** The mark above `found` (the tasks a walk from the top of the list met, newest first). */
-export function advanceMark(found: readonly Task[], previous: Mark): Mark {
+export function advanceMark(found: readonly VideoTask[], previous: Mark): Mark {
 	if (found.length === 0) return previous;
 	const at = createdAt(found[0]);
 	const ids: string[] = [];

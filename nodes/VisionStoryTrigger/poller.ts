@@ -1,18 +1,14 @@
-import type { VisionStoryClient } from '../shared/client';
-import type { TASK_STATUSES } from '../shared/contract';
-import { AI_VIDEO_BATCH_MAX } from '../shared/contract';
-import { VisionStoryError } from '../shared/errors';
-import { mapConcurrent } from '../shared/wait';
-import type { Gap, Kind, KindCursor, Mark, Pending, Task } from './cursor';
+import type { VisionStoryClient } from '../shared/api/client';
+import { mapConcurrent } from '../shared/api/concurrency';
+import type { TaskStatus } from '../shared/api/contract';
+import { AI_VIDEO_BATCH_MAX, isFinished, RENDERING_STATUSES } from '../shared/api/contract';
+import { VisionStoryError } from '../shared/api/errors';
+import type { TaskKind, VideoTask } from '../shared/api/tasks';
+import type { Gap, KindCursor, Mark, Pending } from './cursor';
 import { advanceMark, createdAt, keepLast, LIMITS, reaches } from './cursor';
 
-type TaskStatus = (typeof TASK_STATUSES)[number];
-
-const RENDERING: readonly TaskStatus[] = ['queued', 'creating'];
-const FINISHED = new Set(['created', 'failed']);
-
 interface Page {
-	videos: Task[];
+	videos: VideoTask[];
 	next_cursor?: number | null;
 }
 
@@ -24,10 +20,10 @@ interface ListRequest {
 
 /** One kind of task as the trigger sees it: a newest-first list and a status lookup. */
 export interface TaskSource {
-	kind: Kind;
+	kind: TaskKind;
 	list(request: ListRequest): Promise<Page>;
 	/** The current state of known tasks; an id missing from the answer could not be read this time. */
-	check(ids: string[]): Promise<Map<string, Task>>;
+	check(ids: string[]): Promise<Map<string, VideoTask>>;
 	checksPerPoll: number;
 }
 
@@ -42,22 +38,22 @@ export async function listTolerant(call: (request: ListRequest) => Promise<Page>
 	);
 	if ('page' in first) return first.page;
 	const { error } = first;
-	const refused = error instanceof VisionStoryError && error.kind === 'api' && (error.status === 400 || error.status === 422);
+	const refused = error instanceof VisionStoryError && error.category === 'api' && (error.status === 400 || error.status === 422);
 	if (!request.status || !refused) throw error;
 	return await call({ cursor: request.cursor, limit: request.limit });
 }
 
 function isNotFound(error: unknown): boolean {
-	return error instanceof VisionStoryError && error.kind === 'api' && error.status === 404;
+	return error instanceof VisionStoryError && error.category === 'api' && error.status === 404;
 }
 
-export function taskSources(client: VisionStoryClient): Record<Kind, TaskSource> {
+export function taskSources(client: VisionStoryClient): Record<TaskKind, TaskSource> {
 	return {
 		talkingVideo: {
 			kind: 'talkingVideo',
 			list: async (request) => await listTolerant(async (r) => await client.listTalkingVideos(r), request),
 			check: async (ids) => {
-				const found = new Map<string, Task>();
+				const found = new Map<string, VideoTask>();
 				await mapConcurrent(ids, LIMITS.checkConcurrency, async (id) => {
 					// Gone (deleted, or past the 7-day retention): counted as a miss, not a failed poll.
 					const task = await client.getTalkingVideo({ video_id: id }).catch(async (error: unknown) => {
@@ -74,7 +70,7 @@ export function taskSources(client: VisionStoryClient): Record<Kind, TaskSource>
 			kind: 'aiVideo',
 			list: async (request) => await listTolerant(async (r) => await client.listAiVideos(r), request),
 			check: async (ids) => {
-				const found = new Map<string, Task>();
+				const found = new Map<string, VideoTask>();
 				for (let i = 0; i < ids.length; i += AI_VIDEO_BATCH_MAX) {
 					const videos = await client.getAiVideos({ video_ids: ids.slice(i, i + AI_VIDEO_BATCH_MAX) });
 					for (const video of videos) found.set(video.video_id, video);
@@ -106,7 +102,7 @@ export class Allowance {
 
 interface WalkResult {
 	/** Tasks met, newest first, before reaching the stop. */
-	tasks: Task[];
+	tasks: VideoTask[];
 	/** Reached the stop or the end of the list; otherwise `cursor` is where to go on. */
 	done: boolean;
 	cursor: number;
@@ -114,7 +110,7 @@ interface WalkResult {
 
 /** Pages down a newest-first list from `start` until `stop` (or the end, or the allowance). */
 async function walk(source: TaskSource, start: number, stop: Mark | undefined, allowance: Allowance, status?: TaskStatus[]): Promise<WalkResult> {
-	const tasks: Task[] = [];
+	const tasks: VideoTask[] = [];
 	const seen = new Set<string>();
 	let cursor = start;
 	for (;;) {
@@ -143,11 +139,11 @@ async function walk(source: TaskSource, start: number, stop: Mark | undefined, a
 export async function startKind(source: TaskSource, allowance: Allowance): Promise<KindCursor> {
 	// Rendering tasks first, then the head: a task created in between is then above the head and
 	// found by the next poll, rather than missed.
-	const rendering = await walk(source, 0, undefined, allowance, [...RENDERING]);
+	const rendering = await walk(source, 0, undefined, allowance, [...RENDERING_STATUSES]);
 	const top = await source.list({ limit: LIMITS.firstPageSize });
 	const pending = new Map<string, Pending>();
 	for (const task of [...rendering.tasks, ...top.videos]) {
-		if (!FINISHED.has(task.status)) pending.set(task.video_id, { id: task.video_id, at: createdAt(task), misses: 0 });
+		if (!isFinished(task)) pending.set(task.video_id, { id: task.video_id, at: createdAt(task), misses: 0 });
 	}
 	return {
 		head: advanceMark(top.videos, { ids: [], at: null }),
@@ -159,16 +155,16 @@ export async function startKind(source: TaskSource, allowance: Allowance): Promi
 
 /** One kind's poll before the hand-over: the next cursor without this poll's emissions, and what is ready. */
 export interface KindPoll {
-	kind: Kind;
+	kind: TaskKind;
 	head: Mark;
 	gaps: Gap[];
 	pending: Pending[];
 	emitted: string[];
-	ready: Task[];
+	ready: VideoTask[];
 }
 
 export async function pollKind(source: TaskSource, cursor: KindCursor, statuses: ReadonlySet<string>, allowance: Allowance): Promise<KindPoll> {
-	const found = new Map<string, Task>();
+	const found = new Map<string, VideoTask>();
 	const head = await walk(source, 0, cursor.head, allowance);
 	const gaps: Gap[] = [];
 	// The allowance ran out above the old head: the stretch in between is walked in later polls.
@@ -182,15 +178,15 @@ export async function pollKind(source: TaskSource, cursor: KindCursor, statuses:
 
 	const emitted = new Set(cursor.emitted);
 	const pending = new Map(cursor.pending.map((p) => [p.id, p]));
-	const ready = new Map<string, Task>();
-	const settle = (task: Task) => {
+	const ready = new Map<string, VideoTask>();
+	const settle = (task: VideoTask) => {
 		const id = task.video_id;
 		if (emitted.has(id) || ready.has(id)) {
 			pending.delete(id);
 		} else if (statuses.has(task.status)) {
 			ready.set(id, task);
 			pending.delete(id);
-		} else if (FINISHED.has(task.status)) {
+		} else if (isFinished(task)) {
 			pending.delete(id);
 		} else {
 			// Queued, creating, or a status this version does not know: watched until it finishes.
@@ -223,7 +219,7 @@ export async function pollKind(source: TaskSource, cursor: KindCursor, statuses:
 }
 
 /** The kind's cursor once `emitted` were handed over and `held` were kept back for the next poll. */
-export function settleKind(poll: KindPoll, emitted: readonly string[], held: readonly Task[]): KindCursor {
+export function settleKind(poll: KindPoll, emitted: readonly string[], held: readonly VideoTask[]): KindCursor {
 	const pending = new Map(poll.pending.map((p) => [p.id, p]));
 	for (const task of held) pending.set(task.video_id, { id: task.video_id, at: createdAt(task), misses: 0 });
 	let kept = [...pending.values()];
@@ -242,7 +238,7 @@ export function settleKind(poll: KindPoll, emitted: readonly string[], held: rea
 }
 
 /** The newest task of the chosen statuses of one kind, for "Fetch Test Event". */
-export async function latestFinished(source: TaskSource, statuses: ReadonlySet<string>, allowance: Allowance): Promise<Task | undefined> {
+export async function latestFinished(source: TaskSource, statuses: ReadonlySet<string>, allowance: Allowance): Promise<VideoTask | undefined> {
 	const status = [...statuses] as TaskStatus[];
 	let cursor = 0;
 	while (allowance.takePage()) {

@@ -1,14 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { VisionStoryClient } from '../shared/client';
-import { VisionStoryError } from '../shared/errors';
-import { binaryFromDownload, withBinary } from '../shared/media';
-import { STATUS_LABELS } from '../shared/fields';
-import { createN8nClient } from '../shared/n8nTransport';
-import { toNodeError } from '../shared/nodeErrors';
-import type { Kind, Task, TriggerCursor } from './cursor';
-import { createdAt, KINDS, LIMITS, readCursor } from './cursor';
+import type { VisionStoryClient } from '../shared/api/client';
+import { VisionStoryError } from '../shared/api/errors';
+import type { TaskKind, VideoTask } from '../shared/api/tasks';
+import { binaryFromDownload, withBinary } from '../shared/n8n/binary';
+import { createN8nClient } from '../shared/n8n/client';
+import { toNodeError } from '../shared/n8n/nodeErrors';
+import { STATUS_LABELS } from '../shared/ui/fields';
+import type { TriggerCursor } from './cursor';
+import { createdAt, LIMITS, readCursor, TASK_KINDS } from './cursor';
 import type { KindPoll } from './poller';
 import { Allowance, latestFinished, pollKind, settleKind, startKind, taskSources } from './poller';
 
@@ -23,7 +24,7 @@ const TEST_EVENT_PAGES = 3;
 /** A poll that has not finished after this long is taken for dead and no longer blocks the next. */
 const IN_FLIGHT_LEASE_MS = 15 * 60_000;
 
-const KIND_LABEL: Record<Kind, string> = { talkingVideo: 'talking video', aiVideo: 'AI video' };
+const KIND_LABEL: Record<TaskKind, string> = { talkingVideo: 'talking video', aiVideo: 'AI video' };
 
 /**
  * Polls of one active workflow share its static data object. n8n may start a poll while the previous
@@ -32,7 +33,7 @@ const KIND_LABEL: Record<Kind, string> = { talkingVideo: 'talking video', aiVide
 const inFlight = new WeakMap<object, number>();
 
 interface Settings {
-	kinds: Kind[];
+	kinds: TaskKind[];
 	statuses: Set<string>;
 	downloadResult: boolean;
 	outputBinaryProperty: string;
@@ -41,7 +42,7 @@ interface Settings {
 function settings(context: IPollFunctions): Settings {
 	const events = context.getNodeParameter('events', []) as string[];
 	const statuses = context.getNodeParameter('statuses', []) as string[];
-	const kinds = KINDS.filter((kind) => events.includes(kind));
+	const kinds = TASK_KINDS.filter((kind) => events.includes(kind));
 	if (kinds.length === 0) {
 		throw new NodeOperationError(context.getNode(), 'Choose at least one event in Trigger On', {
 			description: 'Pick Talking Video Finished, AI Video Finished, or both',
@@ -66,7 +67,7 @@ function pollBudgetMs(context: IPollFunctions): number {
 function isPermanent(error: unknown): error is VisionStoryError {
 	return (
 		error instanceof VisionStoryError &&
-		error.kind === 'api' &&
+		error.category === 'api' &&
 		error.status !== undefined &&
 		error.status >= 400 &&
 		error.status < 500 &&
@@ -75,7 +76,7 @@ function isPermanent(error: unknown): error is VisionStoryError {
 	);
 }
 
-async function toItem(context: IPollFunctions, client: VisionStoryClient, kind: Kind, task: Task, config: Settings): Promise<INodeExecutionData> {
+async function toItem(context: IPollFunctions, client: VisionStoryClient, kind: TaskKind, task: VideoTask, config: Settings): Promise<INodeExecutionData> {
 	const item: INodeExecutionData = { json: { ...task, kind } as IDataObject };
 	const url = typeof task.video_url === 'string' ? task.video_url : '';
 	if (!config.downloadResult || task.status !== 'created' || !url) return item;
@@ -95,7 +96,7 @@ async function toItem(context: IPollFunctions, client: VisionStoryClient, kind: 
 /** "Fetch Test Event": the newest finished task of the chosen kinds and statuses; the cursor is not touched. */
 async function testEvent(context: IPollFunctions, client: VisionStoryClient, config: Settings): Promise<INodeExecutionData[][]> {
 	const sources = taskSources(client);
-	let best: { kind: Kind; task: Task } | undefined;
+	let best: { kind: TaskKind; task: VideoTask } | undefined;
 	for (const kind of config.kinds) {
 		const task = await latestFinished(sources[kind], config.statuses, new Allowance(TEST_EVENT_PAGES, Number.POSITIVE_INFINITY));
 		if (task && (!best || (createdAt(task) ?? 0) > (createdAt(best.task) ?? 0))) best = { kind, task };
@@ -136,8 +137,8 @@ async function triggerPoll(context: IPollFunctions, client: VisionStoryClient, c
 		.flatMap((poll) => poll.ready.map((task) => ({ kind: poll.kind, task })))
 		.sort((a, b) => (createdAt(a.task) ?? 0) - (createdAt(b.task) ?? 0));
 	const items: INodeExecutionData[] = [];
-	const emitted = new Map<Kind, string[]>(KINDS.map((k) => [k, []]));
-	const held = new Map<Kind, Task[]>(KINDS.map((k) => [k, []]));
+	const emitted = new Map<TaskKind, string[]>(TASK_KINDS.map((k) => [k, []]));
+	const held = new Map<TaskKind, VideoTask[]>(TASK_KINDS.map((k) => [k, []]));
 	for (const { kind, task } of ready) {
 		const downloads = config.downloadResult && task.status === 'created';
 		// Past the emission cap, or out of time for another download: the task waits for the next poll.

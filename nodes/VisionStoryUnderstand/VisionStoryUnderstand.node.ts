@@ -1,15 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { MediaRef } from '../shared/contract';
-import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, UNDERSTAND_INPUTS_MAX } from '../shared/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { capitalize, mediaCollectionValues } from '../shared/fields';
-import { listSearch } from '../shared/listSearch';
-import type { OperationDef } from '../shared/operations';
-import { callOperation, executeOperation } from '../shared/operations';
-import { FIELD_TYPES } from '../shared/outputSchema';
-import { understandSchema } from '../shared/runners';
+import type { MediaRef } from '../shared/api/contract';
+import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, UNDERSTAND_INPUTS_MAX } from '../shared/api/contract';
+import { callOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import type { OperationDef } from '../shared/framework/operation';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { capitalize, mediaCollectionValues } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
+import { FIELD_TYPES, understandSchema } from './schema';
 
 export const understandOperations: OperationDef[] = [
 	callOperation({
@@ -26,7 +26,7 @@ export const understandOperations: OperationDef[] = [
 				list: { entry: 'input', min: 1, max: UNDERSTAND_INPUTS_MAX },
 			},
 		],
-		fields: { inputs: 'inputs', prompt: 'prompt', schema: 'schemaMode' },
+		fieldParameters: { inputs: 'inputs', prompt: 'prompt', schema: 'schemaMode' },
 		request: (p, media) => ({
 			inputs: (media.inputs as MediaRef[] | undefined) ?? [],
 			prompt: String(p.prompt ?? ''),

@@ -1,15 +1,23 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import type { InlineData } from '../shared/contract';
-import { PREVIEW_TEXT_MAX, VOICE_SAMPLE_MAX_BYTES, VOICE_SAMPLE_MIME_TYPES } from '../shared/contract';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/description';
-import { filters, locator, mediaFields, returnAllLimit } from '../shared/fields';
-import { listSearch } from '../shared/listSearch';
-import type { OperationDef } from '../shared/operations';
-import { callOperation, executeOperation, listOperation } from '../shared/operations';
-import { deleteResult, filtersOf, optional } from '../shared/mapping';
-import { voiceItems } from '../shared/runners';
+import type { InlineData, ResponseOf, VoiceDto } from '../shared/api/contract';
+import { PREVIEW_TEXT_MAX, VOICE_SAMPLE_MAX_BYTES, VOICE_SAMPLE_MIME_TYPES } from '../shared/api/contract';
+import { callOperation, listOperation } from '../shared/framework/builders';
+import { executeOperation } from '../shared/framework/execute';
+import { deleteResult, filtersOf, optional } from '../shared/framework/mapping';
+import type { OperationDef } from '../shared/framework/operation';
+import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import { filters, locator, mediaFields, returnAllLimit } from '../shared/ui/fields';
+import { listSearch } from '../shared/methods/listSearch';
+
+/** Own voices and public voices as one list, each marked with its library. */
+export function voiceItems(page: ResponseOf<'listVoices'>, library: string): IDataObject[] {
+	const mark = (voices: VoiceDto[], from: 'own' | 'public') => voices.map((v) => ({ ...v, library: from }) as IDataObject);
+	return [...(library === 'public' ? [] : mark(page.my_voices, 'own')), ...(library === 'own' ? [] : mark(page.public_voices, 'public'))];
+}
+
 
 export const voiceOperations: OperationDef[] = [
 	listOperation({
@@ -19,7 +27,7 @@ export const voiceOperations: OperationDef[] = [
 		description: 'List your cloned voices and the public voice library',
 		call: 'listVoices',
 		pageSize: 500,
-		fields: { locale: 'filters', provider: 'filters' },
+		fieldParameters: { locale: 'filters', provider: 'filters' },
 		request: (p) => ({ locale: optional(filtersOf(p).locale), provider: optional(filtersOf(p).provider) }),
 		items: (page, p) => voiceItems(page, String(p.library ?? 'all')),
 		properties: [
@@ -62,7 +70,7 @@ export const voiceOperations: OperationDef[] = [
 		call: 'cloneVoice',
 		concurrency: 2,
 		media: [{ name: 'sample', rules: { mimeTypes: VOICE_SAMPLE_MIME_TYPES, maxBytes: VOICE_SAMPLE_MAX_BYTES } }],
-		fields: { audio_url: 'sampleUrl', inline_data: 'sampleBinaryProperty', preview_text: 'previewText' },
+		fieldParameters: { audio_url: 'sampleUrl', inline_data: 'sampleBinaryProperty', preview_text: 'previewText' },
 		request: (p, media) => {
 			const sample = media.sample as { url?: string; inline_data?: InlineData } | undefined;
 			return { audio_url: sample?.url, inline_data: sample?.inline_data, preview_text: optional(p.previewText) };
@@ -90,7 +98,7 @@ export const voiceOperations: OperationDef[] = [
 		action: 'Delete a voice',
 		description: 'Delete one of your cloned voices',
 		call: 'deleteVoice',
-		fields: { voice_id: 'voiceId' },
+		fieldParameters: { voice_id: 'voiceId' },
 		request: (p) => ({ voice_id: String(p.voiceId ?? '') }),
 		output: deleteResult('voice_id', 'voiceId'),
 		properties: [locator('voiceId', 'Voice', 'searchOwnVoices', { description: 'One of your cloned voices (public voices cannot be deleted)' })],

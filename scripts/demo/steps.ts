@@ -27,6 +27,14 @@ function plural(n: number, word: string): string {
 
 type Describe = (items: RunItem[]) => string;
 
+/** The captions Align or Transcribe built from the word timings, if asked for. */
+function captionsOf(item: RunItem): string {
+	const captions = item.json.captions as { cues?: number; srt?: string; vtt?: string } | undefined;
+	if (!captions) return '';
+	const formats = [captions.srt !== undefined && 'SRT', captions.vtt !== undefined && 'WebVTT'].filter(Boolean).join(' and ');
+	return `, then built ${plural(captions.cues ?? 0, 'caption cue')} as ${formats}`;
+}
+
 const DESCRIPTIONS: Record<string, Describe> = {
 	'visionStoryAvatar:getMany': (items) => `picked ${plural(items.length, 'avatar')}: ${items.map((i) => i.json.avatar_id).join(', ')}`,
 	'visionStoryAvatar:create': (items) => `created avatar ${items.map((i) => i.json.avatar_id).join(', ')} from the image`,
@@ -38,10 +46,22 @@ const DESCRIPTIONS: Record<string, Describe> = {
 	'visionStoryAiVideo:listModels': (items) => `listed ${plural(items.length, 'AI video model')}: ${items.map((i) => i.json.model_id).join(', ')}`,
 	'visionStoryAiVideo:create': (items) =>
 		items.map((i) => `rendered AI video ${i.json.video_id} with ${i.json.model_id} (${i.json.duration_sec} s, ${i.json.resolution}, ${i.json.aspect_ratio})`).join('; '),
-	'visionStoryTextToSpeech:synthesize': (items) => items.map((i) => `spoke ${i.json.characters} characters as ${i.json.duration_sec} s of audio (voice ${i.json.voice_id})`).join('; '),
-	'visionStoryAlign:align': (items) => items.map((i) => `timed ${plural((i.json.words as unknown[]).length, 'word')} against the audio`).join('; '),
-	'visionStoryAlign:transcribe': (items) => items.map((i) => `transcribed ${i.json.duration_sec} s of audio into text and subtitles: "${String(i.json.text).slice(0, 60)}"`).join('; '),
-	'set:': (items) => `set ${items.map((i) => Object.keys(i.json).join(', ')).join('; ')}`,
+	'visionStoryTextToSpeech:synthesize': (items) =>
+		items
+			.map((i) => {
+				const parts = Number(i.json.parts ?? 1);
+				return `spoke ${i.json.characters} characters as ${i.json.duration_sec} s of audio (voice ${i.json.voice_id})${parts > 1 ? ` in ${parts} parts joined into one MP3` : ''}`;
+			})
+			.join('; '),
+	'visionStoryAlign:align': (items) => items.map((i) => `timed ${plural((i.json.words as unknown[]).length, 'word')} against the audio${captionsOf(i)}`).join('; '),
+	'visionStoryAlign:transcribe': (items) =>
+		items.map((i) => `transcribed ${i.json.duration_sec} s of audio into text and subtitles: "${String(i.json.text).slice(0, 60)}"${captionsOf(i)}`).join('; '),
+	'set:': (items) => {
+		const fields = [...new Set(items.flatMap((i) => Object.keys(i.json)))].join(', ');
+		return items.length > 1 ? `set ${fields} on ${plural(items.length, 'item')}` : `set ${fields}`;
+	},
+	'convertToFile:toText': (items) => `made the file ${items.flatMap((i) => Object.values(i.binary ?? {}).map((b) => b.fileName)).join(', ')}`,
+	'extractFromFile:csv': (items) => `read ${plural(items.length, 'row')} from the CSV: ${items.map((i) => Object.values(i.json)[0]).join(', ')}`,
 	'limit:': (items) => `kept ${plural(items.length, 'item')}`,
 	'visionStoryUnderstand:analyze': (items) => items.map((i) => `filled the schema: ${JSON.stringify(i.json.output)}`).join('; '),
 };

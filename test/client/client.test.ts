@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { VisionStoryClient } from '../../nodes/shared/client';
-import { VisionStoryError } from '../../nodes/shared/errors';
+import type { VisionStoryClient } from '../../nodes/shared/api/client';
+import { VisionStoryError } from '../../nodes/shared/api/errors';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import { createUndiciClient } from '../support/undiciTransport';
@@ -178,7 +178,7 @@ describe('errors', () => {
 		const wrongKey = 'sk-vs-this-is-not-a-real-key-123456';
 		const stranger = createUndiciClient(wrongKey, { baseUrl: emu.baseUrl, retry: FAST_RETRY });
 		const error = await failure(stranger.getCredits());
-		expect(error).toMatchObject({ kind: 'api', status: 401 });
+		expect(error).toMatchObject({ category: 'api', status: 401 });
 		expect(error.hint).toMatch(/API key/);
 		expect(JSON.stringify({ ...error, message: error.message })).not.toContain(wrongKey);
 	});
@@ -249,7 +249,7 @@ describe('errors', () => {
 	test('a charged synchronous call is not resent after a reset', async () => {
 		emu.setFaults({ failNext: [{ method: 'POST', path: '/api/v1/image', kind: 'resetAfter' }] });
 		const error = await failure(client.generateImage({ model_id: 'nano-banana-2', prompt: 'A lighthouse' }));
-		expect(error.kind).toBe('network');
+		expect(error.category).toBe('network');
 		expect(error.hint).toMatch(/not sent again/);
 		expect(emu.requests({ method: 'POST', path: '/api/v1/image' })).toHaveLength(1);
 		expect(emu.ledger().filter((e) => e.operation.includes('image'))).toHaveLength(1);
@@ -270,7 +270,7 @@ describe('errors', () => {
 
 	test('bad input is rejected before anything is sent, naming the field', async () => {
 		const error = await failure(client.synthesizeSpeech({ text: 'x'.repeat(3001), voice_id: 'Alice' }));
-		expect(error.kind).toBe('validation');
+		expect(error.category).toBe('validation');
 		expect(error.issues?.[0].field).toBe('text');
 		expect(emu.requests({ path: '/api/v1/tts' })).toHaveLength(0);
 	});

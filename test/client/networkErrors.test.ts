@@ -3,8 +3,8 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { VisionStoryClient } from '../../nodes/shared/client';
-import { VisionStoryError } from '../../nodes/shared/errors';
+import type { VisionStoryClient } from '../../nodes/shared/api/client';
+import { VisionStoryError } from '../../nodes/shared/api/errors';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import { LateService } from '../support/lateService';
@@ -64,7 +64,7 @@ describe.each(calls)('$name (charged)', (call) => {
 	test('reset after the work was done: sent once, and the error says it may have been charged', async () => {
 		emu.setFaults({ failNext: [{ method: 'POST', path: call.path, kind: 'resetAfter' }] });
 		const error = await failure(call.send(client));
-		expect(error).toMatchObject({ kind: 'network', code: 'ECONNRESET' });
+		expect(error).toMatchObject({ category: 'network', code: 'ECONNRESET' });
 		expect(error.hint).toMatch(/not sent again because VisionStory may have received it and charged it/);
 		expect(emu.requests({ method: 'POST', path: call.path })).toHaveLength(1);
 	});
@@ -72,7 +72,7 @@ describe.each(calls)('$name (charged)', (call) => {
 	test('no answer before the timeout: sent once, and the error says it may have been charged', async () => {
 		emu.setFaults({ failNext: [{ method: 'POST', path: call.path, kind: 'hangAfter' }] });
 		const error = await failure(call.send(client, 300));
-		expect(error.kind).toBe('network');
+		expect(error.category).toBe('network');
 		expect(error.hint).toMatch(/may have received it and charged it/);
 		expect(emu.requests({ method: 'POST', path: call.path })).toEqual([expect.objectContaining({ outcome: 'unanswered' })]);
 	});
@@ -102,7 +102,7 @@ test('a refused connection that never comes up: the attempts run out and the err
 	const late = await LateService.reserve(emu.baseUrl);
 	const never = createUndiciClient(emu.apiKey, { baseUrl: late.url, retry: { maxAttempts: 3 } });
 	const error = await failure(never.generateImage({ model_id: 'nano-banana-2', prompt: 'A kite' }));
-	expect(error).toMatchObject({ kind: 'network', code: 'ECONNREFUSED' });
+	expect(error).toMatchObject({ category: 'network', code: 'ECONNREFUSED' });
 	expect(error.hint).toMatch(/Check your network and the Base URL/);
 	expect(emu.ledger()).toHaveLength(0);
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { VisionStoryClient } from '../../nodes/shared/client';
+import type { VisionStoryClient } from '../../nodes/shared/api/client';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import { createUndiciClient } from '../support/undiciTransport';
@@ -51,6 +51,6 @@ test('a finished video linked on the API origin: the redirect is followed withou
 test('a redirect to a missing file reports the media origin’s 404, not the redirect', async () => {
 	emu.clearLog();
 	const failure = await client.download(`${emu.baseUrl}/media/videos/never-rendered.mp4`).catch((e: unknown) => e);
-	expect(failure).toMatchObject({ kind: 'api', status: 404 });
+	expect(failure).toMatchObject({ category: 'api', status: 404 });
 	expect(emu.requests({ origin: 'media' }).map((r) => r.apiKey)).toEqual(['absent']);
 });

@@ -1,7 +1,7 @@
 jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
 
-import type { VisionStoryClient } from '../../nodes/shared/client';
-import { VisionStoryError } from '../../nodes/shared/errors';
+import type { VisionStoryClient } from '../../nodes/shared/api/client';
+import { VisionStoryError } from '../../nodes/shared/api/errors';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import { createUndiciClient } from '../support/undiciTransport';
@@ -81,7 +81,7 @@ test('a Retry-After past the retry budget: no early resend; the 429 comes back a
 	const started = emu.now();
 	const error = await client.getCredits().catch((e: unknown) => e);
 	expect(error).toBeInstanceOf(VisionStoryError);
-	expect(error).toMatchObject({ kind: 'api', status: 429 });
+	expect(error).toMatchObject({ category: 'api', status: 429 });
 	expect(emu.requests({ path: CREDITS })).toHaveLength(1);
 	expect(emu.now() - started).toBe(0);
 });

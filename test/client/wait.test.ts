@@ -1,9 +1,9 @@
 jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
 
-import type { VisionStoryClient } from '../../nodes/shared/client';
-import type { VisionStoryError } from '../../nodes/shared/errors';
-import type { TaskJob } from '../../nodes/shared/wait';
-import { runTasks } from '../../nodes/shared/wait';
+import type { VisionStoryClient } from '../../nodes/shared/api/client';
+import type { VisionStoryError } from '../../nodes/shared/api/errors';
+import type { TaskJob } from '../../nodes/shared/api/tasks';
+import { runTasks } from '../../nodes/shared/api/tasks';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import { createUndiciClient } from '../support/undiciTransport';
@@ -86,7 +86,7 @@ test('failed tasks yield an error with the service reason and the refund', async
 	expect(outcomes[0].ok).toBe(true);
 	expect(outcomes[1].ok).toBe(false);
 	const error = (outcomes[1] as { error: VisionStoryError }).error;
-	expect(error.kind).toBe('taskFailed');
+	expect(error.category).toBe('taskFailed');
 	expect(error.message).toMatch(/failed: .+\(code 5001\)/);
 	expect(error.hint).toMatch(/refunded/);
 	expect(emu.ledger().filter((e) => e.kind === 'refund')).toHaveLength(1);
@@ -98,7 +98,7 @@ test('a timeout names the ids still rendering', async () => {
 	for (const [i, outcome] of outcomes.entries()) {
 		expect(outcome.ok).toBe(false);
 		const error = (outcome as { error: VisionStoryError }).error;
-		expect(error.kind).toBe('timeout');
+		expect(error.category).toBe('timeout');
 		expect(error.videoIds).toEqual([ids[i]]);
 		expect(error.message).toContain(ids[i]);
 	}
@@ -114,7 +114,7 @@ test('cancelling stops the wait', async () => {
 	const controller = new AbortController();
 	const waiting = runTasks(client, 'aiVideo', aiSubmissions(2), { ...wait, signal: controller.signal });
 	setTimeout(() => controller.abort(), 5);
-	await expect(waiting).rejects.toMatchObject({ kind: 'aborted' });
+	await expect(waiting).rejects.toMatchObject({ category: 'aborted' });
 });
 
 test('queued AI videos are resubmitted as soon as a render should have freed a slot', async () => {
@@ -158,13 +158,13 @@ test('without waiting, holding for a slot submits queued AI videos as renders fi
 test('each item keeps its own time limit', async () => {
 	const jobs = [...talkingSubmissions(1, RENDER_MS / 2), ...talkingSubmissions(1, RENDER_MS * 2, 1)];
 	const outcomes = await runTasks(client, 'talkingVideo', jobs, wait);
-	expect((outcomes[0] as { error: VisionStoryError }).error.kind).toBe('timeout');
+	expect((outcomes[0] as { error: VisionStoryError }).error.category).toBe('timeout');
 	expect(outcomes[1].ok).toBe(true);
 });
 
 test('two items that share a task (the same idempotency key) each get its outcome', async () => {
 	const outcomes = await runTasks(client, 'talkingVideo', [...talkingSubmissions(1, RENDER_MS / 2), ...talkingSubmissions(1, RENDER_MS * 2)], wait);
 	expect(emu.tasks()).toHaveLength(1);
-	expect((outcomes[0] as { error: VisionStoryError }).error.kind).toBe('timeout');
+	expect((outcomes[0] as { error: VisionStoryError }).error.category).toBe('timeout');
 	expect(outcomes[1]).toMatchObject({ ok: true, value: { status: 'created', video_id: emu.tasks()[0].video_id } });
 });

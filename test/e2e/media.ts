@@ -30,3 +30,46 @@ export async function fetchBytes(url: string): Promise<Buffer> {
 	if (!response.ok) throw new Error(`GET ${url}: HTTP ${response.status}`);
 	return Buffer.from(await response.arrayBuffer());
 }
+
+/** Rows of a CSV text (RFC 4180: quoted fields may hold commas, line breaks and doubled quotes), header row first. */
+export function parseCsv(text: string): string[][] {
+	const rows: string[][] = [];
+	let row: string[] = [];
+	let field = '';
+	let quoted = false;
+	const endField = () => {
+		row.push(field);
+		field = '';
+	};
+	const endRow = () => {
+		endField();
+		rows.push(row);
+		row = [];
+	};
+	for (let i = 0; i < text.length; i++) {
+		const c = text[i];
+		if (quoted && c === '"' && text[i + 1] === '"') {
+			field += '"';
+			i++;
+		} else if (c === '"') {
+			quoted = !quoted;
+		} else if (quoted) {
+			field += c;
+		} else if (c === ',') {
+			endField();
+		} else if (c === '\n' || c === '\r') {
+			if (c === '\r' && text[i + 1] === '\n') i++;
+			endRow();
+		} else {
+			field += c;
+		}
+	}
+	if (field !== '' || row.length > 0) endRow();
+	return rows;
+}
+
+/** The rows of a CSV with a header row, as objects keyed by the header's names. */
+export function csvRecords(text: string): Array<Record<string, string>> {
+	const [header, ...rows] = parseCsv(text);
+	return rows.filter((row) => row.join('') !== '').map((row) => Object.fromEntries(header.map((name, i) => [name, row[i] ?? ''])));
+}

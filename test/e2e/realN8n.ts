@@ -10,7 +10,7 @@ import type { ExecutionResult } from '../../scripts/n8n/runData';
 import { N8nRest } from '../../scripts/n8n/rest';
 import { prepareSession, type N8nSession } from '../../scripts/n8n/session';
 import type { N8nLine } from '../../scripts/n8n/versions';
-import { startEmulator, type Emulator, type LedgerEntry, type TaskRecord } from '../emulator';
+import { startEmulator, type Emulator, type LedgerEntry, type RequestLogEntry, type TaskRecord } from '../emulator';
 import { describeErrorModeChecks } from './errorModeChecks';
 import { describeExampleChecks } from './exampleChecks';
 import { describePackageLoading } from './packageChecks';
@@ -21,6 +21,8 @@ export interface ExampleRun {
 	result: ExecutionResult;
 	charges: LedgerEntry[];
 	newTasks: TaskRecord[];
+	/** The API requests the service answered during the run, in the order it answered them. */
+	requests: RequestLogEntry[];
 }
 
 export interface SuiteContext {
@@ -58,11 +60,17 @@ export function describeRealN8n(line: N8nLine): void {
 				if (!workflow) throw new Error(`no example "${key}"`);
 				const ledgerBefore = ctx.emulator.ledger().length;
 				const tasksBefore = new Set(ctx.emulator.tasks().map((t) => t.video_id));
+				const lastRequest = ctx.emulator.requests().at(-1)?.seq ?? 0;
 				const result = await ctx.session.instance.execute(workflow.id);
 				if (result.status !== 'success') {
 					throw new Error(`n8n ${line.n8n}: ${key} ended "${result.status}": ${result.error ?? ''}\n${result.log.split('\n').slice(-30).join('\n')}`);
 				}
-				return { result, charges: ctx.emulator.ledger().slice(ledgerBefore), newTasks: ctx.emulator.tasks().filter((t) => !tasksBefore.has(t.video_id)) };
+				return {
+					result,
+					charges: ctx.emulator.ledger().slice(ledgerBefore),
+					newTasks: ctx.emulator.tasks().filter((t) => !tasksBefore.has(t.video_id)),
+					requests: ctx.emulator.requests({ origin: 'api' }).filter((r) => r.seq > lastRequest),
+				};
 			};
 		}, SETUP_TIMEOUT_MS);
 

@@ -165,6 +165,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 			}
 			const text = (parsed as { text?: unknown } | null)?.text;
 			if (typeof text === 'string') entry.text = text;
+			entry.settings = scalarSettings(parsed);
 		}
 		return match.route.handler({ state, account, query: url.searchParams, body: parsed, now: state.now() });
 	}
@@ -176,4 +177,15 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 			else res.destroy();
 		});
 	};
+}
+
+/** The body's short top-level scalars (ids, choices, flags): what a test checks a call was made with. */
+function scalarSettings(body: unknown): Record<string, string | number | boolean> | undefined {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+	const settings: Record<string, string | number | boolean> = {};
+	for (const [key, value] of Object.entries(body)) {
+		if (key === 'text') continue;
+		if (typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value.length <= 200)) settings[key] = value;
+	}
+	return Object.keys(settings).length ? settings : undefined;
 }

@@ -102,6 +102,8 @@ export interface RequestLogEntry {
 	bodyBytes: number;
 	/** The JSON body's top-level `text` (TTS, align), so a test can tell which part of a script a call carried. */
 	text?: string;
+	/** The JSON body's other short top-level scalars (voice_id, locale, model_id, flags…). */
+	settings?: Record<string, string | number | boolean>;
 }
 
 export type TaskKind = 'talkingVideo' | 'aiVideo';

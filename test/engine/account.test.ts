@@ -2,7 +2,7 @@ import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import type { Harness } from '../harness';
 import { createHarness } from '../harness';
-import { baseUrlOf, DEFAULT_BASE_URL } from '../../nodes/shared/n8nTransport';
+import { baseUrlOf, DEFAULT_BASE_URL } from '../../nodes/shared/n8n/client';
 
 let emu: Emulator;
 let harness: Harness;

@@ -159,7 +159,7 @@ const rows: Row[] = [
 
 	// Text to Speech
 	{ node: 'textToSpeech', title: 'empty text', parameters: tts({ text: EMPTY }), field: 'text', label: 'Text', says: ['must not be empty'] },
-	{ node: 'textToSpeech', title: '3001 characters', parameters: tts({ text: repeat(3001) }), field: 'text', label: 'Text', says: ['at most 3000'] },
+	{ node: 'textToSpeech', title: 'a word of 3001 characters', parameters: tts({ text: repeat(3001) }), field: 'text', label: 'Text', says: ['a word of 3,001 characters', 'add a space or punctuation'] },
 	{ node: 'textToSpeech', title: 'empty voice', parameters: tts({ voiceId: rl(EMPTY) }), field: 'voiceId', label: 'Voice', says: ['must not be empty'] },
 	{ node: 'textToSpeech', title: 'unknown speech rate by expression', parameters: tts({ speechRate: '=turbo' }), field: 'speechRate', label: 'Speech Rate', says: ['turbo', 'slow', 'fast'] },
 	{ node: 'textToSpeech', title: 'one-letter locale', parameters: tts({ options: { locale: 'e' } }), field: 'locale', label: 'Locale', says: ['such as en or en-GB'] },
@@ -233,7 +233,7 @@ const rows: Row[] = [
 
 	// Continue on fail: the error becomes the item's output, still nothing sent.
 	{ node: 'talkingVideo', title: 'empty script (continue on fail)', parameters: talkingText({ text: EMPTY }), field: 'text', label: 'Script', says: ['must not be empty'], continueOnFail: true },
-	{ node: 'textToSpeech', title: '3001 characters (continue on fail)', parameters: tts({ text: repeat(3001) }), field: 'text', label: 'Text', says: ['at most 3000'], continueOnFail: true },
+	{ node: 'textToSpeech', title: 'a word of 3001 characters (continue on fail)', parameters: tts({ text: repeat(3001) }), field: 'text', label: 'Text', says: ['a word of 3,001 characters', 'add a space or punctuation'], continueOnFail: true },
 	{ node: 'understand', title: '9 inputs (continue on fail)', parameters: understand({ inputs: urlInputs(9) }), field: 'inputs', label: 'Media', says: ['at most 8'], continueOnFail: true },
 	{ node: 'avatar', title: 'a text file as the portrait (continue on fail)', parameters: { operation: 'create', imageSource: 'binary', imageBinaryProperty: 'data' }, files: { data: text() }, field: 'imageBinaryProperty', label: 'Image Input Binary Field', says: ['text/plain', 'image/jpeg'], continueOnFail: true },
 	{ node: 'aiVideo', title: 'get with 21 ids (continue on fail)', parameters: { operation: 'get', select: 'many', videoIds: Array.from({ length: 21 }, (_, i) => `vid_${i + 1}`).join(',') }, field: 'videoIds', label: 'Video IDs', says: ['at most 20'], continueOnFail: true },

@@ -2,8 +2,8 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { OperationName } from '../../nodes/shared/contract';
-import { operations } from '../../nodes/shared/contract';
+import type { OperationName } from '../../nodes/shared/api/contract';
+import { operations } from '../../nodes/shared/api/contract';
 import type { RunResult } from '../harness';
 import { useEngine } from '../support/engine';
 import { LateService } from '../support/lateService';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import type { INodeListSearchItems, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
-import type { VisionStoryClient } from '../../nodes/shared/client';
+import type { VisionStoryClient } from '../../nodes/shared/api/client';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import type { Harness } from '../harness';

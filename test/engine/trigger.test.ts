@@ -4,8 +4,8 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 import { PollContext } from 'n8n-core';
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { VisionStoryClient } from '../../nodes/shared/client';
-import { VisionStoryError } from '../../nodes/shared/errors';
+import { VisionStoryClient } from '../../nodes/shared/api/client';
+import { VisionStoryError } from '../../nodes/shared/api/errors';
 import { LIMITS } from '../../nodes/VisionStoryTrigger/cursor';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
@@ -354,6 +354,16 @@ test('downloadResult attaches the video the media origin serves, for ready tasks
 	expect(byId.get(failed.id)!.binary).toBeUndefined();
 });
 
+test('the downloaded video goes to the binary field the user names', async () => {
+	const params = { downloadResult: true, outputBinaryProperty: 'finishedVideo' };
+	const activation = await poll(undefined, params);
+	await make('talkingVideo');
+	emu.advance(FINISH);
+	const [item] = (await poll(activation.staticData, params)).items?.[0] ?? [];
+	expect(Object.keys(item.binary ?? {})).toEqual(['finishedVideo']);
+	expect(item.binary?.finishedVideo.mimeType).toBe('video/mp4');
+});
+
 test('a download that fails past the retries fails the poll; the next poll emits the task with its file', async () => {
 	const params = { downloadResult: true };
 	const activation = await poll(undefined, params);
@@ -411,7 +421,7 @@ test('a video that can never be downloaded (gone, forbidden) is emitted without 
 	emu.advance(FINISH);
 	const download = jest
 		.spyOn(VisionStoryClient.prototype, 'download')
-		.mockRejectedValueOnce(new VisionStoryError({ kind: 'api', operation: 'download', status: 404, message: 'No such video' }));
+		.mockRejectedValueOnce(new VisionStoryError({ category: 'api', operation: 'download', status: 404, message: 'No such video' }));
 	try {
 		const result = await poll(activation.staticData, params);
 		expect(result.items).toEqual([[{ json: expect.objectContaining({ video_id: ready.id, kind: 'aiVideo', downloadError: 'No such video' }) }]]);

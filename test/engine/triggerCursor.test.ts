@@ -2,8 +2,9 @@
 // GET /api/v1/videos's parameters are a guess, so the cursor must hold up when the status filter is
 // ignored, when there is no next_cursor, when the cursor is ignored or counts positions, when tasks
 // are deleted, and when created_at is missing. Many polls, seeded random traffic, one oracle.
-import { VisionStoryError } from '../../nodes/shared/errors';
-import type { KindCursor, Task } from '../../nodes/VisionStoryTrigger/cursor';
+import { VisionStoryError } from '../../nodes/shared/api/errors';
+import type { VideoTask as Task } from '../../nodes/shared/api/tasks';
+import type { KindCursor } from '../../nodes/VisionStoryTrigger/cursor';
 import { LIMITS, readCursor } from '../../nodes/VisionStoryTrigger/cursor';
 import type { TaskSource } from '../../nodes/VisionStoryTrigger/poller';
 import { Allowance, latestFinished, listTolerant, pollKind, settleKind, startKind } from '../../nodes/VisionStoryTrigger/poller';
@@ -76,7 +77,7 @@ class FakeService implements TaskSource {
 	private async answer(request: Parameters<TaskSource['list']>[0]) {
 		this.requests++;
 		if (request.status && this.options.refuseStatus) {
-			throw new VisionStoryError({ kind: 'api', status: 422, message: 'Unknown query parameter status' });
+			throw new VisionStoryError({ category: 'api', status: 422, message: 'Unknown query parameter status' });
 		}
 		let rows = this.tasks.filter((t) => !t.deleted).sort((a, b) => b.seq - a.seq);
 		if (request.status && !this.options.ignoreStatus) rows = rows.filter((t) => (request.status as string[]).includes(this.status(t)));

@@ -3,9 +3,13 @@ import type { Readable } from 'node:stream';
 import { Agent, interceptors, request } from 'undici';
 import type { Dispatcher } from 'undici';
 
-import { VisionStoryClient } from '../../nodes/shared/client';
-import type { HttpChannel, HttpRequest, HttpResponse, TransportOptions } from '../../nodes/shared/transport';
-import { NetworkError, Transport } from '../../nodes/shared/transport';
+import { sleep } from 'n8n-workflow';
+
+import { VisionStoryClient } from '../../nodes/shared/api/client';
+import type { HttpChannel, HttpRequest, HttpResponse } from '../../nodes/shared/api/http';
+import { NetworkError } from '../../nodes/shared/api/http';
+import type { TransportOptions } from '../../nodes/shared/api/transport';
+import { Transport } from '../../nodes/shared/api/transport';
 
 /** The same transport the nodes use, over undici instead of n8n: for scripts, benchmarks and tests. */
 export class UndiciChannel implements HttpChannel {
@@ -68,6 +72,7 @@ export class UndiciChannel implements HttpChannel {
 	}
 }
 
-export function createUndiciClient(apiKey: string, options: Omit<TransportOptions, 'secrets'>): VisionStoryClient {
-	return new VisionStoryClient(new Transport(new UndiciChannel(apiKey), { ...options, secrets: [apiKey] }));
+/** The client over undici; it waits with n8n-workflow's sleep (which the virtual-time tests replace) unless told otherwise. */
+export function createUndiciClient(apiKey: string, options: Omit<TransportOptions, 'secrets' | 'sleep'> & Partial<Pick<TransportOptions, 'sleep'>>): VisionStoryClient {
+	return new VisionStoryClient(new Transport(new UndiciChannel(apiKey), { sleep, ...options, secrets: [apiKey] }));
 }

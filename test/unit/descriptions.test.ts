@@ -42,7 +42,7 @@ function allProperties(properties: INodeProperties[]): INodeProperties[] {
 	});
 }
 
-const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', 'in', 'of', 'on', 'or', 'the', 'to', 'with']);
+const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'by', 'for', 'from', 'in', 'of', 'on', 'or', 'per', 'the', 'to', 'when', 'with']);
 function isTitleCase(text: string): boolean {
 	return text
 		.replace(/\(.*?\)/g, '')

@@ -23,7 +23,7 @@ test('every node and credential listed in package.json is built, with its codex 
 		expect(existsSync(join(root, file))).toBe(true);
 		if (file.endsWith('.node.js')) expect(existsSync(join(root, file.replace(/\.js$/, '.json')))).toBe(true);
 	}
-	for (const icon of ['dist/icons/visionstory.svg', 'dist/icons/visionstory.dark.svg', 'dist/nodes/shared/client.js']) {
+	for (const icon of ['dist/icons/visionstory.svg', 'dist/icons/visionstory.dark.svg', 'dist/nodes/shared/api/client.js']) {
 		expect(existsSync(join(root, icon))).toBe(true);
 	}
 });

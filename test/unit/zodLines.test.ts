@@ -17,7 +17,7 @@ const nodes = ${JSON.stringify(nodeFiles)}.map((file) => {
 	const Node = Object.values(module).find((value) => typeof value === 'function');
 	return new Node().description.name;
 });
-const { VisionStoryClient } = require('./dist/nodes/shared/client.js');
+const { VisionStoryClient } = require('./dist/nodes/shared/api/client.js');
 const answers = {
 	listImageModels: { models: [{ model_id: 'm1', params: { resolution: { values: ['1K'], default: '1K' }, refs: { max: 4 } } }] },
 	understandMedia: { output: { mood: 'happy' }, usage: { input_tokens: 1, output_tokens: 2 }, cost_credit: 1 },
@@ -32,7 +32,7 @@ const refusals = [
 	catch (error) { return error.issues.map((i) => i.field + ': ' + i.message).join('; '); }
 });
 const accepted = client.validate('createTalkingVideo', { avatar_id: 'a1', text_script: { text: 'Hi', voice_id: 'Alice' } }).avatar_id;
-const { ErrorEnvelope } = require('./dist/nodes/shared/contract/index.js');
+const { ErrorEnvelope } = require('./dist/nodes/shared/api/contract/index.js');
 const details = ErrorEnvelope.parse({ error: { code: 429, message: 'busy', details: '{"limit":2,"in_flight":2}' } }).error.details;
 Promise.all([client.listImageModels(), client.understandMedia({ inputs: [{ url: 'https://x.test/a.png' }], prompt: 'p', schema: { type: 'object' } })])
 	.then(([models, understood]) => {

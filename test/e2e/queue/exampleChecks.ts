@@ -31,12 +31,18 @@ export function describeExamplesOnWorkers(ctx: QueueContext): void {
 					const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
 					if (!trigger) throw new Error(`example ${key} has no manual trigger`);
 					const mark = markService(ctx);
+					const lastRequest = ctx.emulator.requests().at(-1)?.seq ?? 0;
 					const id = await rest.runManually(workflow.id, trigger.name);
 					executions.set(key, id);
 					const execution = await waitForExecution(rest, id, 5 * 60_000);
 					const result = await executionResult(rest, execution, join(ctx.scratch, id));
 					if (result.status !== 'success') throw new Error(`n8n ${ctx.line.n8n} queue mode: ${key} ended "${result.status}": ${result.error ?? ''}`);
-					return { result, charges: ctx.emulator.ledger().slice(mark.ledger), newTasks: sinceMark(ctx, mark).tasks };
+					return {
+						result,
+						charges: ctx.emulator.ledger().slice(mark.ledger),
+						newTasks: sinceMark(ctx, mark).tasks,
+						requests: ctx.emulator.requests({ origin: 'api' }).filter((r) => r.seq > lastRequest),
+					};
 				},
 			});
 		});
@@ -58,7 +64,7 @@ export function describeExamplesOnWorkers(ctx: QueueContext): void {
 
 		test('each example execution ran on exactly one worker (from the workers\' own logs)', () => {
 			const runs = ctx.session.cluster.workerRuns();
-			expect(executions.size).toBe(5);
+			expect(executions.size).toBeGreaterThanOrEqual(5);
 			for (const [key, id] of executions) {
 				const workers = runs.get(id) ?? [];
 				ctx.log(`example ${key}: execution ${id} on worker ${workers.join(', ') || 'none'}`);

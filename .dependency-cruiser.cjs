@@ -1,0 +1,62 @@
+/**
+ * The layers of nodes/shared and who may import whom (docs/architecture.md). `npm run lint` runs it.
+ * Lower layers never import higher ones; the API layer knows nothing of n8n.
+ */
+const LAYERS = ['api', 'n8n', 'framework', 'ui', 'methods'];
+const shared = (layer) => `^nodes/shared/${layer}/`;
+
+/** A layer may import only the layers listed before it in LAYERS (and itself). */
+const upwardImports = LAYERS.map((layer, index) => ({
+	name: `no-upward-import-from-${layer}`,
+	comment: `${layer} may import only ${LAYERS.slice(0, index).join(', ') || 'itself'}`,
+	severity: 'error',
+	from: { path: shared(layer) },
+	to: { path: `^nodes/shared/(${LAYERS.slice(index + 1).join('|') || 'none'})/` },
+}));
+
+module.exports = {
+	forbidden: [
+		...upwardImports,
+		{
+			name: 'no-n8n-in-api',
+			comment: 'The API layer serves scripts and other hosts too: no n8n import',
+			severity: 'error',
+			from: { path: shared('api') },
+			to: { path: '^node_modules/n8n-' },
+		},
+		{
+			name: 'shared-never-imports-a-node',
+			comment: "A node's own logic lives in its folder; shared code does not reach into nodes",
+			severity: 'error',
+			from: { path: '^nodes/shared/' },
+			to: { path: '^nodes/VisionStory' },
+		},
+		{
+			name: 'no-files-beside-the-layers',
+			comment: 'nodes/shared holds only the layer folders: nothing imports from a file beside them, and no such file imports',
+			severity: 'error',
+			from: { path: '^nodes/shared/[^/]+\\.ts$' },
+			to: {},
+		},
+		{
+			name: 'nothing-imports-beside-the-layers',
+			severity: 'error',
+			from: {},
+			to: { path: '^nodes/shared/[^/]+\\.ts$' },
+		},
+		{
+			name: 'no-node-to-node-imports',
+			comment: 'Nodes share code through nodes/shared only',
+			severity: 'error',
+			from: { path: '^nodes/(VisionStory[^/]+)/' },
+			to: { path: '^nodes/VisionStory', pathNot: '^nodes/$1/' },
+		},
+		{ name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+	],
+	options: {
+		doNotFollow: { path: 'node_modules' },
+		tsPreCompilationDeps: true,
+		tsConfig: { fileName: 'tsconfig.json' },
+		exclude: { path: '^(dist|test|bench|scripts)/' },
+	},
+};

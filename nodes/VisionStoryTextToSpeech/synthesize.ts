@@ -1,0 +1,145 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { z } from 'zod/v3';
+
+import { mapConcurrent } from '../shared/api/concurrency';
+import type { SpeechHeaders } from '../shared/api/contract';
+import { SynthesizeSpeechRequest, TTS_TEXT_MAX } from '../shared/api/contract';
+import { isAborted, VisionStoryError } from '../shared/api/errors';
+import type { ByteStream } from '../shared/api/http';
+import { binaryFromDownload, withBinary } from '../shared/n8n/binary';
+import { optional, optionsOf, outputFieldOf } from '../shared/framework/mapping';
+import type { Prepared, Scope } from '../shared/framework/operation';
+import { joinMp3, Mp3Error } from './mp3';
+import type { ScriptPart } from './textParts';
+import { SCRIPT_MAX_CHARS, ScriptSplitError, splitScript } from './textParts';
+
+/** Parts synthesized at once: enough to overlap the calls, few enough to stay polite. */
+const PART_CONCURRENCY = 3;
+
+function partsOf(text: string, locale?: string): { parts: ScriptPart[] } | { problem: string } {
+	try {
+		return { parts: splitScript(text, TTS_TEXT_MAX, { locale }) };
+	} catch (error) {
+		return { problem: error instanceof ScriptSplitError ? error.message : String(error) };
+	}
+}
+
+/**
+ * The Synthesize request: the API's, but with text of any length up to the script cap. The parts a
+ * longer text is spoken in are cut here, while checking, so a text that cannot be cut (a "word"
+ * longer than one call takes) is refused before anything is sent.
+ */
+export const SpeechRequest = SynthesizeSpeechRequest.extend({
+	text: z
+		.string()
+		.trim()
+		.min(1, 'must not be empty')
+		.max(SCRIPT_MAX_CHARS, `must be at most ${SCRIPT_MAX_CHARS.toLocaleString('en-US')} characters`),
+}).transform((request, ctx) => {
+	const split = partsOf(request.text, request.locale ?? undefined);
+	if ('parts' in split) return { ...request, parts: split.parts };
+	ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['text'], message: `cannot be spoken in parts: ${split.problem}` });
+	return z.NEVER;
+});
+type SpeechRequest = z.output<typeof SpeechRequest>;
+
+interface PartAudio {
+	bytes: Buffer;
+	metadata: SpeechHeaders;
+}
+
+async function readAll(stream: ByteStream): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+	return Buffer.concat(chunks);
+}
+
+const sum = (values: Array<number | null | undefined>) => values.reduce<number>((total, v) => total + (v ?? 0), 0);
+
+/** Which parts were made (and so charged) when another failed; nothing is sent again. */
+function partFailedError(failedIndex: number, error: VisionStoryError, parts: ScriptPart[], done: Array<PartAudio | undefined>): VisionStoryError {
+	const made = done.flatMap((audio, i) => (audio ? [i + 1] : []));
+	const credits = sum(done.map((audio) => audio?.metadata.cost_credit));
+	const madeText = made.length
+		? `Part${made.length === 1 ? '' : 's'} ${made.join(', ')} ${made.length === 1 ? 'was' : 'were'} produced and charged (${credits} credits) but not kept.`
+		: 'No part was produced.';
+	return new VisionStoryError({
+		category: error.category,
+		status: error.status,
+		code: error.code,
+		operation: 'synthesize',
+		message: `Part ${failedIndex + 1} of ${parts.length} of the text failed and was not sent again: ${error.message}`,
+		hint: `${madeText} ${error.hint ?? ''} Running the node again synthesizes and charges every part again.`.trim(),
+	});
+}
+
+/** Every part, several at a time, kept in order; after a failure no further part is started. */
+async function synthesizeParts(scope: Scope, request: SpeechRequest): Promise<PartAudio[]> {
+	const { parts, ...base } = request;
+	const done = new Array<PartAudio | undefined>(parts.length);
+	let failure: { index: number; error: unknown } | undefined;
+	await mapConcurrent(parts, PART_CONCURRENCY, async (part, index) => {
+		if (failure) return;
+		try {
+			const audio = await scope.client.synthesizeSpeech({ ...base, text: part.text }, { signal: scope.signal });
+			done[index] = { bytes: await readAll(audio.stream), metadata: audio.metadata };
+		} catch (error) {
+			failure ??= { index, error };
+		}
+	});
+	if (failure) {
+		if (isAborted(failure.error) || !(failure.error instanceof VisionStoryError)) throw failure.error;
+		throw partFailedError(failure.index, failure.error, parts, done);
+	}
+	return done as PartAudio[];
+}
+
+/** The parts' MP3s as one track: frames joined, the parts' tags and VBR headers replaced by one header. */
+function joinParts(audios: PartAudio[]): ReturnType<typeof joinMp3> {
+	let joined: ReturnType<typeof joinMp3> | undefined;
+	let problem = '';
+	try {
+		joined = joinMp3(audios.map((a) => a.bytes));
+	} catch (error) {
+		problem = error instanceof Mp3Error ? error.message : String(error);
+	}
+	if (joined) return joined;
+	throw new VisionStoryError({
+		category: 'response',
+		operation: 'synthesize',
+		message: `The audio parts could not be joined: ${problem}`,
+		hint: 'VisionStory answered with audio this node cannot join. Please report this to the n8n-nodes-visionstory maintainers.',
+	});
+}
+
+/**
+ * The MP3 goes to binary; duration, characters and cost to JSON. A text longer than one call takes is
+ * spoken in parts with the same voice, locale and speed, joined into one MP3.
+ */
+export async function synthesizeSpeech(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
+	const request = item.request as SpeechRequest;
+	const { parts, ...base } = request;
+	const fileName = (optional(optionsOf(item.params).fileName) ?? `speech-${request.voice_id}`).replace(/\.mp3$/i, '');
+	const common = { voice_id: request.voice_id, mime_type: 'audio/mpeg' };
+	if (parts.length <= 1) {
+		const audio = await scope.client.synthesizeSpeech(base, { signal: scope.signal });
+		const name = optional(optionsOf(item.params).fileName) ? fileName : `speech-${audio.metadata.audio_id ?? request.voice_id}`;
+		const binary = await binaryFromDownload(scope.context, { stream: audio.stream, mimeType: audio.mimeType }, name, 'audio/mpeg');
+		const json: IDataObject = { ...audio.metadata, ...common, mime_type: audio.mimeType, file_name: binary.fileName, parts: 1 };
+		return [withBinary({ json }, outputFieldOf(item.params), binary)];
+	}
+	const audios = await synthesizeParts(scope, request);
+	const joined = joinParts(audios);
+	const binary = await scope.context.helpers.prepareBinaryData(joined.mp3, `${fileName}.mp3`, 'audio/mpeg');
+	const json: IDataObject = {
+		duration_sec: Math.round(joined.durationSec * 1000) / 1000,
+		characters: sum(audios.map((a) => a.metadata.characters)),
+		cost_credit: sum(audios.map((a) => a.metadata.cost_credit)),
+		audio_ids: audios.map((a) => a.metadata.audio_id ?? null),
+		...common,
+		file_name: binary.fileName,
+		parts: parts.length,
+		part_durations_sec: joined.partDurationsSec.map((s) => Math.round(s * 1000) / 1000),
+	};
+	return [withBinary({ json }, outputFieldOf(item.params), binary)];
+}

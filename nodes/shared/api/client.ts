@@ -1,0 +1,199 @@
+import type { z } from 'zod/v3';
+
+import type { AiVideoDto, OperationName, Operations, RequestOf, ResponseOf } from './contract';
+import { AI_VIDEO_BATCH_MAX, Empty, operations } from './contract';
+import type { FieldIssue } from './errors';
+import { invalidInput, VisionStoryError } from './errors';
+import type { Download } from './http';
+import type { AudioResult, CallOptions, Transport } from './transport';
+
+export type { CallOptions } from './transport';
+
+/** Turns zod's issues into field paths the user can act on. */
+export function fieldIssues(error: z.ZodError): FieldIssue[] {
+	return error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message }));
+}
+
+/** A request that passed its operation's checks: sent as is, without checking it again. */
+export type Checked<N extends OperationName> = z.output<Operations[N]['request']> & { readonly __checked?: N };
+
+/**
+ * One typed method per VisionStory operation. Requests are validated against the contract before
+ * anything is sent; responses are parsed tolerantly (unknown fields kept).
+ */
+export class VisionStoryClient {
+	constructor(readonly transport: Transport) {}
+
+	/** Checks a request without sending it; throws the same error the call would. */
+	validate<N extends OperationName>(name: N, request: RequestOf<N>): Checked<N> {
+		// Operations without parameters are called often (credits, model lists): nothing to check.
+		if (operations[name].request === Empty && Object.keys(request as object).length === 0) return request as Checked<N>;
+		const parsed = operations[name].request.safeParse(request);
+		if (!parsed.success) throw invalidInput(name, fieldIssues(parsed.error));
+		return parsed.data as Checked<N>;
+	}
+
+	/** Any JSON operation by name: checked, then sent. The typed methods below are the usual way in. */
+	async call<N extends OperationName>(name: N, request: RequestOf<N>, options?: CallOptions): Promise<ResponseOf<N>> {
+		return await this.send(name, this.validate(name, request), options);
+	}
+
+	/** Sends a request that `validate` already checked. */
+	async send<N extends OperationName>(name: N, request: Checked<N>, options?: CallOptions): Promise<ResponseOf<N>> {
+		const data = await this.transport.call(name, operations[name], request as Record<string, unknown>, options);
+		return this.parse(name, data);
+	}
+
+	/** Waits with the host's sleep (n8n's in the nodes); ends early when the signal fires. */
+	async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+		await this.transport.sleep(ms, signal);
+	}
+
+	private unexpected(name: string, what: string): VisionStoryError {
+		return new VisionStoryError({
+			category: 'response',
+			operation: name,
+			message: `VisionStory's answer to ${name} is not ${what}`,
+			hint: 'The service may have changed. Please report this to the n8n-nodes-visionstory maintainers.',
+		});
+	}
+
+	private parse<N extends OperationName>(name: N, data: unknown): ResponseOf<N> {
+		const parsed = operations[name].response.safeParse(data);
+		if (!parsed.success) {
+			throw new VisionStoryError({
+				category: 'response',
+				operation: name,
+				message: `VisionStory's answer to ${name} is missing ${fieldIssues(parsed.error)
+					.map((i) => i.field || 'data')
+					.join(', ')}`,
+				hint: 'The service may have changed. Please report this to the n8n-nodes-visionstory maintainers.',
+			});
+		}
+		return parsed.data as ResponseOf<N>;
+	}
+
+	// Talking video
+	createTalkingVideo(request: RequestOf<'createTalkingVideo'>, options?: CallOptions) {
+		return this.call('createTalkingVideo', request, options);
+	}
+	getTalkingVideo(request: RequestOf<'getTalkingVideo'>, options?: CallOptions) {
+		return this.call('getTalkingVideo', request, options);
+	}
+	listTalkingVideos(request: RequestOf<'listTalkingVideos'> = {}, options?: CallOptions) {
+		return this.call('listTalkingVideos', request, options);
+	}
+	deleteTalkingVideo(request: RequestOf<'deleteTalkingVideo'>, options?: CallOptions) {
+		return this.call('deleteTalkingVideo', request, options);
+	}
+	listTalkingVideoModels(options?: CallOptions) {
+		return this.call('listTalkingVideoModels', {}, options);
+	}
+
+	// AI video
+	createAiVideo(request: RequestOf<'createAiVideo'>, options?: CallOptions) {
+		return this.call('createAiVideo', request, options);
+	}
+	async getAiVideo(request: { video_id: string }, options?: CallOptions): Promise<AiVideoDto> {
+		const data = await this.call('getAiVideo', request, options);
+		if ('videos' in data && Array.isArray(data.videos)) throw this.unexpected('getAiVideo', 'a single video');
+		return data as AiVideoDto;
+	}
+	/** Up to 20 tasks in one call; ids that do not exist or belong to another account are left out. */
+	async getAiVideos(request: { video_ids: string[] }, options?: CallOptions): Promise<AiVideoDto[]> {
+		if (request.video_ids.length > AI_VIDEO_BATCH_MAX) {
+			throw invalidInput('getAiVideo', [{ field: 'video_ids', message: `has ${request.video_ids.length} ids; at most ${AI_VIDEO_BATCH_MAX} per call` }]);
+		}
+		const data = await this.call('getAiVideo', request, options);
+		return 'videos' in data && Array.isArray(data.videos) ? (data.videos as AiVideoDto[]) : [data as AiVideoDto];
+	}
+	listAiVideos(request: RequestOf<'listAiVideos'> = {}, options?: CallOptions) {
+		return this.call('listAiVideos', request, options);
+	}
+	estimateAiVideoCost(request: RequestOf<'estimateAiVideoCost'>, options?: CallOptions) {
+		return this.call('estimateAiVideoCost', request, options);
+	}
+	listAiVideoModels(options?: CallOptions) {
+		return this.call('listAiVideoModels', {}, options);
+	}
+	deleteAiVideo(request: RequestOf<'deleteAiVideo'>, options?: CallOptions) {
+		return this.call('deleteAiVideo', request, options);
+	}
+
+	// Image
+	generateImage(request: RequestOf<'generateImage'>, options?: CallOptions) {
+		return this.call('generateImage', request, options);
+	}
+	listImageModels(options?: CallOptions) {
+		return this.call('listImageModels', {}, options);
+	}
+
+	// Speech
+	/** The MP3 comes back as a stream, with duration, characters and cost from the response headers. */
+	async synthesizeSpeech(request: RequestOf<'synthesizeSpeech'>, options?: CallOptions): Promise<AudioResult> {
+		return await this.sendSpeech(this.validate('synthesizeSpeech', request), options);
+	}
+	/** The body is the audio itself, not the envelope: nothing to parse. */
+	async sendSpeech(request: Checked<'synthesizeSpeech'>, options?: CallOptions): Promise<AudioResult> {
+		return (await this.transport.call('synthesizeSpeech', operations.synthesizeSpeech, request as Record<string, unknown>, options)) as AudioResult;
+	}
+	alignAudio(request: RequestOf<'alignAudio'>, options?: CallOptions) {
+		return this.call('alignAudio', request, options);
+	}
+	transcribeAudio(request: RequestOf<'transcribeAudio'>, options?: CallOptions) {
+		return this.call('transcribeAudio', request, options);
+	}
+
+	// Avatars
+	createAvatar(request: RequestOf<'createAvatar'>, options?: CallOptions) {
+		return this.call('createAvatar', request, options);
+	}
+	listAvatars(request: RequestOf<'listAvatars'> = {}, options?: CallOptions) {
+		return this.call('listAvatars', request, options);
+	}
+	updateAvatarFraming(request: RequestOf<'updateAvatarFraming'>, options?: CallOptions) {
+		return this.call('updateAvatarFraming', request, options);
+	}
+	deleteAvatar(request: RequestOf<'deleteAvatar'>, options?: CallOptions) {
+		return this.call('deleteAvatar', request, options);
+	}
+
+	// Voices
+	listVoices(request: RequestOf<'listVoices'> = {}, options?: CallOptions) {
+		return this.call('listVoices', request, options);
+	}
+	cloneVoice(request: RequestOf<'cloneVoice'>, options?: CallOptions) {
+		return this.call('cloneVoice', request, options);
+	}
+	deleteVoice(request: RequestOf<'deleteVoice'>, options?: CallOptions) {
+		return this.call('deleteVoice', request, options);
+	}
+
+	// Media understanding
+	understandMedia(request: RequestOf<'understandMedia'>, options?: CallOptions) {
+		return this.call('understandMedia', request, options);
+	}
+
+	// Assets
+	uploadAsset(request: RequestOf<'uploadAsset'>, options?: CallOptions) {
+		return this.call('uploadAsset', request, options);
+	}
+	listAssets(request: RequestOf<'listAssets'> = {}, options?: CallOptions) {
+		return this.call('listAssets', request, options);
+	}
+	deleteAsset(request: RequestOf<'deleteAsset'>, options?: CallOptions) {
+		return this.call('deleteAsset', request, options);
+	}
+
+	// Billing
+	getCredits(options?: CallOptions) {
+		return this.call('getCredits', {}, options);
+	}
+
+	/** Streams a result file (video, image, audio); the API key goes only to the API's own origin. */
+	download(url: string, options?: CallOptions): Promise<Download> {
+		return this.transport.download(url, options);
+	}
+}
+
+

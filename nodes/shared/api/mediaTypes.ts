@@ -1,0 +1,51 @@
+/** File types by extension: the one table for naming output files and reading input ones. */
+const MIME_BY_EXTENSION: Record<string, string> = {
+	mp3: 'audio/mpeg',
+	wav: 'audio/wav',
+	m4a: 'audio/m4a',
+	aac: 'audio/aac',
+	mp4: 'video/mp4',
+	mov: 'video/quicktime',
+	avi: 'video/avi',
+	webm: 'video/webm',
+	png: 'image/png',
+	jpg: 'image/jpeg',
+	jpeg: 'image/jpeg',
+	webp: 'image/webp',
+	gif: 'image/gif',
+	bmp: 'image/bmp',
+	tif: 'image/tiff',
+	tiff: 'image/tiff',
+	heic: 'image/heic',
+	srt: 'application/x-subrip',
+	vtt: 'text/vtt',
+};
+
+/** The extension a file of this type is saved with (the first one the table lists for it). */
+const EXTENSION_BY_MIME: Record<string, string> = { 'audio/mp3': 'mp3' };
+for (const [extension, mime] of Object.entries(MIME_BY_EXTENSION)) EXTENSION_BY_MIME[mime] ??= extension;
+
+export type MediaKind = 'image' | 'audio' | 'video';
+
+export function mimeTypeForExtension(extension: string | undefined): string | undefined {
+	return extension ? MIME_BY_EXTENSION[extension.toLowerCase()] : undefined;
+}
+
+export function extensionFor(mimeType: string | undefined): string | undefined {
+	return mimeType ? EXTENSION_BY_MIME[mimeType.toLowerCase()] : undefined;
+}
+
+/** image, audio or video, from a MIME type; undefined for anything else. */
+export function mediaKindOf(mimeType: string | undefined): MediaKind | undefined {
+	const prefix = mimeType?.split('/')[0];
+	return prefix === 'image' || prefix === 'audio' || prefix === 'video' ? prefix : undefined;
+}
+
+/** The extension at the end of a URL's path, lower case. */
+export function urlExtension(url: string): string | undefined {
+	try {
+		return /\.([a-z0-9]{2,4})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
+	} catch {
+		return undefined;
+	}
+}

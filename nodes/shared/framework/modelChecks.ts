@@ -1,0 +1,43 @@
+import type { ParamSpec } from '../api/contract';
+import type { FieldIssue, VisionStoryError } from '../api/errors';
+import { invalidInput } from '../api/errors';
+import type { Prepared } from './operation';
+
+/**
+ * Per-model limits checked before anything is submitted: the model lists are the source of truth,
+ * so an unsupported duration or too many references fail here with the allowed values, for free.
+ */
+
+export function allowedValue(spec: ParamSpec | null | undefined, field: string, value: unknown, modelId: string): FieldIssue | undefined {
+	if (value === undefined || value === null || value === '' || !spec?.values?.length) return undefined;
+	if (spec.values.some((v) => String(v) === String(value))) return undefined;
+	return { field, message: `${JSON.stringify(value)} is not offered by ${modelId}; allowed: ${spec.values.join(', ')}` };
+}
+
+export function promptLength(spec: ParamSpec | null | undefined, prompt: unknown, modelId: string): FieldIssue | undefined {
+	const max = spec?.max_length;
+	if (!max || typeof prompt !== 'string' || prompt.length <= max) return undefined;
+	return { field: 'prompt', message: `has ${prompt.length} characters; ${modelId} takes at most ${max}` };
+}
+
+function unknownModel(modelId: string, models: Array<{ model_id: string }>): FieldIssue {
+	return { field: 'model_id', message: `"${modelId}" is not a model; available: ${models.map((m) => m.model_id).join(', ')}` };
+}
+
+/** Each item's request against its model's entry; the items with problems, by index. */
+export function checkAgainst<M extends { model_id: string }>(
+	operation: string,
+	items: Prepared[],
+	models: M[],
+	issuesOf: (model: M, request: Record<string, unknown>) => FieldIssue[],
+): Map<number, VisionStoryError> {
+	const rejected = new Map<number, VisionStoryError>();
+	for (const item of items) {
+		const request = item.request ?? {};
+		const modelId = String(request.model_id ?? '');
+		const model = models.find((m) => m.model_id === modelId);
+		const issues = model ? issuesOf(model, request) : [unknownModel(modelId, models)];
+		if (issues.length) rejected.set(item.index, invalidInput(operation, issues));
+	}
+	return rejected;
+}

@@ -1,0 +1,137 @@
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { Checked } from '../api/client';
+import { mapConcurrent } from '../api/concurrency';
+import type { RequestOf } from '../api/contract';
+import { isFinished } from '../api/contract';
+import { VisionStoryError } from '../api/errors';
+import type { RunOptions, TaskKind, VideoTask } from '../api/tasks';
+import { notFoundError, readTasks, runTasks, taskFailedError } from '../api/tasks';
+import { withDownload } from './download';
+import { outputFieldOf } from './mapping';
+import type { ItemOutcome, MediaRefs, OperationDef, OperationMeta, Params, Prepared, Scope } from './operation';
+
+type CreateName = 'createTalkingVideo' | 'createAiVideo';
+
+const CREATE: Record<TaskKind, CreateName> = { talkingVideo: 'createTalkingVideo', aiVideo: 'createAiVideo' };
+
+/** Downloads at once: large files, so few. */
+const DOWNLOAD_CONCURRENCY = 3;
+
+const minutes = (value: unknown, fallback: number) => Math.max(1, Number(value ?? fallback) || fallback) * 60_000;
+
+/** The settings one wait spans: read from the first item, since the editor offers no per-item value. */
+function runOptions(params: Params): Omit<RunOptions, 'signal'> {
+	const waitForCompletion = params.waitForCompletion !== false;
+	return {
+		waitForCompletion,
+		pollIntervalMs: Math.max(5, Number(params.pollIntervalSeconds ?? 10)) * 1000,
+		atLimit: waitForCompletion || params.atConcurrencyLimit === 'holdForSlot' ? 'queue' : 'refuse',
+	};
+}
+
+/** How long one item may take: its render when waited on, else the time it may be held for a slot. */
+function itemTimeoutMs(params: Params, waitForCompletion: boolean): number {
+	return waitForCompletion ? minutes(params.timeoutMinutes, 30) : minutes(params.slotWaitMinutes, 5);
+}
+
+/** Puts a finished video into the item's binary, named after the task. */
+export async function attachVideo(scope: Scope, task: VideoTask, property: string): Promise<INodeExecutionData> {
+	const item: INodeExecutionData = { json: task as IDataObject };
+	return task.video_url ? await withDownload(scope, item, task.video_url, property, task.video_id, 'video/mp4') : item;
+}
+
+/**
+ * An asynchronous create: every item is submitted first, then all are waited on together, and the
+ * finished videos are downloaded.
+ */
+export function videoTaskOperation(
+	meta: OperationMeta & {
+		kind: TaskKind;
+		request: (params: Params, media: MediaRefs) => RequestOf<CreateName>;
+	},
+): OperationDef {
+	const create = CREATE[meta.kind];
+	return {
+		...meta,
+		validateAs: create,
+		run: async (scope, items) => {
+			const options = runOptions(items[0]?.params ?? {});
+			const jobs = items.map((item) => ({
+				submit: async () => {
+					const created = await scope.client.send(create, item.request as Checked<CreateName>, {
+						signal: scope.signal,
+						idempotencyContext: scope.idempotencyContext(item.index),
+						media: scope.media(item),
+					});
+					return created.video_id;
+				},
+				timeoutMs: itemTimeoutMs(item.params, options.waitForCompletion),
+			}));
+			const results = await runTasks(scope.client, meta.kind, jobs, { ...options, signal: scope.signal });
+			return await mapConcurrent(results, DOWNLOAD_CONCURRENCY, async (result, position): Promise<ItemOutcome> => {
+				if (!result.ok) return result;
+				const task = result.value as VideoTask;
+				const { params } = items[position];
+				try {
+					const download = options.waitForCompletion && params.downloadResult !== false;
+					const output = download ? await attachVideo(scope, task, outputFieldOf(params)) : { json: task as IDataObject };
+					return { ok: true, value: [output] };
+				} catch (error) {
+					return { ok: false, error: error as VisionStoryError };
+				}
+			});
+		},
+	};
+}
+
+/**
+ * Check Status: the videos' current state, finished ones to the first output (downloaded when asked)
+ * and those still rendering to the second, so a workflow can wait in n8n's Wait node and loop back
+ * without holding a worker. A failed render is an error for its item, as when waiting.
+ */
+export function checkStatusOperation(kind: TaskKind, properties: INodeProperties[]): OperationDef {
+	const meta = { kind, validateAs: kind === 'aiVideo' ? ('getAiVideo' as const) : ('getTalkingVideo' as const) };
+	return {
+		value: 'check',
+		name: 'Check Status',
+		action: `Check the status of ${kind === 'aiVideo' ? 'an AI video' : 'a talking video'}`,
+		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
+		validateAs: meta.validateAs,
+		fieldParameters: { video_id: 'videoId' },
+		properties,
+		outputs: ['Finished', 'Still Rendering'],
+		request: (params) => ({ video_id: String(params.videoId ?? '') }),
+		run: async (scope, items) => {
+			const ids = items.map((item) => String(item.request?.video_id ?? ''));
+			const tasks = await readTasks(scope.client, meta.kind, ids, { signal: scope.signal });
+			return await mapConcurrent(items, DOWNLOAD_CONCURRENCY, async (item, position): Promise<ItemOutcome> => {
+				const id = ids[position];
+				const task = tasks.get(id) ?? notFoundError(id);
+				if (task instanceof VisionStoryError) return { ok: false, error: task };
+				if (task.status === 'failed') return { ok: false, error: taskFailedError(meta.kind, task) };
+				if (!isFinished(task)) return { ok: true, value: [{ json: task as IDataObject }], output: 1 };
+				try {
+					const { params } = item;
+					const output = params.downloadResult === true ? await attachVideo(scope, task, outputFieldOf(params)) : { json: task as IDataObject };
+					return { ok: true, value: [output], output: 0 };
+				} catch (error) {
+					return { ok: false, error: error as VisionStoryError };
+				}
+			});
+		},
+	};
+}
+
+/** Get one video task; with Download Result, a finished video comes along as binary. */
+export function getVideo(kind: TaskKind) {
+	return async (scope: Scope, item: Prepared): Promise<INodeExecutionData[]> => {
+		const videoId = String(item.request?.video_id ?? '');
+		const task: VideoTask =
+			kind === 'aiVideo'
+				? await scope.client.getAiVideo({ video_id: videoId }, { signal: scope.signal })
+				: await scope.client.getTalkingVideo({ video_id: videoId }, { signal: scope.signal });
+		if (item.params.downloadResult === true && task.status === 'created') return [await attachVideo(scope, task, outputFieldOf(item.params))];
+		return [{ json: task as IDataObject }];
+	};
+}

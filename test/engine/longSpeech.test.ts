@@ -1,0 +1,154 @@
+/**
+ * Text to Speech beyond one call's 3,000 characters, and captions from word timings, through the
+ * nodes in n8n's engine against the emulator.
+ */
+import { parseMp3 } from '../../nodes/VisionStoryTextToSpeech/mp3';
+import { speechAudio } from '../emulator/speechAudio';
+import { useEngine } from '../support/engine';
+import { byId, NODE, ON_ERROR, oneNode } from '../support/workflow';
+import { cjkScript, englishScript } from '../unit/scripts';
+import { parseSrt, parseVtt } from '../support/subtitles';
+
+const engine = useEngine({}, { binaryMode: 'filesystem' });
+beforeEach(() => engine.emu.reset());
+
+const synthesize = (extra: Record<string, unknown> = {}) => ({
+	operation: 'synthesize',
+	text: '={{ $json.text }}',
+	voiceId: byId('Alice'),
+	speechRate: 'fast',
+	options: { locale: '={{ $json.locale }}', fileName: 'voice-over.mp3' },
+	...extra,
+});
+
+/** The texts VisionStory was asked to speak, in the order it was asked. */
+function spokenParts(): string[] {
+	return engine.emu.requests({ method: 'POST', path: '/api/v1/tts' }).map((r) => String(r.text));
+}
+
+const ttsCharges = () => engine.emu.ledger().filter((e) => e.kind === 'charge' && e.operation === 'tts');
+
+describe.each([
+	['an English script with paragraphs', englishScript(10_000), 'en-US', /[.!?]$/],
+	['a Japanese script without spaces', cjkScript(10_000, 'ja'), 'ja-JP', /[。！？」]$/],
+])('%s of 10,000 characters', (_, text, locale, sentenceEnd) => {
+	test('becomes one MP3 whose frames all parse and last as long as the parts together, cut at sentence ends, charged per part', async () => {
+		const result = await engine.run(oneNode('visionStoryTextToSpeech', synthesize()), [{ text, locale }]);
+		expect(result.error).toBeUndefined();
+		const [item] = result.output(NODE);
+		const parts = spokenParts();
+		expect(parts.length).toBeGreaterThanOrEqual(4);
+		expect(item.json.parts).toBe(parts.length);
+
+		// Every part fits one call and ends at a sentence; together they are the script, in order.
+		expect(parts.every((p) => p.length <= 3000 && sentenceEnd.test(p))).toBe(true);
+		expect(parts.join('').replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
+		expect(new Set(parts).size).toBe(parts.length);
+		// The same voice, locale and speed for every part.
+		const settings = engine.emu.requests({ method: 'POST', path: '/api/v1/tts' }).map((r) => r.settings);
+		expect(settings.every((s) => s?.voice_id === 'Alice' && s.locale === locale && s.speech_rate === 'fast')).toBe(true);
+
+		const mp3 = await result.binary(NODE);
+		const stream = parseMp3(mp3);
+		expect(stream.junk).toEqual([]);
+		expect(stream.tags).toEqual([]);
+		expect(stream.vbrHeaders.map((h) => h.frames)).toEqual([stream.frames.length]);
+		const partSeconds = parts.reduce((sum, p) => sum + speechAudio(p.length).durationSec, 0);
+		const frameSeconds = stream.samplesPerFrame / stream.sampleRate;
+		expect(Math.abs(stream.durationSec - partSeconds)).toBeLessThanOrEqual(frameSeconds);
+		expect(item.json.duration_sec).toBeCloseTo(stream.durationSec, 3);
+
+		expect(item.json.characters).toBe(parts.reduce((sum, p) => sum + p.length, 0));
+		expect(item.json.cost_credit).toBe(ttsCharges().reduce((sum, e) => sum + e.credits, 0));
+		expect(ttsCharges()).toHaveLength(parts.length);
+		expect(item.binary?.data).toMatchObject({ fileName: 'voice-over.mp3', mimeType: 'audio/mpeg' });
+	});
+});
+
+test('a part that fails is not sent again, and the error names the parts that were made and charged', async () => {
+	const paragraphs = englishScript(12_000, 7).split('\n\n');
+	const middle = Math.floor(paragraphs.length / 2);
+	paragraphs[middle] = `This paragraph will [fail] to speak. ${paragraphs[middle]}`;
+	const result = await engine.run(oneNode('visionStoryTextToSpeech', synthesize(), ON_ERROR.continueRegularOutput), [
+		{ text: paragraphs.join('\n\n'), locale: 'en-US' },
+	]);
+	const [item] = result.output(NODE);
+	const parts = spokenParts();
+	const failed = parts.findIndex((p) => p.includes('[fail]'));
+	expect(failed).toBeGreaterThan(0);
+	expect(item.json.error).toMatch(new RegExp(`^Part ${failed + 1} of \\d+ of the text failed and was not sent again`));
+	// Nothing was requested twice, and the parts the hint calls charged are the ones the ledger charged.
+	expect(new Set(parts).size).toBe(parts.length);
+	const charged = ttsCharges().length;
+	expect(charged).toBe(parts.length - 1);
+	const named = /Parts? ([\d, ]+) (?:was|were) produced and charged \((\d+) credits\)/.exec(String(item.json.hint));
+	expect(named?.[1].split(', ').length).toBe(charged);
+	expect(Number(named?.[2])).toBe(ttsCharges().reduce((sum, e) => sum + e.credits, 0));
+	expect(item.binary).toBeUndefined();
+});
+
+test('a text over the cap, or with a word longer than one call, is refused before anything is sent', async () => {
+	const result = await engine.run(oneNode('visionStoryTextToSpeech', synthesize(), ON_ERROR.continueRegularOutput), [
+		{ text: 'word '.repeat(20_001), locale: 'en-US' },
+		{ text: `Before ${'x'.repeat(3001)} after.`, locale: 'en-US' },
+	]);
+	const [tooLong, longWord] = result.output(NODE);
+	expect(tooLong.json.error).toMatch(/"Text" \(text\).*at most 100,000 characters/);
+	expect(longWord.json.error).toMatch(/"Text" \(text\): cannot be spoken in parts/);
+	expect(spokenParts()).toEqual([]);
+});
+
+describe('captions from word timings', () => {
+	const align = (captions: string, options: Record<string, string | number | boolean> = {}) => ({
+		operation: 'align',
+		audioSource: 'url',
+		audioUrl: '={{ $json.mediaBase }}/media/sample.mp3',
+		text: '={{ $json.text }}',
+		captions,
+		captionOptions: options,
+	});
+	const script = englishScript(1_500, 11);
+
+	test('SRT and WebVTT as files and text: every word once and in order, cues within the limits, readable by real parsers', async () => {
+		const limits = { maxCharsPerLine: 32, maxLinesPerCue: 2, maxCueDurationSec: 4, fileName: 'episode-12' };
+		const result = await engine.run(oneNode('visionStoryAlign', align('both', limits)), [{ text: script }]);
+		expect(result.error).toBeUndefined();
+		const [item] = result.output(NODE);
+		const captions = item.json.captions as { srt: string; vtt: string; cues: number };
+		expect(item.binary?.srt).toMatchObject({ fileName: 'episode-12.srt', mimeType: 'application/x-subrip' });
+		expect(item.binary?.vtt).toMatchObject({ fileName: 'episode-12.vtt', mimeType: 'text/vtt' });
+		expect((await result.binary(NODE, 0, 'srt')).toString('utf8')).toBe(captions.srt);
+		expect((await result.binary(NODE, 0, 'vtt')).toString('utf8')).toBe(captions.vtt);
+
+		const words = (item.json.words as Array<{ text: string; start_sec: number; end_sec: number }>).map((w) => w.text);
+		for (const cues of [parseSrt(captions.srt), parseVtt(captions.vtt)]) {
+			expect(cues).toHaveLength(captions.cues);
+			expect(cues.flatMap((c) => c.text.split(/\s+/))).toEqual(words);
+			cues.forEach((cue, i) => {
+				expect(cue.end).toBeGreaterThan(cue.start);
+				if (i > 0) expect(cue.start).toBeGreaterThanOrEqual(cues[i - 1].end);
+				expect(cue.end - cue.start).toBeLessThanOrEqual(4000);
+				const lines = cue.text.split('\n');
+				expect(lines.length).toBeLessThanOrEqual(2);
+				expect(lines.every((l) => l.length <= 32)).toBe(true);
+			});
+		}
+		// Grouped into readable cues, not one word per cue.
+		expect(captions.cues).toBeLessThan(words.length / 3);
+	});
+
+	test('Transcribe keeps its own SRT and adds WebVTT captions beside it', async () => {
+		const parameters = { operation: 'transcribe', audioSource: 'url', audioUrl: '={{ $json.mediaBase }}/media/sample.mp3', srt: true, captions: 'vtt' };
+		const result = await engine.run(oneNode('visionStoryAlign', parameters));
+		const [item] = result.output(NODE);
+		expect(Object.keys(item.binary ?? {}).sort()).toEqual(['data', 'vtt']);
+		expect(typeof item.json.srt).toBe('string');
+		expect(parseVtt((item.json.captions as { vtt: string }).vtt).length).toBeGreaterThan(0);
+	});
+
+	test('a caption limit out of range is refused before the audio is sent', async () => {
+		const result = await engine.run(oneNode('visionStoryAlign', align('srt', { maxLinesPerCue: 0 }), ON_ERROR.continueRegularOutput), [{ text: script }]);
+		expect(result.output(NODE)[0].json.error).toMatch(/"Lines per Cue" \(maxLinesPerCue\).*at least 1/);
+		expect(engine.emu.requests({ method: 'POST', path: '/api/v1/audio/align' })).toHaveLength(0);
+	});
+});
