@@ -36,7 +36,7 @@ export interface Scope {
 	context: IExecuteFunctions;
 	client: VisionStoryClient;
 	signal?: AbortSignal;
-	/** Execution, run, node and item: stable when n8n re-runs this node within the same execution. */
+	/** Execution, run, node and item: stable when n8n re-runs this node within the same execution, or retries it. */
 	idempotencyContext(itemIndex: number): string;
 	/** The files behind the item's placeholders, for the call's `media` option. */
 	media(item: Prepared): Record<string, MediaPart>;
