@@ -16,7 +16,7 @@ import type { EmulatorProcess } from './emulatorProcess';
 import { log, withTicker } from './progress';
 
 const MIB = 1024 * 1024;
-const BATCH = { workflow: 'vsQueueWebhookBatch', path: 'visionstory-queue-batch' };
+const BATCH = { workflow: 'vsQueueBatch', path: 'visionstory-queue-batch' };
 const DOWNLOAD = { workflow: 'vsQueueDownload', path: 'visionstory-queue-download' };
 const POLL_SECONDS = 5;
 

@@ -26,7 +26,7 @@ export interface QueueContext {
 /** Two workers of concurrency 3: five executions at once cannot all land on one of them. */
 export const WORKERS: Record<string, { concurrency: number }> = { a: { concurrency: 3 }, b: { concurrency: 3 } };
 
-export const BATCH_WORKFLOW = 'vsQueueWebhookBatch';
+export const BATCH_WORKFLOW = 'vsQueueBatch';
 export const BATCH_PATH = 'visionstory-queue-batch';
 
 export function fixture(name: string): WorkflowJson {

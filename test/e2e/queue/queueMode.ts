@@ -45,9 +45,9 @@ export function describeQueueMode(line: N8nLine): void {
 				pollCron: FAST_POLL_CRON[line.id],
 				extraWorkflows: {
 					batch: fixture('webhook-batch'),
-					'batch-timeout': batchVariant('vsQueueBatchTimeout', `${BATCH_PATH}-timeout`, { timeoutMinutes: 1 }),
+					'batch-timeout': batchVariant('vsQueueTimeout', `${BATCH_PATH}-timeout`, { timeoutMinutes: 1 }),
 					// The recovery the README gives for executions n8n 2.x gives up on: a key from the order.
-					'batch-keyed': batchVariant('vsQueueBatchKeyed', `${BATCH_PATH}-keyed`, {
+					'batch-keyed': batchVariant('vsQueueKeyed', `${BATCH_PATH}-keyed`, {
 						options: { idempotencyKey: "={{ $('Webhook').item.json.body.order_id }}-{{ $itemIndex }}" },
 					}),
 					'static-subworkflow': fixture('static-data-subworkflow'),

@@ -12,8 +12,8 @@ import { waitFor, waitForExecution, waitForExecutions } from '../../../scripts/n
 import { BATCH_PATH, BATCH_WORKFLOW, executionIds, markService, newExecution, newWorkerRuns, outputOf, postBatch, scriptsFor, sinceMark, WORKERS, type QueueContext } from './context';
 
 const NODE = 'Create Talking Videos';
-const TIMEOUT_WORKFLOW = 'vsQueueBatchTimeout';
-const KEYED_WORKFLOW = 'vsQueueBatchKeyed';
+const TIMEOUT_WORKFLOW = 'vsQueueTimeout';
+const KEYED_WORKFLOW = 'vsQueueKeyed';
 const CRASH_VIDEOS = 10;
 
 function createdIds(execution: Parameters<typeof outputOf>[0]): string[] {

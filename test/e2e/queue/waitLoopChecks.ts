@@ -14,7 +14,7 @@ import { BATCH_PATH, BATCH_WORKFLOW, executionIds, markService, newExecution, po
 export const WAIT_LOOP_EXAMPLE = 'webhook-talking-video-wait-loop';
 /** The example waits 2 minutes; the test waits just over n8n's 65 s, the least that leaves the worker. */
 export const WAIT_SECONDS = 66;
-const WORKFLOW = 'vsExampleWaitLoop';
+const WORKFLOW = 'vsExampleLoop';
 const PATH = 'visionstory-talking-video-wait-loop';
 // Between one and two waits: the first check finds it rendering, the second finished.
 const RENDER_MS = 100_000;
