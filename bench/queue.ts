@@ -42,6 +42,8 @@ export interface QueueDownloadFigures {
 	baselineMiB: number;
 	peakMiB: number;
 	seconds: number;
+	/** Where n8n says the file went: the binary id's prefix (`database`, `filesystem-v2`), or inline base64. */
+	storedAs: string;
 	/** What n8n recorded when the execution did not succeed. */
 	error?: string;
 }
@@ -127,6 +129,8 @@ async function downloadRun(session: QueueSession, emu: EmulatorProcess, bytes: n
 		const worker = id ? cluster.workerRuns().get(id)![0] : workers[0].name;
 		// The kernel's high-water mark catches a peak between two samples.
 		const hwm = memoryOf(cluster.workers.get(worker)!.daemon.pid).hwmMiB;
+		const item = execution.data?.resultData?.runData?.['Create Talking Videos']?.[0]?.data?.main?.[0]?.[0] as { binary?: Record<string, { id?: string }> } | undefined;
+		const binaryId = item?.binary?.data?.id;
 		return {
 			line: `n8n ${cluster.install.line.n8n}`,
 			mode,
@@ -134,6 +138,7 @@ async function downloadRun(session: QueueSession, emu: EmulatorProcess, bytes: n
 			baselineMiB: baseline.get(worker)!,
 			peakMiB: Math.max(peak.get(worker)!, hwm),
 			seconds,
+			storedAs: binaryId ? binaryId.slice(0, binaryId.indexOf(':')) : item?.binary?.data ? 'inline base64' : 'no file',
 			error: execution.status === 'success' ? undefined : (execution.data?.resultData?.error?.message ?? execution.status),
 		};
 	} finally {

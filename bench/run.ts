@@ -87,11 +87,11 @@ function queueRows(queue: QueueFigures): string[] {
 		'',
 		'Wall time: from the first webhook call to the last execution stopped, as n8n recorded it.',
 		'',
-		'| a finished video downloaded into binary data by Create (wait on, Download Result on) | binary data storage | worker memory before | worker peak | growth | time |',
-		'|---|---|---|---|---|---|',
+		'| a finished video downloaded into binary data by Create (wait on, Download Result on) | binary data storage | stored as | worker memory before | worker peak | growth | time |',
+		'|---|---|---|---|---|---|---|',
 		...queue.downloads.map(
 			(d) =>
-				`| ${d.line}: ${fmt(d.mib, 0)} MiB | ${d.mode} | ${fmt(d.baselineMiB, 0)} MiB | ${fmt(d.peakMiB, 0)} MiB | ${fmt(d.peakMiB - d.baselineMiB, 0)} MiB | ${d.error ? `**failed**: ${d.error.slice(0, 120)}` : `${fmt(d.seconds)} s`} |`,
+				`| ${d.line}: ${fmt(d.mib, 0)} MiB | ${d.mode} | ${d.storedAs} | ${fmt(d.baselineMiB, 0)} MiB | ${fmt(d.peakMiB, 0)} MiB | ${fmt(d.peakMiB - d.baselineMiB, 0)} MiB | ${d.error ? `**failed**: ${d.error.slice(0, 120)}` : `${fmt(d.seconds)} s`} |`,
 		),
 		'',
 		"Peak: the worker process's resident memory sampled every 20 ms, or the kernel's high-water mark if higher.",
