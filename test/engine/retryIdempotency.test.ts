@@ -46,3 +46,19 @@ test("n8n's Retry of a create that timed out, and a retry of that retry, find th
 	expect(engine.emu.tasks()).toHaveLength(6);
 	expect(charges()).toHaveLength(6);
 });
+
+test("n8n's Retry after a failed render gets the same tasks back: the failed one fails again, nothing is charged twice", async () => {
+	engine.emu.reset();
+	engine.emu.setConfig({ renderMs: 30_000 });
+	const items = [{ avatarId, text: 'Fine one' }, { avatarId, text: 'Broken one [fail]' }, { avatarId, text: 'Fine two' }];
+	const failed = await engine.run(FILE, items);
+	expect(failed.nodeError(NODE)?.message).toMatch(/failed/);
+	const made = engine.emu.tasks().map((t) => t.video_id);
+	expect(made).toHaveLength(3);
+	const ledger = engine.emu.ledger().length;
+
+	const retried = await engine.run(FILE, items, { retryOf: failed });
+	expect(retried.nodeError(NODE)?.message).toBe(failed.nodeError(NODE)?.message);
+	expect(engine.emu.tasks().map((t) => t.video_id)).toEqual(made);
+	expect(engine.emu.ledger()).toHaveLength(ledger);
+});
