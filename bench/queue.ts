@@ -157,7 +157,8 @@ export interface QueueBenchOptions {
 }
 
 export async function queueBench(emu: EmulatorProcess, options: QueueBenchOptions): Promise<{ batch?: QueueBatchFigures; download: QueueDownloadFigures }> {
-	const root = join(repoRoot(), '.bench', `queue-${options.line.id}-${options.binaryStorage}`);
+	// Under .e2e/ with the suites' user folders: ignored by git, wiped at every start.
+	const root = join(repoRoot(), '.e2e', `bench-queue-${options.line.id}-${options.binaryStorage}`);
 	const shared = join(root, 'shared-binary-data');
 	const env: Record<string, string> =
 		options.binaryStorage === 'shared-filesystem'
