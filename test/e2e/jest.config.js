@@ -1,6 +1,8 @@
 /**
- * The real-n8n suite: one file per n8n line, run one after the other (each starts a full n8n app).
- * `npm run test:e2e` installs the pinned n8n versions first; the suites install them too when missing.
+ * The real-n8n suites: per n8n line one in regular mode and one in queue mode (queue/), run one after
+ * the other (each starts a full n8n app; queue mode also Postgres and Redis, installed from Debian's
+ * packages when missing). `npm run test:e2e` installs the pinned n8n versions first; the suites
+ * install them too when missing.
  */
 /** @type {import('jest').Config} */
 module.exports = {
