@@ -101,6 +101,8 @@ export function describeTriggerInQueueMode(ctx: QueueContext): void {
 			for (const workflow of [CALLBACK_EXAMPLE, STATIC_CALLER]) {
 				const executions = await rest.executions(workflow);
 				expect(executions.map((e) => [e.mode, e.status])).toEqual([['trigger', 'success']]);
+				// Main polled and queued it; a worker ran it.
+				expect(cluster.main.serverLogText()).toContain(`Enqueued execution ${executions[0].id} `);
 				expect(runs.get(String(executions[0].id))).toHaveLength(1);
 			}
 			// The workaround's point: the cursor the trigger saved is still in the database after the
