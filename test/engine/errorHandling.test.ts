@@ -45,7 +45,7 @@ function threeVideos(third: Record<string, unknown>) {
 }
 
 const thirdItemFailures: Array<[string, Record<string, unknown>, RegExp]> = [
-	['a timeout', { timeoutMinutes: 1 }, /still rendering after 1 minutes/],
+	['a timeout', { timeoutMinutes: 1 }, /still rendering after 1 minute\b/],
 	['bad input', { avatarId: '' }, /"Avatar" \(avatarId\)/],
 	['an API error', { avatarId: 'avatar_that_does_not_exist' }, /not found/i],
 ];

@@ -79,7 +79,7 @@ test('timeout, download and the output field are honoured per item', async () =>
 		{ text: 'Long wait, no file', timeout: 10, download: false, field: 'unused' },
 	]);
 	const [timedOut, video, noFile] = result.output(NODE, 0);
-	expect(timedOut.json.error).toMatch(/still rendering after 1 minutes/);
+	expect(timedOut.json.error).toMatch(/still rendering after 1 minute\b/);
 	expect(Object.keys(video.binary ?? {})).toEqual(['video']);
 	expect(video.json.status).toBe('created');
 	expect(noFile.json.status).toBe('created');

@@ -158,27 +158,31 @@ export function taskFailedError(kind: TaskKind, task: VideoTask): VisionStoryErr
 	});
 }
 
+/** "1 minute", "2.5 minutes". */
+function minutesText(ms: number): string {
+	const minutes = Math.round((ms / 60000) * 10) / 10;
+	return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
 export function notFoundError(id: string): VisionStoryError {
 	return new VisionStoryError({ category: 'api', status: 404, message: `Video ${id} was not found`, hint: defaultHint(404), videoIds: [id] });
 }
 
 function timeoutError(kind: TaskKind, ids: string[], timeoutMs: number): VisionStoryError {
-	const minutes = Math.round((timeoutMs / 60000) * 10) / 10;
 	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
 	return new VisionStoryError({
 		category: 'timeout',
-		message: `The ${what} ${ids.join(', ')} was still rendering after ${minutes} minutes`,
-		hint: 'Nothing is lost: the video keeps rendering. Fetch it later with the Get operation and this id, or raise Timeout (Minutes).',
+		message: `The ${what} ${ids.join(', ')} was still rendering after ${minutesText(timeoutMs)}`,
+		hint: "Nothing is lost: the video keeps rendering. Retry the execution in n8n (it picks up the same video, charged once), fetch it later with Get and this id, or raise Timeout (Minutes).",
 		videoIds: ids,
 	});
 }
 
 function slotTimeoutError(timeoutMs: number, concurrency?: { limit?: number }): VisionStoryError {
-	const minutes = Math.round((timeoutMs / 60000) * 10) / 10;
 	return new VisionStoryError({
 		category: 'timeout',
 		status: 429,
-		message: `No AI video slot became free within ${minutes} minutes${concurrency?.limit ? ` (your key renders at most ${concurrency.limit} at once)` : ''}`,
+		message: `No AI video slot became free within ${minutesText(timeoutMs)}${concurrency?.limit ? ` (your key renders at most ${concurrency.limit} at once)` : ''}`,
 		hint: 'Nothing was created or charged for this item. Run it again later, or raise the time limit.',
 		concurrency,
 	});
