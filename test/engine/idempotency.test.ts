@@ -1,6 +1,7 @@
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import { createHarness } from '../harness';
+import { firstPublicAvatarId } from '../support/avatars';
 import { TRIGGER } from '../support/engine';
 
 /**
@@ -13,8 +14,7 @@ let avatarId: string;
 
 beforeAll(async () => {
 	emu = await startEmulator({ clock: 'manual' });
-	const response = await fetch(`${emu.baseUrl}/api/v1/avatars?is_public=true&limit=1`, { headers: { 'X-API-Key': emu.apiKey } });
-	avatarId = ((await response.json()) as { data: { avatars: Array<{ avatar_id: string }> } }).data.avatars[0].avatar_id;
+	avatarId = await firstPublicAvatarId(emu);
 });
 afterAll(async () => await emu.stop());
 

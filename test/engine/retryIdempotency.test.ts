@@ -1,5 +1,6 @@
 jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
 
+import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
 import { virtualClock } from '../support/virtualTime';
 
@@ -16,8 +17,7 @@ let avatarId: string;
 
 beforeAll(async () => {
 	virtualClock.target = engine.emu;
-	const response = await fetch(`${engine.emu.baseUrl}/api/v1/avatars?is_public=true&limit=1`, { headers: { 'X-API-Key': engine.emu.apiKey } });
-	avatarId = ((await response.json()) as { data: { avatars: Array<{ avatar_id: string }> } }).data.avatars[0].avatar_id;
+	avatarId = await firstPublicAvatarId(engine.emu);
 });
 
 const scripts = () => ['First welcome', 'Second welcome', 'Third welcome'].map((text) => ({ avatarId, text }));

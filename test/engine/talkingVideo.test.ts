@@ -3,6 +3,7 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
 import { virtualClock } from '../support/virtualTime';
 
@@ -13,8 +14,7 @@ let avatarId: string;
 
 beforeAll(async () => {
 	virtualClock.target = engine.emu;
-	const response = await fetch(`${engine.emu.baseUrl}/api/v1/avatars?is_public=true&limit=1`, { headers: { 'X-API-Key': engine.emu.apiKey } });
-	avatarId = ((await response.json()) as { data: { avatars: Array<{ avatar_id: string }> } }).data.avatars[0].avatar_id;
+	avatarId = await firstPublicAvatarId(engine.emu);
 });
 beforeEach(() => {
 	engine.emu.reset();

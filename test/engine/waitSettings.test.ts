@@ -5,6 +5,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { VisionStoryAiVideo } from '../../nodes/VisionStoryAiVideo/VisionStoryAiVideo.node';
 import { VisionStoryTalkingVideo } from '../../nodes/VisionStoryTalkingVideo/VisionStoryTalkingVideo.node';
+import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
 import { virtualClock } from '../support/virtualTime';
 import { byId, NODE, ON_ERROR, oneNode } from '../support/workflow';
@@ -15,8 +16,7 @@ let avatarId: string;
 
 beforeAll(async () => {
 	virtualClock.target = engine.emu;
-	const response = await fetch(`${engine.emu.baseUrl}/api/v1/avatars?is_public=true&limit=1`, { headers: { 'X-API-Key': engine.emu.apiKey } });
-	avatarId = ((await response.json()) as { data: { avatars: Array<{ avatar_id: string }> } }).data.avatars[0].avatar_id;
+	avatarId = await firstPublicAvatarId(engine.emu);
 });
 beforeEach(() => {
 	engine.emu.reset();

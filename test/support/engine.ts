@@ -54,3 +54,4 @@ function expectPairedItems(file: string | WorkflowJson, result: RunResult): void
 		}
 	}
 }
+

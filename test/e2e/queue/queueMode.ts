@@ -10,6 +10,7 @@ import { startCallbackServer } from '../../../scripts/n8n/callbackServer';
 import { repoRoot } from '../../../scripts/n8n/installSteps';
 import { prepareQueueSession } from '../../../scripts/n8n/queue/session';
 import type { N8nLine } from '../../../scripts/n8n/versions';
+import { firstPublicAvatarId } from '../../support/avatars';
 import { startEmulator } from '../../emulator';
 import { describeBatchesOverWorkers } from './batchChecks';
 import { BATCH_PATH, batchVariant, fixture, WORKERS, type QueueContext } from './context';
@@ -32,8 +33,7 @@ export function describeQueueMode(line: N8nLine): void {
 			ctx.log = (text) => process.stderr.write(`[queue ${line.id} +${Math.round((Date.now() - started) / 1000)} s] ${text}\n`);
 			ctx.emulator = await startEmulator({ renderMs: 2000 });
 			ctx.callback = await startCallbackServer();
-			const response = await fetch(`${ctx.emulator.baseUrl}/api/v1/avatars?is_public=true&limit=1`, { headers: { 'X-API-Key': ctx.emulator.apiKey } });
-			ctx.avatarId = ((await response.json()) as { data: { avatars: Array<{ avatar_id: string }> } }).data.avatars[0].avatar_id;
+			ctx.avatarId = await firstPublicAvatarId(ctx.emulator);
 			const root = join(repoRoot(), '.e2e', `queue-${line.id}`);
 			ctx.scratch = join(root, 'fetched');
 			ctx.session = await prepareQueueSession({
