@@ -117,29 +117,29 @@ function joinParts(audios: PartAudio[]): ReturnType<typeof joinMp3> {
  * spoken in parts with the same voice, locale and speed, joined into one MP3.
  */
 export async function synthesizeSpeech(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
-	const request = item.request as SpeechRequest;
-	const { parts, ...base } = request;
-	const fileName = (optional(optionsOf(item.params).fileName) ?? `speech-${request.voice_id}`).replace(/\.mp3$/i, '');
-	const common = { voice_id: request.voice_id, mime_type: 'audio/mpeg' };
+	const { parts, ...request } = item.request as SpeechRequest;
+	const chosenName = optional(optionsOf(item.params).fileName)?.replace(/\.mp3$/i, '');
 	if (parts.length <= 1) {
-		const audio = await scope.client.synthesizeSpeech(base, { signal: scope.signal });
-		const name = optional(optionsOf(item.params).fileName) ? fileName : `speech-${audio.metadata.audio_id ?? request.voice_id}`;
+		const audio = await scope.client.synthesizeSpeech(request, { signal: scope.signal });
+		const name = chosenName ?? `speech-${audio.metadata.audio_id ?? request.voice_id}`;
 		const binary = await binaryFromDownload(scope.context, { stream: audio.stream, mimeType: audio.mimeType }, name, 'audio/mpeg');
-		const json: IDataObject = { ...audio.metadata, ...common, mime_type: audio.mimeType, file_name: binary.fileName, parts: 1 };
+		const json: IDataObject = { ...audio.metadata, voice_id: request.voice_id, mime_type: audio.mimeType, file_name: binary.fileName, parts: 1 };
 		return [withBinary({ json }, outputFieldOf(item.params), binary)];
 	}
-	const audios = await synthesizeParts(scope, request);
+	const audios = await synthesizeParts(scope, item.request as SpeechRequest);
 	const joined = joinParts(audios);
-	const binary = await scope.context.helpers.prepareBinaryData(joined.mp3, `${fileName}.mp3`, 'audio/mpeg');
+	const binary = await scope.context.helpers.prepareBinaryData(joined.mp3, `${chosenName ?? `speech-${request.voice_id}`}.mp3`, 'audio/mpeg');
+	const milliseconds = (seconds: number) => Math.round(seconds * 1000) / 1000;
 	const json: IDataObject = {
-		duration_sec: Math.round(joined.durationSec * 1000) / 1000,
+		duration_sec: milliseconds(joined.durationSec),
 		characters: sum(audios.map((a) => a.metadata.characters)),
 		cost_credit: sum(audios.map((a) => a.metadata.cost_credit)),
 		audio_ids: audios.map((a) => a.metadata.audio_id ?? null),
-		...common,
+		voice_id: request.voice_id,
+		mime_type: 'audio/mpeg',
 		file_name: binary.fileName,
 		parts: parts.length,
-		part_durations_sec: joined.partDurationsSec.map((s) => Math.round(s * 1000) / 1000),
+		part_durations_sec: joined.partDurationsSec.map(milliseconds),
 	};
 	return [withBinary({ json }, outputFieldOf(item.params), binary)];
 }

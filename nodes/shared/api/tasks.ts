@@ -33,10 +33,9 @@ export interface TaskJob {
 	timeoutMs: number;
 }
 
+/** A submitted task being watched, keyed by its item. */
 interface PendingTask {
 	id: string;
-	index: number;
-	deadline: number;
 	failures: number;
 	missing: number;
 	submittedAt: number;
@@ -44,8 +43,8 @@ interface PendingTask {
 	unfinishedAt?: number;
 }
 
-function newPending(id: string, index: number, deadline: number): PendingTask {
-	return { id, index, deadline, failures: 0, missing: 0, submittedAt: Date.now() };
+function newPending(id: string): PendingTask {
+	return { id, failures: 0, missing: 0, submittedAt: Date.now() };
 }
 
 /**
@@ -235,7 +234,7 @@ export async function runTasks(
 	const submit = async (index: number): Promise<VisionStoryError | undefined> => {
 		try {
 			const id = await jobs[index].submit();
-			pending.set(index, newPending(id, index, deadlines[index]));
+			pending.set(index, newPending(id));
 			outcomes[index] = { ok: true, value: { video_id: id } };
 			return undefined;
 		} catch (error) {
@@ -279,7 +278,7 @@ export async function runTasks(
 		}
 		if (!waitForCompletion) return;
 		for (const [index, entry] of pending) {
-			if (entry.deadline > now) continue;
+			if (deadlines[index] > now) continue;
 			outcomes[index] = { ok: false, error: timeoutError(kind, [entry.id], jobs[index].timeoutMs) };
 			pending.delete(index);
 		}
@@ -321,7 +320,7 @@ export async function runTasks(
 	const earliestDeadline = () => {
 		let earliest = Infinity;
 		for (const index of waiting) earliest = Math.min(earliest, deadlines[index]);
-		if (waitForCompletion) for (const entry of pending.values()) earliest = Math.min(earliest, entry.deadline);
+		if (waitForCompletion) for (const index of pending.keys()) earliest = Math.min(earliest, deadlines[index]);
 		return earliest;
 	};
 

@@ -41,6 +41,16 @@ export async function attachVideo(scope: Scope, task: VideoTask, property: strin
 	return task.video_url ? await withDownload(scope, item, task.video_url, property, task.video_id, 'video/mp4') : item;
 }
 
+/** A finished video's item: with its file when asked, else its JSON; a failed download fails the item. */
+async function finishedItem(scope: Scope, task: VideoTask, params: Params, download: boolean, output?: number): Promise<ItemOutcome> {
+	try {
+		const item = download ? await attachVideo(scope, task, outputFieldOf(params)) : { json: task as IDataObject };
+		return { ok: true, value: [item], output };
+	} catch (error) {
+		return { ok: false, error: error as VisionStoryError };
+	}
+}
+
 /**
  * An asynchronous create: every item is submitted first, then all are waited on together, and the
  * finished videos are downloaded.
@@ -71,15 +81,8 @@ export function videoTaskOperation(
 			const results = await runTasks(scope.client, meta.kind, jobs, { ...options, signal: scope.signal });
 			return await mapConcurrent(results, DOWNLOAD_CONCURRENCY, async (result, position): Promise<ItemOutcome> => {
 				if (!result.ok) return result;
-				const task = result.value as VideoTask;
 				const { params } = items[position];
-				try {
-					const download = options.waitForCompletion && params.downloadResult !== false;
-					const output = download ? await attachVideo(scope, task, outputFieldOf(params)) : { json: task as IDataObject };
-					return { ok: true, value: [output] };
-				} catch (error) {
-					return { ok: false, error: error as VisionStoryError };
-				}
+				return await finishedItem(scope, result.value as VideoTask, params, options.waitForCompletion && params.downloadResult !== false);
 			});
 		},
 	};
@@ -91,33 +94,26 @@ export function videoTaskOperation(
  * without holding a worker. A failed render is an error for its item, as when waiting.
  */
 export function checkStatusOperation(kind: TaskKind, properties: INodeProperties[]): OperationDef {
-	const meta = { kind, validateAs: kind === 'aiVideo' ? ('getAiVideo' as const) : ('getTalkingVideo' as const) };
 	return {
 		value: 'check',
 		name: 'Check Status',
 		action: `Check the status of ${kind === 'aiVideo' ? 'an AI video' : 'a talking video'}`,
 		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
-		validateAs: meta.validateAs,
+		validateAs: kind === 'aiVideo' ? 'getAiVideo' : 'getTalkingVideo',
 		fieldParameters: { video_id: 'videoId' },
 		properties,
 		outputs: ['Finished', 'Still Rendering'],
 		request: (params) => ({ video_id: String(params.videoId ?? '') }),
 		run: async (scope, items) => {
 			const ids = items.map((item) => String(item.request?.video_id ?? ''));
-			const tasks = await readTasks(scope.client, meta.kind, ids, { signal: scope.signal });
+			const tasks = await readTasks(scope.client, kind, ids, { signal: scope.signal });
 			return await mapConcurrent(items, DOWNLOAD_CONCURRENCY, async (item, position): Promise<ItemOutcome> => {
 				const id = ids[position];
 				const task = tasks.get(id) ?? notFoundError(id);
 				if (task instanceof VisionStoryError) return { ok: false, error: task };
-				if (task.status === 'failed') return { ok: false, error: taskFailedError(meta.kind, task) };
+				if (task.status === 'failed') return { ok: false, error: taskFailedError(kind, task) };
 				if (!isFinished(task)) return { ok: true, value: [{ json: task as IDataObject }], output: 1 };
-				try {
-					const { params } = item;
-					const output = params.downloadResult === true ? await attachVideo(scope, task, outputFieldOf(params)) : { json: task as IDataObject };
-					return { ok: true, value: [output], output: 0 };
-				} catch (error) {
-					return { ok: false, error: error as VisionStoryError };
-				}
+				return await finishedItem(scope, task, item.params, item.params.downloadResult === true, 0);
 			});
 		},
 	};
