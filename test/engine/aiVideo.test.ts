@@ -4,13 +4,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { useEngine } from '../support/engine';
-import { virtualClock } from '../support/virtualTime';
 
 const RENDER_MS = 240_000;
 const engine = useEngine({ clock: 'manual', renderMs: RENDER_MS }, { binaryMode: 'default' });
 const sampleMp4 = readFileSync(join(__dirname, '../emulator/media/sample.mp4'));
 
-beforeAll(() => (virtualClock.target = engine.emu));
 beforeEach(() => {
 	engine.emu.reset();
 	engine.emu.setConfig({ renderMs: RENDER_MS, aiConcurrencyCap: 3 });

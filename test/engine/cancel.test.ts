@@ -13,9 +13,6 @@ import { virtualClock } from '../support/virtualTime';
 const RENDER_MS = 10 * 60_000;
 const engine = useEngine({ clock: 'manual', renderMs: RENDER_MS });
 
-beforeAll(() => {
-	virtualClock.target = engine.emu;
-});
 beforeEach(() => {
 	engine.emu.reset();
 	engine.emu.setConfig({ renderMs: RENDER_MS });

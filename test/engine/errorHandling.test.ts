@@ -8,7 +8,6 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
-import { virtualClock } from '../support/virtualTime';
 import { byId, NODE, ON_ERROR, oneNode } from '../support/workflow';
 
 const RENDER_MS = 120_000;
@@ -16,7 +15,6 @@ const engine = useEngine({ clock: 'manual', renderMs: RENDER_MS });
 let avatarId: string;
 
 beforeAll(async () => {
-	virtualClock.target = engine.emu;
 	avatarId = await firstPublicAvatarId(engine.emu);
 });
 beforeEach(() => {

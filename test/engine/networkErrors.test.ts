@@ -20,9 +20,6 @@ import { byId, NODE, oneNode } from '../support/workflow';
 
 const engine = useEngine({ clock: 'manual' });
 
-beforeAll(() => {
-	virtualClock.target = engine.emu;
-});
 beforeEach(() => {
 	engine.emu.reset();
 	virtualClock.onSleep = undefined;

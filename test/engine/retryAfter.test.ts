@@ -1,7 +1,7 @@
 jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
 
 import { useEngine } from '../support/engine';
-import { freezeWallClock, virtualClock } from '../support/virtualTime';
+import { freezeWallClock } from '../support/virtualTime';
 import { byId, NODE, oneNode } from '../support/workflow';
 
 /**
@@ -11,9 +11,6 @@ import { byId, NODE, oneNode } from '../support/workflow';
 
 const engine = useEngine({ clock: 'manual' });
 
-beforeAll(() => {
-	virtualClock.target = engine.emu;
-});
 beforeEach(() => {
 	engine.emu.reset();
 	// Half past a whole second: an HTTP date has whole seconds, so "20 s ahead" is 19.5 s ahead.

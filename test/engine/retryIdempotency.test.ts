@@ -2,7 +2,6 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 
 import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
-import { virtualClock } from '../support/virtualTime';
 
 /**
  * n8n's Retry of a failed execution starts a new execution (new id, mode `retry`) from the failed
@@ -16,7 +15,6 @@ const engine = useEngine({ clock: 'manual', renderMs: RENDER_MS });
 let avatarId: string;
 
 beforeAll(async () => {
-	virtualClock.target = engine.emu;
 	avatarId = await firstPublicAvatarId(engine.emu);
 });
 

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 
 import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
-import { virtualClock } from '../support/virtualTime';
 
 const RENDER_MS = 90_000;
 const engine = useEngine({ clock: 'manual', renderMs: RENDER_MS }, { binaryMode: 'filesystem' });
@@ -13,7 +12,6 @@ const sampleMp4 = readFileSync(join(__dirname, '../emulator/media/sample.mp4'));
 let avatarId: string;
 
 beforeAll(async () => {
-	virtualClock.target = engine.emu;
 	avatarId = await firstPublicAvatarId(engine.emu);
 });
 beforeEach(() => {

@@ -7,7 +7,6 @@ import { VisionStoryAiVideo } from '../../nodes/VisionStoryAiVideo/VisionStoryAi
 import { VisionStoryTalkingVideo } from '../../nodes/VisionStoryTalkingVideo/VisionStoryTalkingVideo.node';
 import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
-import { virtualClock } from '../support/virtualTime';
 import { byId, NODE, ON_ERROR, oneNode } from '../support/workflow';
 
 const RENDER_MS = 120_000;
@@ -15,7 +14,6 @@ const engine = useEngine({ clock: 'manual', renderMs: RENDER_MS });
 let avatarId: string;
 
 beforeAll(async () => {
-	virtualClock.target = engine.emu;
 	avatarId = await firstPublicAvatarId(engine.emu);
 });
 beforeEach(() => {

@@ -7,6 +7,7 @@ import type { Emulator, EmulatorOptions } from '../emulator';
 import { startEmulator } from '../emulator';
 import type { Harness, HarnessOptions, RunOptions, RunResult, WorkflowJson } from '../harness';
 import { createHarness } from '../harness';
+import { virtualClock } from './virtualTime';
 
 export const TRIGGER = 'When clicking ‘Execute workflow’';
 
@@ -18,11 +19,13 @@ export interface EngineContext {
 	run(workflow: string | WorkflowJson, items?: Array<Record<string, unknown>>, options?: RunOptions): Promise<RunResult>;
 }
 
-/** An emulator and an engine harness for one test file, torn down after it. */
+/** An emulator and an engine harness for one test file, torn down after it; a manual clock is driven by virtual time. */
 export function useEngine(emulatorOptions: EmulatorOptions = {}, harnessOptions: HarnessOptions = {}): EngineContext {
 	const context = {} as EngineContext;
 	beforeAll(async () => {
 		context.emu = await startEmulator(emulatorOptions);
+		// A manual emulator clock follows the virtual sleeps of files that mock n8n-workflow's sleep.
+		if (emulatorOptions.clock === 'manual') virtualClock.target = context.emu;
 		context.harness = await createHarness(harnessOptions);
 		context.credentials = { visionStoryApi: { apiKey: context.emu.apiKey, baseUrl: context.emu.baseUrl } };
 		context.run = async (file, items, options = {}) => {
