@@ -9,7 +9,7 @@ import type { OperationDef } from '../shared/framework/operation';
 import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
 import { binaryOutputOption, locator, optionsCollection, speechRate } from '../shared/ui/fields';
 import { listSearch } from '../shared/methods/listSearch';
-import { SpeechRequest, synthesizeSpeech } from './synthesize';
+import { estimateSpeech, SpeechRequest, synthesizeSpeech } from './synthesize';
 import { SCRIPT_MAX_CHARS } from './textParts';
 
 export const textToSpeechOperations: OperationDef[] = [
@@ -27,6 +27,8 @@ export const textToSpeechOperations: OperationDef[] = [
 			speech_rate: optional(p.speechRate) as (typeof SPEECH_RATES)[number] | undefined,
 		}),
 		runItem: synthesizeSpeech,
+		charged: true,
+		estimate: estimateSpeech,
 		properties: [
 			{
 				displayName: 'Text',
