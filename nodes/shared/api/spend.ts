@@ -110,12 +110,13 @@ export interface SpendPolicy {
 	capSource?: string;
 }
 
-export function spendCapError(operation: string, policy: SpendPolicy, spent: number, estimate: number | undefined): VisionStoryError {
+export function spendCapError(operation: string, policy: SpendPolicy, spent: number, estimate: number | undefined, underWay = 0): VisionStoryError {
+	const pending = underWay > 0 ? ` (and calls under way may cost ${underWay} more)` : '';
 	const cost = estimate === undefined ? 'Its price is known only after the call, and the cap is reached' : `It would cost about ${estimate} credits`;
 	return new VisionStoryError({
 		category: 'validation',
 		operation,
-		message: `Max Credits per Execution (${policy.cap}) would be passed: this execution has spent ${spent} credits. ${cost}. Nothing was sent or charged.`,
+		message: `Max Credits per Execution (${policy.cap}) would be passed: this execution has spent ${spent} credits${pending}. ${cost}. Nothing was sent or charged.`,
 		hint: `Raise Max Credits per Execution (${policy.capSource ?? 'node Options or the credential'}), or run the rest in a new execution.`,
 		details: { maxCreditsPerExecution: policy.cap, creditsSpent: spent, estimatedCredits: estimate ?? null },
 	});
@@ -185,7 +186,8 @@ export class SpendingClient extends VisionStoryClient {
 	ensureRoom(operation: string, credits: number): void {
 		if (!this.capped) return;
 		const committed = this.ledger.committed();
-		if (committed + credits > this.policy.cap!) throw spendCapError(operation, this.policy, this.ledger.spent(), credits);
+		const spent = this.ledger.spent();
+		if (committed + credits > this.policy.cap!) throw spendCapError(operation, this.policy, spent, credits, committed - spent);
 	}
 
 	override async send<N extends OperationName>(name: N, request: Checked<N>, options?: CallOptions): Promise<ResponseOf<N>> {
@@ -223,8 +225,10 @@ export class SpendingClient extends VisionStoryClient {
 		const estimate = this.capped && !replay ? await this.estimate(name, request, options) : undefined;
 		const run = async () => {
 			const cost = replay ? 0 : (estimate ?? 1);
-			if (this.capped && this.ledger.committed() + cost > this.policy.cap!) {
-				throw spendCapError(name, this.policy, this.ledger.spent(), estimate);
+			const committed = this.ledger.committed();
+			if (this.capped && committed + cost > this.policy.cap!) {
+				const spent = this.ledger.spent();
+				throw spendCapError(name, this.policy, spent, estimate, committed - spent);
 			}
 			const release = this.ledger.reserve(cost);
 			try {

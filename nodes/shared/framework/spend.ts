@@ -80,7 +80,7 @@ function capValue(value: unknown, where: string): number | undefined {
 
 /** The node's Max Credits per Execution, else the credential's default; none when both are empty or 0. */
 export async function spendPolicyOf(context: IExecuteFunctions): Promise<SpendPolicy> {
-	const fromNode = capValue(context.getNodeParameter('options.maxCreditsPerExecution', 0, undefined), 'in the node Options');
+	const fromNode = capValue(context.getNodeParameter('options.maxCreditsPerExecution', 0, 0), 'in the node Options');
 	if (fromNode !== undefined) return { cap: fromNode, capSource: 'Options → Max Credits per Execution of this node' };
 	let credentials: IDataObject = {};
 	try {
