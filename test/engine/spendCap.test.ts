@@ -1,5 +1,7 @@
 jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
 
+import type { INodeParameters } from 'n8n-workflow';
+
 import type { WorkflowJson } from '../harness';
 import { firstPublicAvatarId } from '../support/avatars';
 import { TRIGGER, useEngine } from '../support/engine';
@@ -19,9 +21,11 @@ beforeAll(async () => {
 beforeEach(() => engine.emu.reset());
 
 const charged = () => engine.emu.ledger().reduce((sum, e) => sum + (e.kind === 'charge' ? e.credits : -e.credits), 0);
+/** The test credential with a default cap. */
+const withCap = (maxCreditsPerExecution: number) => ({ visionStoryApi: { ...engine.credentials.visionStoryApi!, maxCreditsPerExecution } });
 const posts = (path: string) => engine.emu.requests({ origin: 'api', method: 'POST', path });
 
-const speech = (options: Record<string, unknown> = {}) =>
+const speech = (options: INodeParameters = {}) =>
 	oneNode('visionStoryTextToSpeech', { operation: 'synthesize', text: '={{ $json.text }}', voiceId: byId('Alice'), options }, { onError: 'continueRegularOutput' });
 
 test('a batch stops at the cap: items whose price would pass it are refused, nothing sent for them; the ledger matches the spend', async () => {
@@ -45,7 +49,7 @@ test("the credential's cap is the default for every node of the execution, and t
 	const second = { ...workflow.nodes[1], id: 'second', name: 'Second voice-over', parameters: { ...workflow.nodes[1].parameters, text: 'A second line' } };
 	workflow.nodes.push(second);
 	workflow.connections[NODE] = { main: [[{ node: second.name, type: 'main', index: 0 }]] };
-	const credentials = { visionStoryApi: { ...engine.credentials.visionStoryApi, maxCreditsPerExecution: 4 } };
+	const credentials = withCap(4);
 	const result = await engine.run(workflow, [{ text: 'First line' }, { text: 'Second line' }], { credentials });
 	expect(result.output(NODE).map((i) => i.json.creditsSpentInExecution)).toEqual([4, 4]);
 	const after = result.output(second.name);
@@ -59,7 +63,7 @@ test("the credential's cap is the default for every node of the execution, and t
 });
 
 test('a node option overrides the credential; a cap that is not a whole number is refused naming the field', async () => {
-	const credentials = { visionStoryApi: { ...engine.credentials.visionStoryApi, maxCreditsPerExecution: 2 } };
+	const credentials = withCap(2);
 	const result = await engine.run(speech({ maxCreditsPerExecution: 10 }), [{ text: 'One' }, { text: 'Two' }], { credentials });
 	expect(result.output(NODE).map((i) => i.json.maxCreditsPerExecution)).toEqual([10, 10]);
 	expect(charged()).toBe(4);
