@@ -68,7 +68,7 @@ export const aiVideoOperations: OperationDef[] = [
 		action: 'Create an AI video',
 		description: 'Generate a video from a prompt, optionally guided by frames and reference media',
 		toolDescription:
-			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Returns at once with video_id and status; it renders in minutes. Next: check it with the AI video Check Status tool using video_id until status is created, then use video_url.',
+			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Returns at once with video_id; the video renders in minutes. Next: check it with the AI video Check Status tool using video_id until status is created, then use video_url.',
 		kind: 'aiVideo',
 		media: [
 			{ name: 'firstFrame', rules: mediaRules },

@@ -62,7 +62,7 @@ export const talkingVideoOperations: OperationDef[] = [
 		action: 'Create a talking video',
 		description: 'Make an avatar speak a text or audio script',
 		toolDescription:
-			'Create a talking-avatar video: the avatar (avatar ID) reads the text with the voice (voice ID). Costs credits (by resolution; 720p is cheapest). Returns at once with video_id and status (queued); it renders in 1 to 5 minutes. Next: check it with the talking video Check Status tool using video_id until status is created, then use video_url. Get voice IDs from the voices tool and avatar IDs from the avatars tool.',
+			'Create a talking-avatar video: the avatar (avatar ID) reads the text with the voice (voice ID). Costs credits (by resolution; 720p is cheapest). Returns at once with video_id; the video renders in 1 to 5 minutes. Next: check it with the talking video Check Status tool using video_id until status is created, then use video_url. Get voice IDs from the voices tool and avatar IDs from the avatars tool.',
 		kind: 'talkingVideo',
 		media: [{ name: 'audio', rules: { mimeTypes: TALKING_VIDEO_AUDIO_MIME_TYPES, maxBytes: 50 * MIB } }],
 		fieldParameters: {

@@ -11,6 +11,7 @@ import { N8nRest } from '../../scripts/n8n/rest';
 import { prepareSession, type N8nSession } from '../../scripts/n8n/session';
 import type { N8nLine } from '../../scripts/n8n/versions';
 import { startEmulator, type Emulator, type LedgerEntry, type RequestLogEntry, type TaskRecord } from '../emulator';
+import { describeAgentChecks } from './agentChecks';
 import { describeErrorModeChecks } from './errorModeChecks';
 import { describeExampleChecks } from './exampleChecks';
 import { describePackageLoading } from './packageChecks';
@@ -82,6 +83,7 @@ export function describeRealN8n(line: N8nLine): void {
 
 		describeExampleChecks(ctx);
 		describeErrorModeChecks(ctx);
+		describeAgentChecks(ctx);
 
 		describe('served by `n8n start`', () => {
 			beforeAll(async () => {
