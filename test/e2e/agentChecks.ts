@@ -18,15 +18,25 @@ const SCRIPT = 'Meet the AirStep Lite: thirty percent lighter, a recycled knit u
 /** What n8n wraps around a tool's JSON before the model sees it (`[{"response":…}]`). */
 const WRAPPER_CHARS = 200;
 
-/** A scripted agent: each step is the next turn given the results so far; the last one answers. */
-type Step = (results: Array<{ name: string; content: string }>) => Reply;
+/** One turn of a scripted agent: how many tool calls it makes (0: the final answer) and what they are, given the results so far. */
+interface Step {
+	calls: number;
+	reply: (results: Array<{ name: string; content: string }>) => Reply;
+}
 
+/**
+ * Plays the steps in order. Where it is is read from the tool results the conversation holds (n8n
+ * may split one turn's parallel calls into separate messages, so turns are not counted).
+ */
 export function playSteps(steps: Step[]): (request: ChatRequest) => Reply {
 	return (request) => {
 		const results = toolResults(request);
-		// One turn per step; a step of several calls yields several results.
-		const turns = request.messages.filter((m) => m.role === 'assistant' && m.tool_calls?.length).length;
-		return (steps[turns] ?? steps[steps.length - 1])(results);
+		let done = 0;
+		for (const step of steps) {
+			if (done === results.length || step.calls === 0) return step.reply(results);
+			done += step.calls;
+		}
+		return { content: 'Out of script.' };
 	};
 }
 
@@ -37,13 +47,16 @@ const pick = (results: Array<{ name: string; content: string }>, name: string, f
 	return found;
 };
 
-const choose: Step = () => ({ toolCalls: [{ name: 'list_voices', args: {} }, { name: 'list_avatars', args: {} }] });
-const synthesize: Step = (r) => ({ toolCalls: [{ name: 'synthesize_speech', args: { text: SCRIPT, voice_id: pick(r, 'list_voices', 'voice_id') } }] });
-const createVideo: Step = (r) => ({
-	toolCalls: [{ name: 'create_talking_video', args: { avatar_id: pick(r, 'list_avatars', 'avatar_id'), script: SCRIPT, voice_id: pick(r, 'list_voices', 'voice_id') } }],
-});
-const checkStatus: Step = (r) => ({ toolCalls: [{ name: 'check_video_status', args: { video_id: pick(r, 'create_talking_video', 'video_id') } }] });
-const answer: Step = (r) => ({ content: `Done: ${r.map((x) => x.name).join(', ')}` });
+const choose: Step = { calls: 2, reply: () => ({ toolCalls: [{ name: 'list_voices', args: {} }, { name: 'list_avatars', args: {} }] }) };
+const synthesize: Step = { calls: 1, reply: (r) => ({ toolCalls: [{ name: 'synthesize_speech', args: { text: SCRIPT, voice_id: pick(r, 'list_voices', 'voice_id') } }] }) };
+const createVideo: Step = {
+	calls: 1,
+	reply: (r) => ({
+		toolCalls: [{ name: 'create_talking_video', args: { avatar_id: pick(r, 'list_avatars', 'avatar_id'), script: SCRIPT, voice_id: pick(r, 'list_voices', 'voice_id') } }],
+	}),
+};
+const checkStatus: Step = { calls: 1, reply: (r) => ({ toolCalls: [{ name: 'check_video_status', args: { video_id: pick(r, 'create_talking_video', 'video_id') } }] }) };
+const answer: Step = { calls: 0, reply: (r) => ({ content: `Done: ${r.map((x) => x.name).join(', ')}` }) };
 
 /** Every tool result a model got: JSON, no file bytes, within the bound. */
 export function expectReadableResults(results: Array<{ name: string; content: string }>): void {
