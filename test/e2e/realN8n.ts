@@ -13,6 +13,7 @@ import type { N8nLine } from '../../scripts/n8n/versions';
 import { startEmulator, type Emulator, type LedgerEntry, type RequestLogEntry, type TaskRecord } from '../emulator';
 import { describeAgentChecks } from './agentChecks';
 import { describeErrorModeChecks } from './errorModeChecks';
+import { describeMcpChecks } from './mcpChecks';
 import { describeExampleChecks } from './exampleChecks';
 import { describePackageLoading } from './packageChecks';
 import { describeWebhookAndTrigger } from './webhookTriggerChecks';
@@ -94,6 +95,7 @@ export function describeRealN8n(line: N8nLine): void {
 
 			describePackageLoading(ctx);
 			describeWebhookAndTrigger(ctx);
+			describeMcpChecks(ctx);
 		});
 	});
 }
