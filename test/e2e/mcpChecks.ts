@@ -101,6 +101,13 @@ export function describeMcpChecks(ctx: SuiteContext): void {
 			]);
 		});
 
+		test('n8n runs each MCP tool call in its webhook, outside any execution: spend and cap start afresh at every call', async () => {
+			const first = await call('synthesize_speech', { text: SCRIPT, voice_id: 'en-US-AvaNeural' });
+			const second = await call('synthesize_speech', { text: SCRIPT, voice_id: 'en-US-AvaNeural' });
+			expect(first.text).toMatch(/"creditsSpentInExecution":2,/);
+			expect(second.text).toMatch(/"creditsSpentInExecution":2,/);
+		});
+
 		test('a refused call tells the client why, and nothing is charged', async () => {
 			const ledgerBefore = ctx.emulator.ledger().length;
 			// 24,000 characters cost 48 credits: past the tool's 40, refused before anything is sent.

@@ -41,7 +41,11 @@ export function ledgerOf(context: IExecuteFunctions): SpendLedger {
 	} catch {
 		// Hosts without an instance id keep executions apart by id alone.
 	}
-	const key = `${instance}:${context.getExecutionId()}`;
+	const executionId = context.getExecutionId() as string | undefined;
+	// A run outside any execution (n8n's MCP Server Trigger runs each tool call in its webhook, before
+	// an execution exists) shares nothing: its spend and cap cover that one call.
+	if (!executionId) return new SpendLedger();
+	const key = `${instance}:${executionId}`;
 	const now = Date.now();
 	const entry = ledgers.get(key) ?? { ledger: new SpendLedger(), touchedAt: now };
 	ledgers.delete(key);
