@@ -171,6 +171,13 @@ test('Validate Only checks every item and returns the estimate, sending nothing 
 	expect(engine.emu.ledger()).toHaveLength(0);
 });
 
+test('Validate Only of a talking video: no price before the call, so the estimate is null and nothing is created', async () => {
+	const workflow = oneNode('visionStoryTalkingVideo', { operation: 'create', avatarId: byId(avatarId), scriptType: 'text', text: 'Hello', voiceId: byId('Alice'), options: { validateOnly: true } });
+	const result = await engine.run(workflow);
+	expect(result.output(NODE)[0].json).toMatchObject({ validateOnly: true, estimatedCredits: null, priceKnown: false, withinCap: true, maxCreditsPerExecution: null });
+	expect(engine.emu.requests({ origin: 'api' })).toHaveLength(0);
+});
+
 test('a long text is refused whole when its parts together would pass the cap, before the first part is sent', async () => {
 	const long = 'A sentence of a long voice-over script. '.repeat(100);
 	const result = await engine.run(speech({ maxCreditsPerExecution: 7 }), [{ text: long }]);
