@@ -91,6 +91,21 @@ test('an AI video priced past the cap by the cost endpoint is refused before it 
 	expect(engine.emu.ledger()).toHaveLength(0);
 });
 
+test('a batch of AI videos is priced once and submitted while it fits: the third is refused unsent', async () => {
+	const workflow = oneNode(
+		'visionStoryAiVideo',
+		{ operation: 'create', modelId: byId('wan-2.5'), prompt: '={{ $json.prompt }}', duration: 5, resolution: '720p', waitForCompletion: false, options: { maxCreditsPerExecution: 50 } },
+		{ onError: 'continueRegularOutput' },
+	);
+	const result = await engine.run(workflow, [{ prompt: 'A red sneaker' }, { prompt: 'A blue sneaker' }, { prompt: 'A green sneaker' }]);
+	const out = result.output(NODE);
+	expect(out.map((i) => typeof i.json.video_id)).toEqual(['string', 'string', 'undefined']);
+	expect(out[2].json.error).toMatch(/Max Credits per Execution \(50\) would be passed: this execution has spent 40 credits\. It would cost about 20 credits/);
+	expect(posts('/api/v1/ai_video')).toHaveLength(2);
+	expect(charged()).toBe(40);
+	expect(out[0].json.creditsSpentInExecution).toBe(40);
+});
+
 test('an image priced past the cap by its model entry is refused before it is sent', async () => {
 	const workflow = oneNode('visionStoryImage', { operation: 'generate', modelId: byId('seedream-5.0-lite'), prompt: 'A sneaker', resolution: '4K', options: { maxCreditsPerExecution: 3 } });
 	const result = await engine.run(workflow);
@@ -167,6 +182,8 @@ test('Validate Only checks every item and returns the estimate, sending nothing 
 		[20, true],
 		[20, false],
 	]);
+	// The same model, duration and resolution: priced once for the batch.
+	expect(engine.emu.requests({ origin: 'api', method: 'GET', path: '/api/v1/ai_video/cost' })).toHaveLength(1);
 	expect(posts('/api/v1/ai_video')).toHaveLength(0);
 	expect(engine.emu.ledger()).toHaveLength(0);
 });

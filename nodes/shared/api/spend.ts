@@ -138,6 +138,8 @@ function defaultDuration(models: ResponseOf<'listAiVideoModels'>, modelId: strin
 export class SpendingClient extends VisionStoryClient {
 	private imageModels?: Promise<ResponseOf<'listImageModels'>>;
 	private aiVideoModels?: Promise<ResponseOf<'listAiVideoModels'>>;
+	/** AI video prices by model, duration and resolution: a batch, or a submission held for a slot, asks once. */
+	private readonly aiVideoPrices = new Map<string, Promise<number>>();
 
 	constructor(
 		inner: VisionStoryClient,
@@ -172,12 +174,18 @@ export class SpendingClient extends VisionStoryClient {
 				duration = defaultDuration(await this.aiVideoModels, modelId);
 			}
 			if (duration === undefined) return undefined;
-			const cost = await super.send(
-				'estimateAiVideoCost',
-				{ model_id: modelId, duration_sec: duration, resolution: (request.resolution as string | null | undefined) ?? undefined } as Checked<'estimateAiVideoCost'>,
-				{ signal: options?.signal },
-			);
-			return cost.credit;
+			const resolution = (request.resolution as string | null | undefined) ?? undefined;
+			const key = JSON.stringify([modelId, duration, resolution ?? null]);
+			let price = this.aiVideoPrices.get(key);
+			if (!price) {
+				price = super
+					.send('estimateAiVideoCost', { model_id: modelId, duration_sec: duration, resolution } as Checked<'estimateAiVideoCost'>, { signal: options?.signal })
+					.then((cost) => cost.credit);
+				// A failed estimate is asked again next time.
+				price.catch(() => this.aiVideoPrices.delete(key));
+				this.aiVideoPrices.set(key, price);
+			}
+			return await price;
 		}
 		return undefined;
 	}
