@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { ledgerOf, rememberedExecutions } from '../../nodes/shared/framework/spend';
+import { ledgerOf, MAX_EXECUTIONS, rememberedExecutions } from '../../nodes/shared/framework/spend';
 
 /** Just what the ledger registry reads of a node's context. */
 const contextOf = (executionId: string | undefined) => ({ getInstanceId: () => 'instance-1', getExecutionId: () => executionId }) as unknown as IExecuteFunctions;
@@ -18,14 +18,14 @@ test('one ledger per execution, shared by every node run of it; a run without an
 test('the registry stays bounded: the least recently used executions are forgotten first', () => {
 	const kept = ledgerOf(contextOf('kept'));
 	kept.record('video', 10);
-	for (let i = 0; i < 2500; i++) {
+	for (let i = 0; i < MAX_EXECUTIONS + 500; i++) {
 		ledgerOf(contextOf(`run-${i}`)).record('tts#1', 2);
 		// The execution still running keeps being used, so it stays.
-		if (i % 100 === 0) ledgerOf(contextOf('kept'));
+		if (i % 1000 === 0) ledgerOf(contextOf('kept'));
 	}
-	expect(rememberedExecutions()).toBeLessThanOrEqual(2000);
+	expect(rememberedExecutions()).toBeLessThanOrEqual(MAX_EXECUTIONS);
 	expect(ledgerOf(contextOf('kept')).spent()).toBe(10);
 	// The oldest run was forgotten: a node of it now would start from nothing.
 	expect(ledgerOf(contextOf('run-0')).spent()).toBe(0);
-	expect(ledgerOf(contextOf('run-2499')).spent()).toBe(2);
+	expect(ledgerOf(contextOf(`run-${MAX_EXECUTIONS + 499}`)).spent()).toBe(2);
 });

@@ -21,14 +21,17 @@ interface Entry {
 const ledgers = new Map<string, Entry>();
 /** An execution untouched this long is over (the longest wait a node does is far shorter). */
 const IDLE_MS = 12 * 60 * 60_000;
-/** Executions kept at most; the least recently used go first. */
-const MAX_EXECUTIONS = 2000;
+/**
+ * Executions kept at most; the least recently used go first. Each is a few hundred bytes; a node that
+ * is running holds its ledger itself, so only a later node of an execution pushed out meanwhile would
+ * start from nothing, after this many other executions ran VisionStory nodes.
+ */
+export const MAX_EXECUTIONS = 10_000;
 
+/** A Map iterates in insertion order and every touch re-inserts: the first entries are the least recently used. */
 function sweep(now: number): void {
-	for (const [key, entry] of ledgers) if (now - entry.touchedAt > IDLE_MS) ledgers.delete(key);
-	// A Map iterates in insertion order, and every touch re-inserts: the first keys are the oldest.
-	for (const key of ledgers.keys()) {
-		if (ledgers.size <= MAX_EXECUTIONS) break;
+	for (const [key, entry] of ledgers) {
+		if (ledgers.size <= MAX_EXECUTIONS && now - entry.touchedAt <= IDLE_MS) break;
 		ledgers.delete(key);
 	}
 }
