@@ -74,3 +74,23 @@ test('as a tool, Wait for Completion is off by default; elsewhere it stays on', 
 		]);
 	}
 });
+
+describe("n8n's own parameter resolution (NodeHelpers.getNodeParameters, as the engine and the editor run it)", () => {
+	// Required at use: n8n-workflow's entry loads much; this file's other tests do not need it.
+	const { NodeHelpers } = require('n8n-workflow') as typeof import('n8n-workflow');
+	const talking = nodes.find((n) => n.name === 'VisionStoryTalkingVideo')!.node.description;
+	// What n8n's loader makes of a node with usableAsTool: the same properties under `<name>Tool`.
+	const asTool = { ...talking, name: `${talking.name}Tool` };
+	const resolve = (description: typeof talking, parameters: Record<string, unknown>) =>
+		NodeHelpers.getNodeParameters(description.properties, parameters as never, true, false, null, description) as Record<string, unknown>;
+
+	test('the tool variant gets the chosen operation’s description and Wait for Completion off; the node itself neither', () => {
+		const tool = resolve(asTool, { operation: 'create' });
+		expect(tool.waitForCompletion).toBe(false);
+		expect(tool.toolDescription).toMatch(/^Create a talking-avatar video/);
+		expect(resolve(asTool, { operation: 'check' }).toolDescription).toMatch(/^Check a talking video by video_id/);
+		const plain = resolve(talking, { operation: 'create' });
+		expect(plain.waitForCompletion).toBe(true);
+		expect(plain).not.toHaveProperty('toolDescription');
+	});
+});
