@@ -56,6 +56,12 @@ export function describeMcpChecks(ctx: SuiteContext): void {
 			return { text, isError: result.isError === true };
 		};
 
+		test("the app has n8n's AI nodes (AI Agent, OpenAI Chat Model, MCP Server Trigger) and a tool variant of our nodes", async () => {
+			const types = new Set((await ctx.rest.types('nodes')).map((t) => t.name));
+			for (const name of ['@n8n/n8n-nodes-langchain.agent', '@n8n/n8n-nodes-langchain.lmChatOpenAi', '@n8n/n8n-nodes-langchain.mcpTrigger']) expect(types).toContain(name);
+			expect(types).toContain('n8n-nodes-visionstory.visionStoryTextToSpeechTool');
+		});
+
 		test('lists the five tools with their descriptions and the parameters the model fills', async () => {
 			const { tools } = await client.listTools();
 			const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
