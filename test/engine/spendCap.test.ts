@@ -130,6 +130,27 @@ test('talking videos, whose price is known only afterwards, are counted as charg
 	expect(out[0].json.creditsSpentInExecution).toBe(20);
 });
 
+test('calls of unknown price running side by side go one at a time: each sees what the one before cost (understand)', async () => {
+	const workflow = oneNode(
+		'visionStoryUnderstand',
+		{
+			operation: 'analyze',
+			inputs: { input: [{ source: 'url', url: '={{ $json.mediaBase }}/media/sample.png' }] },
+			prompt: '={{ $json.prompt }}',
+			schemaMode: 'fields',
+			fields: { field: [{ name: 'mood', type: 'string', allowedValues: 'happy, calm, sad', required: true }] },
+			options: { maxCreditsPerExecution: 2 },
+		},
+		{ onError: 'continueRegularOutput' },
+	);
+	const result = await engine.run(workflow, [{ prompt: 'Mood?' }, { prompt: 'Mood, again?' }, { prompt: 'Mood, once more?' }]);
+	const out = result.output(NODE);
+	expect(out.map((i) => i.json.error === undefined)).toEqual([true, true, false]);
+	expect(out[2].json.error).toMatch(/Max Credits per Execution \(2\) would be passed: this execution has spent 2 credits\. Its price is known only after the call, and the cap is reached/);
+	expect(posts('/api/v1/media/understand')).toHaveLength(2);
+	expect(charged()).toBe(2);
+});
+
 test("n8n's Retry On Fail re-runs a create with the same keys: the videos come back uncharged, are not counted twice and the cap does not refuse them", async () => {
 	const workflow = oneNode(
 		'visionStoryTalkingVideo',
