@@ -34,6 +34,15 @@ export class VisionStoryApi implements ICredentialType {
 			default: 'https://openapi.visionstory.ai',
 			description: 'Leave as is unless VisionStory support gave you another address',
 		},
+		{
+			displayName: 'Max Credits per Execution',
+			name: 'maxCreditsPerExecution',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: 0,
+			description:
+				"The default spend cap of every VisionStory node using this credential: a call that would take one execution's spend past this many credits is refused before it is sent, with nothing charged. A node's own Options → Max Credits per Execution overrides it; 0 means no cap.",
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

@@ -12,6 +12,8 @@ export const accountOperations: OperationDef[] = [
 		name: 'Get Credits',
 		action: 'Get the credit balance',
 		description: 'Get how many credits your VisionStory account has left (free)',
+		toolDescription:
+			'Tell how many VisionStory credits the account has left. Free.',
 		call: 'getCredits',
 		request: () => ({}),
 		properties: [],

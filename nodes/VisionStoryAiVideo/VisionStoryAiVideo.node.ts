@@ -67,6 +67,8 @@ export const aiVideoOperations: OperationDef[] = [
 		name: 'Create',
 		action: 'Create an AI video',
 		description: 'Generate a video from a prompt, optionally guided by frames and reference media',
+		toolDescription:
+			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Returns at once with video_id; the video renders in minutes. Next: check it with the AI video Check Status tool using video_id until status is created, then use video_url.',
 		kind: 'aiVideo',
 		media: [
 			{ name: 'firstFrame', rules: mediaRules },
@@ -146,6 +148,8 @@ export const aiVideoOperations: OperationDef[] = [
 		name: 'Get',
 		action: 'Get an AI video',
 		description: 'Get the status of one AI video, or of several at once',
+		toolDescription:
+			'Get an AI video by video_id: status (queued, creating, created, failed), video_url when created, duration_sec and cost_credit. Free.',
 		validateAs: 'getAiVideo',
 		fieldParameters: { video_id: 'videoId', video_ids: 'videoIds' },
 		request: (p) => (p.select === 'many' ? { video_ids: idList(p.videoIds) } : { video_id: String(p.videoId ?? '') }),
@@ -180,6 +184,8 @@ export const aiVideoOperations: OperationDef[] = [
 		name: 'Get Many',
 		action: 'Get many AI videos',
 		description: 'List your AI videos, newest first',
+		toolDescription:
+			'List your AI videos, newest first: video_id, status, video_url. Free. Use Limit to keep the list short.',
 		call: 'listAiVideos',
 		pageSize: 100,
 		request: statusQuery,
@@ -191,6 +197,8 @@ export const aiVideoOperations: OperationDef[] = [
 		name: 'Estimate Cost',
 		action: 'Estimate the cost of an AI video',
 		description: 'Get the credits a video would cost, with the same formula as the real charge',
+		toolDescription:
+			'Tell the credit price of an AI video (model ID, duration in seconds, resolution) before creating it. Free; nothing is created.',
 		call: 'estimateAiVideoCost',
 		fieldParameters: { model_id: 'modelId', duration_sec: 'duration', resolution: 'resolution', generate_audio: 'generateAudio' },
 		request: (p) => ({
@@ -207,6 +215,8 @@ export const aiVideoOperations: OperationDef[] = [
 		name: 'List Models',
 		action: 'List AI video models',
 		description: 'List the models with their durations, resolutions and media limits',
+		toolDescription:
+			'List the AI video models with their durations, resolutions and prompt limits. Free.',
 		call: 'listAiVideoModels',
 		items: (result) => result.models,
 		properties: [],

@@ -29,6 +29,8 @@ export const alignOperations: OperationDef[] = [
 		name: 'Align',
 		action: 'Align text to audio',
 		description: 'Get the start and end time of every word of a known text in a recording, and captions from them',
+		toolDescription:
+			'Align a known script with its audio: word timings and captions. Costs 1 credit per started 5 minutes of audio. Returns words with start and end times, duration_sec and cost_credit.',
 		validateAs: 'alignAudio',
 		media: [{ name: 'audio', rules: audioRules }],
 		fieldParameters: { audio: 'audioSource', text: 'text' },
@@ -54,6 +56,8 @@ export const alignOperations: OperationDef[] = [
 		name: 'Transcribe',
 		action: 'Transcribe audio',
 		description: 'Turn speech into text with word timings and, optionally, SRT subtitles',
+		toolDescription:
+			'Transcribe speech audio to text with word timings. Costs 1 credit per started 5 minutes of audio. Returns text, words with times, duration_sec and cost_credit.',
 		validateAs: 'transcribeAudio',
 		media: [{ name: 'audio', rules: audioRules }],
 		fieldParameters: { audio: 'audioSource', diarize: 'diarize', srt: 'srt' },

@@ -38,6 +38,8 @@ export const assetOperations: OperationDef[] = [
 		name: 'Get Many',
 		action: 'Get many assets',
 		description: 'List the files in your asset library, newest first',
+		toolDescription:
+			'List uploaded assets (asset_id, kind, URL). Free.',
 		call: 'listAssets',
 		pageSize: 100,
 		fieldParameters: { kind: 'filters' },

@@ -20,6 +20,8 @@ export const avatarOperations: OperationDef[] = [
 		name: 'Create',
 		action: 'Create an avatar',
 		description: 'Create a talking avatar from one portrait photo',
+		toolDescription:
+			'Create an avatar from a portrait photo; returns the new avatar_id for talking videos.',
 		call: 'createAvatar',
 		media: [{ name: 'image', rules: { mimeTypes: AVATAR_IMAGE_MIME_TYPES, maxBytes: AVATAR_IMAGE_MAX_BYTES } }],
 		fieldParameters: { img_url: 'imageUrl', inline_data: 'imageBinaryProperty' },
@@ -40,6 +42,8 @@ export const avatarOperations: OperationDef[] = [
 		name: 'Get Many',
 		action: 'Get many avatars',
 		description: 'List your own avatars (with framing) or the public library',
+		toolDescription:
+			'List avatars (avatar_id, name, default_voice_id, preview image) to pick one for a talking video. Free. Use Limit to keep the list short.',
 		call: 'listAvatars',
 		pageSize: 100,
 		request: (p) => ({ is_public: p.library === 'public' }),

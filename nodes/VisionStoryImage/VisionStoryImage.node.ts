@@ -20,6 +20,8 @@ export const imageOperations: OperationDef[] = [
 		name: 'Generate',
 		action: 'Generate or edit an image',
 		description: 'Create an image from a prompt, or edit reference images by describing the change',
+		toolDescription:
+			'Generate one image from a prompt with an image model (model ID from the image models tool). Costs credits per image (price by model and resolution). Returns url (PNG, usable as a reference or video frame), width, height and cost_credit.',
 		validateAs: 'generateImage',
 		media: [{ name: 'refs', rules: { mimeTypes: MEDIA_MIME_TYPES.image, maxBytes: { image: 30 * MIB } }, list: { entry: 'ref', max: IMAGE_REFS_MAX } }],
 		fieldParameters: { model_id: 'modelId', prompt: 'prompt', aspect_ratio: 'aspectRatio', resolution: 'resolution', refs: 'refs' },
@@ -80,6 +82,8 @@ export const imageOperations: OperationDef[] = [
 		name: 'List Models',
 		action: 'List image models',
 		description: 'List image models with their resolutions, reference limits and prices',
+		toolDescription:
+			'List the image models with their resolutions, reference limits and credit prices. Free.',
 		call: 'listImageModels',
 		items: (result) => result.models,
 		properties: [],

@@ -61,6 +61,8 @@ export const talkingVideoOperations: OperationDef[] = [
 		name: 'Create',
 		action: 'Create a talking video',
 		description: 'Make an avatar speak a text or audio script',
+		toolDescription:
+			'Create a talking-avatar video: the avatar (avatar ID) reads the text with the voice (voice ID). Costs credits (by resolution; 720p is cheapest). Returns at once with video_id; the video renders in 1 to 5 minutes. Next: check it with the talking video Check Status tool using video_id until status is created, then use video_url. Get voice IDs from the voices tool and avatar IDs from the avatars tool.',
 		kind: 'talkingVideo',
 		media: [{ name: 'audio', rules: { mimeTypes: TALKING_VIDEO_AUDIO_MIME_TYPES, maxBytes: 50 * MIB } }],
 		fieldParameters: {
@@ -181,6 +183,8 @@ export const talkingVideoOperations: OperationDef[] = [
 		name: 'Get',
 		action: 'Get a talking video',
 		description: 'Get the status of a talking video and, when ready, the video itself',
+		toolDescription:
+			'Get one talking video by video_id: status (queued, creating, created, failed), video_url when created, duration_sec and cost_credit. Free.',
 		properties: [videoId, ...downloadOnGet()],
 		fieldParameters: { video_id: 'videoId' },
 		validateAs: 'getTalkingVideo',
@@ -192,6 +196,8 @@ export const talkingVideoOperations: OperationDef[] = [
 		name: 'Get Many',
 		action: 'Get many talking videos',
 		description: 'List your talking videos, newest first',
+		toolDescription:
+			'List your talking videos, newest first: video_id, status, video_url. Free. Use Limit to keep the list short.',
 		call: 'listTalkingVideos',
 		pageSize: 100,
 		request: statusQuery,
@@ -214,6 +220,8 @@ export const talkingVideoOperations: OperationDef[] = [
 		name: 'List Models',
 		action: 'List talking video models',
 		description: 'List the models talking videos can be made with',
+		toolDescription:
+			'List the talking video models and the resolutions each supports. Free.',
 		call: 'listTalkingVideoModels',
 		items: (result) => result.models,
 		properties: [],

@@ -9,7 +9,7 @@ import type { OperationDef } from '../shared/framework/operation';
 import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
 import { binaryOutputOption, locator, optionsCollection, speechRate } from '../shared/ui/fields';
 import { listSearch } from '../shared/methods/listSearch';
-import { SpeechRequest, synthesizeSpeech } from './synthesize';
+import { estimateSpeech, SpeechRequest, synthesizeSpeech } from './synthesize';
 import { SCRIPT_MAX_CHARS } from './textParts';
 
 export const textToSpeechOperations: OperationDef[] = [
@@ -18,6 +18,8 @@ export const textToSpeechOperations: OperationDef[] = [
 		name: 'Synthesize',
 		action: 'Convert text to speech',
 		description: 'Turn a text of any length into one MP3 spoken by a voice of your choice',
+		toolDescription:
+			'Turn a text into speech (MP3) with a voice (voice ID from the voices tool). Costs 2 credits per started 1,000 characters. Returns duration_sec, characters, cost_credit and audio_id; the MP3 stays in the workflow as a file (the service keeps no copy and gives no URL). Next: a talking video can speak the same text with the same voice.',
 		schema: SpeechRequest,
 		fieldParameters: { text: 'text', voice_id: 'voiceId', locale: 'locale', speech_rate: 'speechRate' },
 		request: (p) => ({
@@ -27,6 +29,8 @@ export const textToSpeechOperations: OperationDef[] = [
 			speech_rate: optional(p.speechRate) as (typeof SPEECH_RATES)[number] | undefined,
 		}),
 		runItem: synthesizeSpeech,
+		charged: true,
+		estimate: estimateSpeech,
 		properties: [
 			{
 				displayName: 'Text',

@@ -5,6 +5,7 @@ import { mapConcurrent } from '../shared/api/concurrency';
 import type { SpeechHeaders } from '../shared/api/contract';
 import { SynthesizeSpeechRequest, TTS_TEXT_MAX } from '../shared/api/contract';
 import { isAborted, VisionStoryError } from '../shared/api/errors';
+import { speechPrice } from '../shared/api/spend';
 import type { ByteStream } from '../shared/api/http';
 import { binaryFromDownload, withBinary } from '../shared/n8n/binary';
 import { optional, optionsOf, outputFieldOf } from '../shared/framework/mapping';
@@ -94,6 +95,11 @@ async function synthesizeParts(scope: Scope, request: SpeechRequest): Promise<Pa
 	return done as PartAudio[];
 }
 
+/** What the whole text costs: every part is charged on its own, rounded up. */
+export async function estimateSpeech(_scope: Scope, item: Prepared): Promise<number> {
+	return sum((item.request as SpeechRequest).parts.map((part) => speechPrice(part.text.length)));
+}
+
 /** The parts' MP3s as one track: frames joined, the parts' tags and VBR headers replaced by one header. */
 function joinParts(audios: PartAudio[]): ReturnType<typeof joinMp3> {
 	let joined: ReturnType<typeof joinMp3> | undefined;
@@ -126,6 +132,8 @@ export async function synthesizeSpeech(scope: Scope, item: Prepared): Promise<IN
 		const json: IDataObject = { ...audio.metadata, voice_id: request.voice_id, mime_type: audio.mimeType, file_name: binary.fileName, parts: 1 };
 		return [withBinary({ json }, outputFieldOf(item.params), binary)];
 	}
+	// Refused whole before the first part, rather than charged for some parts and stopped at the cap.
+	scope.spend.ensureRoom('synthesizeSpeech', await estimateSpeech(scope, item));
 	const audios = await synthesizeParts(scope, item.request as SpeechRequest);
 	const joined = joinParts(audios);
 	const binary = await scope.context.helpers.prepareBinaryData(joined.mp3, `${chosenName ?? `speech-${request.voice_id}`}.mp3`, 'audio/mpeg');

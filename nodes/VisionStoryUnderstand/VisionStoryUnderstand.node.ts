@@ -17,6 +17,8 @@ export const understandOperations: OperationDef[] = [
 		name: 'Analyze',
 		action: 'Analyze media into structured data',
 		description: 'Label or extract information from images, audio and video as JSON that follows your schema',
+		toolDescription:
+			"Answer a question about images, audio or video as JSON fields. Costs credits by the model's usage (at least 1; known only afterwards). Returns output (the fields), usage and cost_credit.",
 		call: 'understandMedia',
 		concurrency: 3,
 		media: [

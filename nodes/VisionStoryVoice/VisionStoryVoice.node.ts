@@ -25,6 +25,8 @@ export const voiceOperations: OperationDef[] = [
 		name: 'Get Many',
 		action: 'Get many voices',
 		description: 'List your cloned voices and the public voice library',
+		toolDescription:
+			'List voices (voice_id, name, language, gender, preview URL) to pick one for speech or a talking video. Free. Use Limit to keep the list short.',
 		call: 'listVoices',
 		pageSize: 500,
 		fieldParameters: { locale: 'filters', provider: 'filters' },
@@ -67,6 +69,8 @@ export const voiceOperations: OperationDef[] = [
 		name: 'Clone',
 		action: 'Clone a voice',
 		description: 'Create a voice from a recording of someone speaking (can take a minute or two)',
+		toolDescription:
+			'Clone a voice from a recording; returns the new voice_id. Takes up to a few minutes.',
 		call: 'cloneVoice',
 		concurrency: 2,
 		media: [{ name: 'sample', rules: { mimeTypes: VOICE_SAMPLE_MIME_TYPES, maxBytes: VOICE_SAMPLE_MAX_BYTES } }],

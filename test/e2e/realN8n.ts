@@ -11,7 +11,9 @@ import { N8nRest } from '../../scripts/n8n/rest';
 import { prepareSession, type N8nSession } from '../../scripts/n8n/session';
 import type { N8nLine } from '../../scripts/n8n/versions';
 import { startEmulator, type Emulator, type LedgerEntry, type RequestLogEntry, type TaskRecord } from '../emulator';
+import { describeAgentChecks } from './agentChecks';
 import { describeErrorModeChecks } from './errorModeChecks';
+import { describeMcpChecks } from './mcpChecks';
 import { describeExampleChecks } from './exampleChecks';
 import { describePackageLoading } from './packageChecks';
 import { describeWebhookAndTrigger } from './webhookTriggerChecks';
@@ -82,6 +84,7 @@ export function describeRealN8n(line: N8nLine): void {
 
 		describeExampleChecks(ctx);
 		describeErrorModeChecks(ctx);
+		describeAgentChecks(ctx);
 
 		describe('served by `n8n start`', () => {
 			beforeAll(async () => {
@@ -92,6 +95,7 @@ export function describeRealN8n(line: N8nLine): void {
 
 			describePackageLoading(ctx);
 			describeWebhookAndTrigger(ctx);
+			describeMcpChecks(ctx);
 		});
 	});
 }

@@ -61,7 +61,8 @@ test('an audio script from binary with voice change returns the id at once witho
 	expect(result.error).toBeUndefined();
 	const [item] = result.output('Create From Recording');
 	const [task] = engine.emu.tasks();
-	expect(item.json).toEqual({ video_id: task.video_id });
+	// Without a cap the price of a video not waited on is learned at its first status read: nothing counted yet.
+	expect(item.json).toEqual({ video_id: task.video_id, creditsSpentInExecution: 0, maxCreditsPerExecution: null });
 	expect(task.status).toBe('queued');
 	expect(engine.emu.requests({ method: 'GET', path: '/api/v1/video' })).toHaveLength(0);
 });

@@ -27,6 +27,8 @@ export type WorkflowJson = Partial<IWorkflowBase> & Pick<IWorkflowBase, 'nodes' 
 export interface VisionStoryApiCredentialData {
 	apiKey: string;
 	baseUrl: string;
+	/** The credential's default spend cap (0 or absent: none). */
+	maxCreditsPerExecution?: number;
 }
 
 export interface HarnessOptions {

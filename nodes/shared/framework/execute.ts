@@ -14,6 +14,8 @@ import { labeler } from './fieldLabels';
 import { readMedia } from './mediaParams';
 import type { ItemOutcome, MediaRefs, OperationDef, Params, Prepared, Scope } from './operation';
 import { checkDeclared, readParams } from './params';
+import { isToolRun, toolOutput } from './toolResult';
+import { dryRun, isChargedOperation, ledgerOf, reportsSpend, spendingClient, spendPolicyOf, spendSummary, validateOnlyOf, withSpend } from './spend';
 
 async function prepare(scope: Scope, operation: OperationDef, index: number, params: Params): Promise<Prepared> {
 	const { context, client } = scope;
@@ -100,18 +102,27 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 	const items = context.getInputData();
 	const paramsOf = new Map<number, Params>();
 	const label = (index: number): FieldLabeler => labeler(operation.properties, operation.fieldParameters, paramsOf.get(index));
-	const client = await createN8nClient(context).catch((error: unknown) => Promise.reject(toNodeError(node, error, 0)));
+	const charged = isChargedOperation(operation);
+	const [client, policy] = await Promise.all([createN8nClient(context), charged ? spendPolicyOf(context) : {}]).catch((error: unknown) =>
+		Promise.reject(toNodeError(node, error, 0)),
+	);
+	// Every operation keeps the execution's ledger: reads of its videos report what they cost.
+	const spend = spendingClient(client, ledgerOf(context), policy);
+	const validateOnly = charged && validateOnlyOf(context);
 	const runIndex = runIndexOf(context);
 	const executionId = idempotencyExecutionId(context);
 	const scope: Scope = {
 		context,
-		client,
+		client: spend,
+		spend,
 		signal: context.getExecutionCancelSignal?.(),
 		// Execution ids restart at 1 in every n8n database: the instance id keeps two installations apart.
 		idempotencyContext: (itemIndex) => `${instanceIdOf(context)}:${executionId}:${node.id ?? node.name}:${runIndex}:${itemIndex}`,
 		media: (item) => mediaParts(context, item.inputs),
 	};
-	const continueOnFail = context.continueOnFail();
+	const asTool = isToolRun(context);
+	// A model reads a failure as the tool's answer (message, hint, ids) and can act on it; a thrown error would end its run.
+	const continueOnFail = context.continueOnFail() || asTool;
 	const toErrorOutput = node.onError === 'continueErrorOutput';
 	const outcomes = new Array<ItemOutcome | undefined>(items.length);
 	let prepared: Prepared[] = [];
@@ -142,6 +153,15 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 			rejectAll(error);
 		}
 	}
+	if (validateOnly && prepared.length) {
+		try {
+			const estimates = await dryRun(scope, operation, prepared);
+			for (const item of prepared) outcomes[item.index] = { ok: true, value: [{ json: estimates.get(item.index)! }] };
+		} catch (error) {
+			rejectAll(error);
+		}
+		prepared = [];
+	}
 	if (prepared.length) {
 		try {
 			const results = await operation.run(scope, prepared);
@@ -151,17 +171,21 @@ export async function executeOperation(context: IExecuteFunctions, operations: r
 		}
 	}
 	const outputs: INodeExecutionData[][] = Array.from({ length: operation.outputs?.length ?? 1 }, () => []);
+	// The spend once every item is done: what the execution has been charged so far.
+	const summary = reportsSpend(operation) && !validateOnly ? spendSummary(spend) : undefined;
 	for (let index = 0; index < items.length; index++) {
 		const outcome = outcomes[index];
 		if (!outcome) continue;
 		if (outcome.ok) {
-			for (const item of outcome.value) outputs[outcome.output ?? 0].push({ ...item, pairedItem: { item: index } });
+			const value = summary ? withSpend(outcome.value, summary) : outcome.value;
+			for (const item of value) outputs[outcome.output ?? 0].push({ ...item, pairedItem: { item: index } });
 		} else if (continueOnFail) {
-			outputs[0].push(errorItem(outcome.error, index, label(index), toErrorOutput));
+			const item = errorItem(outcome.error, index, label(index), toErrorOutput && !asTool);
+			outputs[0].push(summary && asTool ? { ...item, json: { ...item.json, ...summary } } : item);
 		} else {
 			throw toNodeError(node, outcome.error, index, label(index));
 		}
 	}
-	return outputs;
+	return asTool ? toolOutput(outputs) : outputs;
 }
 

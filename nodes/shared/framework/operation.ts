@@ -5,6 +5,7 @@ import type { VisionStoryClient } from '../api/client';
 import type { InlineRules, MediaRef, OperationName } from '../api/contract';
 import type { VisionStoryError } from '../api/errors';
 import type { MediaPart } from '../api/mediaBody';
+import type { SpendingClient } from '../api/spend';
 import type { MediaInput } from '../n8n/binary';
 
 /** One item's parameter values, by parameter name (resource locators already reduced to their id). */
@@ -35,6 +36,8 @@ export interface Prepared {
 export interface Scope {
 	context: IExecuteFunctions;
 	client: VisionStoryClient;
+	/** The same client, with the execution's spend ledger and cap. */
+	spend: SpendingClient;
 	signal?: AbortSignal;
 	/** Execution, run, node and item: stable when n8n re-runs this node within the same execution, or retries it. */
 	idempotencyContext(itemIndex: number): string;
@@ -66,10 +69,16 @@ export interface OperationDef {
 	/** Checks that need the service (e.g. a model's limits), run for all items before any is sent. */
 	check?: (scope: Scope, items: Prepared[]) => Promise<Map<number, VisionStoryError>>;
 	run(scope: Scope, items: Prepared[]): Promise<ItemOutcome[]>;
+	/** What a model is told when the node runs as an AI tool; defaults to the action and description. */
+	toolDescription?: string;
+	/** Charged although its request is not a charged contract operation's (long speech is several calls). */
+	charged?: boolean;
+	/** The credits one item will cost, where a price is known (Validate Only); else the single call's estimate. */
+	estimate?: (scope: Scope, item: Prepared) => Promise<number | undefined>;
 }
 
 /** What node files give the builders: everything but the run, which the builder supplies. */
 export type OperationMeta = Pick<
 	OperationDef,
-	'value' | 'name' | 'action' | 'description' | 'properties' | 'media' | 'fieldParameters' | 'check' | 'outputs'
+	'value' | 'name' | 'action' | 'description' | 'properties' | 'media' | 'fieldParameters' | 'check' | 'outputs' | 'charged' | 'estimate' | 'toolDescription'
 >;

@@ -99,6 +99,7 @@ export function checkStatusOperation(kind: TaskKind, properties: INodeProperties
 		name: 'Check Status',
 		action: `Check the status of ${kind === 'aiVideo' ? 'an AI video' : 'a talking video'}`,
 		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
+		toolDescription: `Check a ${kind === 'aiVideo' ? 'AI' : 'talking'} video by video_id: status (queued, creating: still rendering, call again in a minute; created: done, video_url is the MP4; failed: error says why, refunded), duration_sec and cost_credit. Free.`,
 		validateAs: kind === 'aiVideo' ? 'getAiVideo' : 'getTalkingVideo',
 		fieldParameters: { video_id: 'videoId' },
 		properties,

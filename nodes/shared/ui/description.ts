@@ -2,7 +2,9 @@ import type { INodeCredentialDescription, INodeOutputConfiguration, INodePropert
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { OperationDef } from '../framework/operation';
+import { isChargedOperation } from '../framework/spend';
 import { CREDENTIAL_TYPE } from '../n8n/client';
+import { optionsCollection, spendOptions } from './fields';
 
 export const credentials: INodeCredentialDescription[] = [{ name: CREDENTIAL_TYPE, required: true }];
 
@@ -18,10 +20,45 @@ export function operationProperty(operations: readonly OperationDef[], defaultVa
 	};
 }
 
+/** What a model is told about one operation when the node is an AI tool: what it does, costs and returns, and what to call next. */
+export function toolDescriptionOf(operation: OperationDef): string {
+	return operation.toolDescription ?? `${operation.action}. ${operation.description}.`;
+}
+
+/**
+ * A charged operation's Options get Max Credits per Execution and Validate Only (sorted in, as the
+ * editor lists options by name); an operation without Options gets them as its Options.
+ */
+function withSpendOptions(operation: OperationDef): INodeProperties[] {
+	if (!isChargedOperation(operation)) return operation.properties;
+	const index = operation.properties.findIndex((p) => p.name === 'options' && p.type === 'collection');
+	if (index < 0) return [...operation.properties, optionsCollection(spendOptions)];
+	const collection = operation.properties[index];
+	const merged = [...((collection.options ?? []) as INodeProperties[]), ...spendOptions].sort((a, b) => a.displayName.localeCompare(b.displayName));
+	return operation.properties.map((p, i) => (i === index ? { ...p, options: merged } : p));
+}
+
+/**
+ * The tool description n8n gives a model for this node's `*Tool` variant (shown only there): one per
+ * operation, so it says what the chosen operation does. Declaring it keeps n8n from adding its own,
+ * which for a node without resources would be the node's one-line description for every operation.
+ */
+function toolDescriptionProperty(operation: OperationDef): INodeProperties {
+	return {
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: toolDescriptionOf(operation),
+		displayOptions: { show: { '@tool': [true] } },
+		description: 'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
+	};
+}
+
 /** Every operation's parameters, each shown only when its operation is selected. */
 export function operationProperties(operations: readonly OperationDef[]): INodeProperties[] {
 	return operations.flatMap((operation) =>
-		operation.properties.map((property) => ({
+		[toolDescriptionProperty(operation), ...withSpendOptions(operation)].map((property) => ({
 			...property,
 			displayOptions: {
 				...property.displayOptions,

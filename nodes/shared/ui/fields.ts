@@ -215,8 +215,20 @@ export function waitFields(renderHint: string, options: { concurrencyCap?: boole
 			// One wait spans all items, so it is set for the node, not per item.
 			noDataExpression: true,
 			hint: renderHint,
+			displayOptions: { hide: { '@tool': [true] } },
 			description:
 				'Whether to wait until the videos are rendered (applies to all items). Turn off to return the video IDs at once (e.g. to answer a webhook) and pick the results up later with Check Status, Get or the VisionStory Trigger.',
+		},
+		{
+			// As an AI tool the call answers within seconds with the video ID; the model checks the status with another tool.
+			displayName: 'Wait for Completion',
+			name: 'waitForCompletion',
+			type: 'boolean',
+			default: false,
+			noDataExpression: true,
+			displayOptions: { show: { '@tool': [true] } },
+			description:
+				'Whether the tool waits until the video is rendered (minutes). Off: it answers at once with the video ID and the model checks on it with a Check Status tool.',
 		},
 		...downloadResultFields(true, waiting),
 		{
@@ -342,6 +354,26 @@ export function downloadOnGet(show: NonNullable<INodeProperties['displayOptions'
 }
 
 /** The Options collection: the knobs most users leave alone. */
+/** The spend cap options every charged operation has (merged into its Options). */
+export const spendOptions: INodeProperties[] = [
+	{
+		displayName: 'Max Credits per Execution',
+		name: 'maxCreditsPerExecution',
+		type: 'number',
+		typeOptions: { minValue: 0, numberPrecision: 0 },
+		default: 0,
+		description:
+			"Refuse, before sending and with nothing charged, any call that would take this execution's VisionStory spend (all VisionStory nodes and tool calls of the execution together) past this many credits; 0 uses the credential's default (none when that is 0 too)",
+	},
+	{
+		displayName: 'Validate Only',
+		name: 'validateOnly',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to only check every item and return its estimated cost, sending nothing that is charged (a dry run)',
+	},
+];
+
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
 }

@@ -1,0 +1,165 @@
+/**
+ * VisionStory as tools of n8n's AI Agent, with no LLM: the agent example runs with `n8n execute`, its
+ * OpenAI Chat Model credential pointed at a scripted OpenAI-compatible server on loopback that plays
+ * the tool calls (list voices and avatars → synthesize speech → create a talking video → check its
+ * status). Asserted: the tool schemas n8n sent, the tool results the "model" got back (readable JSON,
+ * no binary, within the size bound), the emulator's ledger, and a cap stopping the fourth paid call.
+ */
+import { MAX_TOOL_RESULT_CHARS } from '../../nodes/shared/framework/toolResult';
+import type { WorkflowJson } from '../../scripts/n8n/examples';
+import type { LedgerEntry } from '../emulator';
+import { fieldIn, startScriptedOpenAi, toolResults, type ChatRequest, type Reply, type ScriptedOpenAi } from '../support/scriptedOpenAi';
+import type { SuiteContext } from './realN8n';
+
+export const AGENT_EXAMPLE = 'agent-brief-to-voice-over-and-video';
+/** The OpenAI credential the agent example names, imported here with the scripted server as its Base URL. */
+const OPENAI_CREDENTIAL = { id: 'openAiExample01', name: 'OpenAI account' };
+const SCRIPT = 'Meet the AirStep Lite: thirty percent lighter, a recycled knit upper, made for your morning miles. In stores March first.';
+/** What n8n wraps around a tool's JSON before the model sees it (`[{"response":…}]`). */
+const WRAPPER_CHARS = 200;
+
+/** One turn of a scripted agent: how many tool calls it makes (0: the final answer) and what they are, given the results so far. */
+interface Step {
+	calls: number;
+	reply: (results: Array<{ name: string; content: string }>) => Reply;
+}
+
+/**
+ * Plays the steps in order. Where it is is read from the tool results the conversation holds (n8n
+ * may split one turn's parallel calls into separate messages, so turns are not counted).
+ */
+export function playSteps(steps: Step[]): (request: ChatRequest) => Reply {
+	return (request) => {
+		const results = toolResults(request);
+		let done = 0;
+		for (const step of steps) {
+			if (done === results.length || step.calls === 0) return step.reply(results);
+			done += step.calls;
+		}
+		return { content: 'Out of script.' };
+	};
+}
+
+const pick = (results: Array<{ name: string; content: string }>, name: string, field: string) => {
+	const value = [...results].reverse().find((r) => r.name === name);
+	const found = value ? fieldIn(value.content, field) : undefined;
+	if (!found) throw new Error(`no ${field} in the ${name} result: ${value?.content.slice(0, 300) ?? 'not called'}`);
+	return found;
+};
+
+const choose: Step = { calls: 2, reply: () => ({ toolCalls: [{ name: 'list_voices', args: {} }, { name: 'list_avatars', args: {} }] }) };
+const synthesize: Step = { calls: 1, reply: (r) => ({ toolCalls: [{ name: 'synthesize_speech', args: { text: SCRIPT, voice_id: pick(r, 'list_voices', 'voice_id') } }] }) };
+const createVideo: Step = {
+	calls: 1,
+	reply: (r) => ({
+		toolCalls: [{ name: 'create_talking_video', args: { avatar_id: pick(r, 'list_avatars', 'avatar_id'), script: SCRIPT, voice_id: pick(r, 'list_voices', 'voice_id') } }],
+	}),
+};
+const checkStatus: Step = { calls: 1, reply: (r) => ({ toolCalls: [{ name: 'check_video_status', args: { video_id: pick(r, 'create_talking_video', 'video_id') } }] }) };
+const answer: Step = { calls: 0, reply: (r) => ({ content: `Done: ${r.map((x) => x.name).join(', ')}` }) };
+
+/** Every tool result a model got: JSON, no file bytes, within the bound. */
+export function expectReadableResults(results: Array<{ name: string; content: string }>): void {
+	for (const { name, content } of results) {
+		expect({ name, chars: content.length }).toEqual({ name, chars: expect.any(Number) });
+		expect(content.length).toBeLessThanOrEqual(MAX_TOOL_RESULT_CHARS + WRAPPER_CHARS);
+		expect(() => JSON.parse(content)).not.toThrow();
+		// Base64 file bytes would be long runs of these characters.
+		expect(content).not.toMatch(/[A-Za-z0-9+/]{400,}/);
+	}
+}
+
+function cappedCopy(example: WorkflowJson, budget: number): WorkflowJson {
+	const copy = JSON.parse(JSON.stringify(example)) as WorkflowJson;
+	copy.id = 'vsExampleAgentCap';
+	copy.name = `${copy.name} (budget ${budget})`;
+	for (const node of copy.nodes) {
+		const options = node.parameters.options as Record<string, unknown> | undefined;
+		if (options && 'maxCreditsPerExecution' in options) options.maxCreditsPerExecution = budget;
+	}
+	return copy;
+}
+
+export function describeAgentChecks(ctx: SuiteContext): void {
+	describe('AI Agent with VisionStory tools (scripted OpenAI-compatible model)', () => {
+		let model: ScriptedOpenAi;
+		let capped: WorkflowJson;
+
+		beforeAll(async () => {
+			model = await startScriptedOpenAi();
+			await ctx.session.instance.importCredentials([
+				{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-test', url: model.baseUrl } },
+			]);
+			capped = cappedCopy(ctx.session.examples[AGENT_EXAMPLE], 14);
+			await ctx.session.instance.importWorkflows([capped]);
+		}, 120_000);
+
+		afterAll(async () => {
+			await model?.stop();
+		});
+
+		const run = async (workflowId: string) => {
+			const ledgerBefore = ctx.emulator.ledger().length;
+			const requestsBefore = model.requests.length;
+			const result = await ctx.session.instance.execute(workflowId);
+			if (result.status !== 'success') throw new Error(`agent run ended "${result.status}": ${result.error ?? ''}\n${result.log.split('\n').slice(-40).join('\n')}`);
+			const requests = model.requests.slice(requestsBefore);
+			return { result, requests, charges: ctx.emulator.ledger().slice(ledgerBefore) as LedgerEntry[], results: toolResults(requests.at(-1)!) };
+		};
+
+		test('the agent lists voices and avatars, synthesizes, creates a talking video and checks it; tools and results are what a model needs', async () => {
+			model.script = playSteps([choose, synthesize, createVideo, checkStatus, answer]);
+			const { requests, charges, results } = await run(ctx.session.examples[AGENT_EXAMPLE].id);
+
+			// The tool schemas n8n sent: our descriptions, the $fromAI parameters with their descriptions.
+			const tools = Object.fromEntries((requests[0].tools ?? []).map((t) => [t.function.name, t.function]));
+			expect(Object.keys(tools).sort()).toEqual(['check_video_status', 'create_talking_video', 'list_avatars', 'list_voices', 'synthesize_speech']);
+			expect(tools.synthesize_speech.description).toMatch(/Costs 2 credits per started 1,000 characters/);
+			expect(tools.create_talking_video.description).toMatch(/Returns at once with video_id.*Check Status/);
+			expect(tools.check_video_status.description).toMatch(/status \(queued, creating/);
+			expect(tools.list_voices.description).toMatch(/voice_id/);
+			expect(Object.keys(tools.synthesize_speech.parameters?.properties ?? {}).sort()).toEqual(['text', 'voice_id']);
+			expect(tools.synthesize_speech.parameters?.properties?.voice_id.description).toMatch(/from list_voices/);
+			expect(Object.keys(tools.create_talking_video.parameters?.properties ?? {}).sort()).toEqual(['avatar_id', 'script', 'voice_id']);
+			expect(Object.keys(tools.check_video_status.parameters?.properties ?? {})).toEqual(['video_id']);
+
+			// The results the model got back.
+			expect(results.map((r) => r.name)).toEqual(['list_voices', 'list_avatars', 'synthesize_speech', 'create_talking_video', 'check_video_status']);
+			expectReadableResults(results);
+			const [, , speech, created, checked] = results.map((r) => r.content);
+			expect(speech).toMatch(/"cost_credit":2/);
+			expect(speech).toMatch(/"duration_sec":/);
+			expect(speech).toMatch(/"creditsSpentInExecution":2/);
+			expect(speech).toMatch(/"maxCreditsPerExecution":40/);
+			const videoId = fieldIn(created, 'video_id')!;
+			expect(created).toMatch(/"creditsSpentInExecution":12/);
+			expect(checked).toContain(videoId);
+			expect(checked).toMatch(/"status":"(queued|creating|created)"/);
+			expect(checked).toMatch(/"creditsSpentInExecution":12/);
+
+			// What the service charged: the voice-over and the video, nothing else.
+			expect(charges.map((c) => [c.operation, c.kind, c.credits])).toEqual([
+				['tts', 'charge', 2],
+				['talking_video', 'charge', 10],
+			]);
+			expect(charges[1].refId).toBe(videoId);
+		});
+
+		test('with a budget of 14 credits the fourth paid call is refused before it is sent, and the model is told why', async () => {
+			model.script = playSteps([choose, synthesize, createVideo, synthesize, synthesize, answer]);
+			const ttsBefore = ctx.emulator.requests({ origin: 'api', method: 'POST', path: '/api/v1/tts' }).length;
+			const { charges, results } = await run(capped.id);
+			expect(results.map((r) => r.name)).toEqual(['list_voices', 'list_avatars', 'synthesize_speech', 'create_talking_video', 'synthesize_speech', 'synthesize_speech']);
+			expectReadableResults(results);
+			const refused = results[5].content;
+			expect(refused).toMatch(/Max Credits per Execution \(14\) would be passed: this execution has spent 14 credits\. It would cost about 2 credits\. Nothing was sent or charged/);
+			expect(results[4].content).toMatch(/"creditsSpentInExecution":14/);
+			expect(ctx.emulator.requests({ origin: 'api', method: 'POST', path: '/api/v1/tts' }).length - ttsBefore).toBe(2);
+			expect(charges.map((c) => [c.operation, c.credits])).toEqual([
+				['tts', 2],
+				['talking_video', 10],
+				['tts', 2],
+			]);
+		});
+	});
+}
