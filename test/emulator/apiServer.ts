@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, invalid } from './errors';
 import type { FaultDecision, FaultInjector } from './faults';
 import { envelope, queryObject, readBody, resetConnection, sendJson } from './http';
+import type { Drift } from './drift';
 import type { RequestLog } from './requestLog';
 import { methodNotAllowed, routeNotFound, type Reply, type Router } from './router';
 import type { Account, EmulatorState } from './state';
@@ -15,6 +16,8 @@ export interface ApiDeps {
 	router: Router;
 	/** Introspection endpoints under /__emulator: no auth, no faults, not logged. */
 	admin: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+	/** Drift mode (config `drift`): other plausible shapes of the same answers. */
+	drift?: Drift;
 }
 
 /** Classifies the X-API-Key header for the log without keeping its value. */
@@ -82,6 +85,12 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 			return;
 		}
 
+		const drifted = deps.drift?.errorBefore(method, url.pathname, res);
+		if (drifted) {
+			log.add({ ...entry, status: drifted });
+			return;
+		}
+
 		let status: number;
 		let payload: unknown;
 		let headers: Record<string, string> = {};
@@ -93,7 +102,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 			try {
 				const reply = await dispatch(method, url, body.bytes, body.tooLarge, account, entry);
 				status = reply.status;
-				if (reply.kind === 'json') payload = envelope(reply.data, state.now());
+				if (reply.kind === 'json') payload = envelope(deps.drift ? deps.drift.data(url.pathname, reply.data) : reply.data, state.now(), deps.drift);
 				else ({ headers, body: binary } = reply);
 			} catch (err) {
 				if (!(err instanceof ApiError)) console.error('[emulator] handler crashed:', err);
@@ -116,7 +125,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 		if (binary) {
 			res.writeHead(status, { 'Content-Length': String(binary.length), ...headers });
 			res.end(binary);
-		} else {
+		} else if (!(status >= 400 && deps.drift?.errorReply(status, payload, res, headers))) {
 			sendJson(res, status, payload, headers);
 		}
 		log.add({ ...entry, status });

@@ -18,12 +18,15 @@ async function main(): Promise<void> {
 		renderMs: intFromEnv('RENDER_MS', undefined),
 		aiConcurrencyCap: intFromEnv('AI_CAP', undefined),
 	});
+	// DRIFT=1: drift mode; DRIFT=errors: drift mode with its error bodies too.
+	const drift = process.env.DRIFT ?? '';
+	if (drift !== '' && drift !== '0') emulator.setConfig({ drift: true, driftErrors: drift === 'errors' });
 	const config = emulator.config();
 	console.log(`VisionStory emulator
   API:    ${emulator.baseUrl}   (set VISIONSTORY_API_BASE to this)
   media:  ${emulator.mediaBaseUrl}
   key:    ${emulator.apiKey}   (a test key for the emulator only; set VISIONSTORY_API_KEY to it)
-  render: ${config.renderMs} ms (queued ${config.queueMs} ms), AI video cap ${config.aiConcurrencyCap} per key
+  render: ${config.renderMs} ms (queued ${config.queueMs} ms), AI video cap ${config.aiConcurrencyCap} per key${emulator.config().drift ? `\n  drift:  on${emulator.config().driftErrors ? ', with error bodies' : ''}` : ''}
   controls: ${emulator.baseUrl}/__emulator
 Press Ctrl+C to stop.`);
 

@@ -1,3 +1,4 @@
+import type { Drift } from './drift';
 import type { FaultInjector } from './faults';
 import type { RequestFilter, RequestLog } from './requestLog';
 import type { EmulatorState } from './state';
@@ -14,6 +15,7 @@ export class Controller {
 		readonly state: EmulatorState,
 		private readonly faultInjector: FaultInjector,
 		private readonly log: RequestLog,
+		private readonly drift?: Drift,
 	) {}
 
 	accountId(apiKey: string): string | undefined {
@@ -90,5 +92,6 @@ export class Controller {
 		this.state.reset();
 		this.faultInjector.reset();
 		this.log.clear();
+		this.drift?.reset();
 	}
 }

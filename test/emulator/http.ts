@@ -36,8 +36,9 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 	res.end(payload);
 }
 
-export function envelope(data: unknown, now: number): { data: unknown; message: string; server_time: string } {
-	return { data, message: 'success', server_time: new Date(now).toISOString() };
+export function envelope(data: unknown, now: number, drift?: { envelope<T extends Record<string, unknown>>(body: T): T }): { data: unknown; message: string; server_time: string } {
+	const body = { data, message: 'success', server_time: new Date(now).toISOString() };
+	return drift ? drift.envelope(body) : body;
 }
 
 export function queryObject(query: URLSearchParams): Record<string, string> {

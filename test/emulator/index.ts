@@ -4,6 +4,7 @@ import { createAdminHandler } from './admin';
 import { createApiHandler } from './apiServer';
 import { createClock } from './clock';
 import { Controller } from './controller';
+import { Drift } from './drift';
 import { FaultInjector } from './faults';
 import { createMediaHandler } from './mediaServer';
 import { RequestLog } from './requestLog';
@@ -64,9 +65,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 	const state = new EmulatorState(createClock(options.clock ?? 'real'), mediaBaseUrl, options, baseUrl);
 	const faults = new FaultInjector(options.seed ?? 1);
 	const log = new RequestLog();
-	const controller = new Controller(state, faults, log);
-	apiServer.on('request', createApiHandler({ state, faults, log, router: new Router(apiRoutes), admin: createAdminHandler(controller) }));
-	mediaServer.on('request', createMediaHandler(state, faults, log));
+	const drift = new Drift(state);
+	const controller = new Controller(state, faults, log, drift);
+	apiServer.on('request', createApiHandler({ state, faults, log, router: new Router(apiRoutes), admin: createAdminHandler(controller), drift }));
+	mediaServer.on('request', createMediaHandler(state, faults, log, drift));
 
 	const defaultKey = state.allAccounts()[0].apiKey;
 	const idOf = (apiKey: string | undefined): string | undefined => {

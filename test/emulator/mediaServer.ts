@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { keyPresence } from './apiServer';
 import { bufferSource, generatedSource, sendSource, type ByteSource } from './byteStream';
 import { ApiError } from './errors';
+import type { Drift } from './drift';
 import type { FaultInjector } from './faults';
 import { FIXTURES, type FixtureName } from './fixtures';
 import { queryObject, resetConnection, sendJson } from './http';
@@ -47,9 +48,12 @@ function resolve(state: EmulatorState, url: URL): ByteSource | ApiError {
  * The second origin: rendered videos, generated images, audio and arbitrary-size blobs. It needs no
  * key, but it logs whether one was sent, so tests can prove a client does not leak its key to it.
  */
-export function createMediaHandler(state: EmulatorState, faults: FaultInjector, log: RequestLog): (req: IncomingMessage, res: ServerResponse) => void {
+export function createMediaHandler(state: EmulatorState, faults: FaultInjector, log: RequestLog, drift?: Drift): (req: IncomingMessage, res: ServerResponse) => void {
 	return (req, res) => {
 		const url = new URL(req.url ?? '/', 'http://media');
+		// Drift links have no extension; they serve the same file labelled application/octet-stream.
+		const drifted = drift?.mediaPath(url.pathname);
+		if (drifted) url.pathname = drifted.pathname;
 		const method = (req.method ?? 'GET').toUpperCase();
 		const { apiKey } = keyPresence(state, req);
 		const base = {
@@ -74,7 +78,8 @@ export function createMediaHandler(state: EmulatorState, faults: FaultInjector, 
 			log.add({ ...base, status: injected, outcome: 'answered' });
 			return;
 		}
-		const target = method === 'GET' || method === 'HEAD' ? resolve(state, url) : new ApiError(405, 405, 'The media origin only serves GET and HEAD');
+		let target = method === 'GET' || method === 'HEAD' ? resolve(state, url) : new ApiError(405, 405, 'The media origin only serves GET and HEAD');
+		if (drifted?.octet && drift && !(target instanceof ApiError)) target = drift.octet(target);
 		if (target instanceof ApiError) {
 			sendJson(res, target.status, target.body());
 			log.add({ ...base, status: target.status, outcome: 'answered' });

@@ -69,6 +69,8 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
 		videoBytes: 0,
 		concurrencyDetailsAsString: false,
 		redirectMedia: false,
+		drift: options.drift ?? false,
+		driftErrors: false,
 	};
 }
 

@@ -10,6 +10,8 @@ export interface EmulatorOptions {
 	clock?: 'real' | 'manual';
 	seed?: number;
 	accounts?: Array<{ apiKey: string; credits: number }>;
+	/** Start in drift mode (see `EmulatorConfig.drift`). */
+	drift?: boolean;
 }
 
 /** Behaviour knobs that can change while the emulator runs; they apply to submissions made afterwards. */
@@ -27,6 +29,14 @@ export interface EmulatorConfig {
 	 * own domain and redirects them to a CDN): downloads then cross from the API's origin to another.
 	 */
 	redirectMedia: boolean;
+	/**
+	 * Drift mode (`drift.ts`): unknown fields everywhere, other shapes for what the contract leaves
+	 * open, odd model entries, an unknown non-final status before the real one, extensionless media
+	 * links served as application/octet-stream.
+	 */
+	drift: boolean;
+	/** With `drift`: proxy HTML 502s and empty 503s on the first GETs of each path, list-shaped 422 details, plain-text 401s. */
+	driftErrors: boolean;
 }
 
 export type FaultKind =
