@@ -1,7 +1,7 @@
 import type { AiVideoModelDto } from '../shared/api/contract';
 import type { FieldIssue, VisionStoryError } from '../shared/api/errors';
 import { mediaKindOf, mimeTypeForExtension, urlExtension } from '../shared/api/mediaTypes';
-import { allowedValue, checkAgainst, promptLength } from '../shared/framework/modelChecks';
+import { allowedValue, checkAgainst, modelsOrSkip, promptLength } from '../shared/framework/modelChecks';
 import type { Prepared, Scope } from '../shared/framework/operation';
 
 /** image, video or audio, when the reference says (inline MIME type or URL file extension); assets are not known here. */
@@ -53,6 +53,6 @@ function aiVideoIssues(model: AiVideoModelDto, request: Record<string, unknown>)
 
 /** The AI video model list is read once for all items; each request is checked against its model. */
 export async function checkAiVideoModels(scope: Scope, items: Prepared[]): Promise<Map<number, VisionStoryError>> {
-	const { models } = await scope.client.listAiVideoModels({ signal: scope.signal });
+	const models = await modelsOrSkip(() => scope.client.listAiVideoModels({ signal: scope.signal }));
 	return checkAgainst('create', items, models, aiVideoIssues);
 }

@@ -1,6 +1,6 @@
 import type { ImageModelDto } from '../shared/api/contract';
 import type { FieldIssue, VisionStoryError } from '../shared/api/errors';
-import { allowedValue, checkAgainst, promptLength } from '../shared/framework/modelChecks';
+import { allowedValue, checkAgainst, modelsOrSkip, promptLength } from '../shared/framework/modelChecks';
 import type { Prepared, Scope } from '../shared/framework/operation';
 
 function imageIssues(model: ImageModelDto, request: Record<string, unknown>): FieldIssue[] {
@@ -20,6 +20,6 @@ function imageIssues(model: ImageModelDto, request: Record<string, unknown>): Fi
 
 /** The image model list is read once for all items; each request is checked against its model. */
 export async function checkImageModels(scope: Scope, items: Prepared[]): Promise<Map<number, VisionStoryError>> {
-	const { models } = await scope.client.listImageModels({ signal: scope.signal });
+	const models = await modelsOrSkip(() => scope.client.listImageModels({ signal: scope.signal }));
 	return checkAgainst('generate', items, models, imageIssues);
 }

@@ -58,7 +58,7 @@ export class Drift {
 	/** The `data` of a JSON success answer, drifted. */
 	data(path: string, data: unknown): unknown {
 		if (!this.on || data === null || data === undefined) return data;
-		let out = structuredClone(data);
+		let out: unknown = structuredClone(data);
 		out = this.statuses(out);
 		out = this.walk(out, GUESSED_SHAPES.has(path), 0);
 		if (path === '/api/v1/image/models') out = imageModels(out);

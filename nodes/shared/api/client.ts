@@ -1,7 +1,7 @@
 import type { z } from 'zod/v3';
 
 import type { AiVideoDto, OperationName, Operations, RequestOf, ResponseOf } from './contract';
-import { AI_VIDEO_BATCH_MAX, Empty, operations } from './contract';
+import { AI_VIDEO_BATCH_MAX, AiVideoDto as AiVideoSchema, Empty, operations } from './contract';
 import type { FieldIssue } from './errors';
 import { invalidInput, VisionStoryError } from './errors';
 import type { Download } from './http';
@@ -12,6 +12,40 @@ export type { CallOptions } from './transport';
 /** Turns zod's issues into field paths the user can act on. */
 export function fieldIssues(error: z.ZodError): FieldIssue[] {
 	return error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message }));
+}
+
+/** What zod says of one answer field: missing, present with another type, or another problem. */
+function describeIssue(issue: z.ZodIssue): string {
+	const field = issue.path.join('.') || 'data';
+	if (issue.code === 'invalid_type') {
+		return issue.received === 'undefined' ? `is missing ${field}` : `${field} has an unexpected type: got ${issue.received}`;
+	}
+	return `${field} ${issue.message}`;
+}
+
+/** An answer the client cannot read where the contract states its shape; names each field and what was wrong with it. */
+export function unreadableAnswer(operation: string, error?: z.ZodError, missing?: string, videoId?: string): VisionStoryError {
+	const described = error ? error.issues.map(describeIssue) : [`is missing ${missing ?? 'data'}`];
+	const missingOnly = described.every((d) => d.startsWith('is missing '));
+	const subject = `VisionStory's answer to ${operation}${videoId ? ` for ${videoId}` : ''}`;
+	const message = missingOnly
+		? `${subject} is missing ${described.map((d) => d.slice('is missing '.length)).join(', ')}`
+		: `${subject}: ${described.map((d) => (d.startsWith('is missing ') ? `${d.slice('is missing '.length)} is missing` : d)).join('; ')}`;
+	return new VisionStoryError({
+		category: 'response',
+		operation,
+		message,
+		hint: 'The service may have changed. Please report this to the n8n-nodes-visionstory maintainers.',
+		...(videoId ? { videoIds: [videoId] } : {}),
+	});
+}
+
+/** The batch form answers { videos: [...] }; a service that answers one id with the task itself is read the same way. */
+function batchEntries(data: unknown): unknown[] {
+	if (!data || typeof data !== 'object' || !('videos' in data)) return [data];
+	const videos = (data as { videos: unknown }).videos;
+	if (!Array.isArray(videos)) throw unreadableAnswer('getAiVideo', undefined, 'videos');
+	return videos;
 }
 
 /** A request that passed its operation's checks: sent as is, without checking it again. */
@@ -60,16 +94,7 @@ export class VisionStoryClient {
 
 	private parse<N extends OperationName>(name: N, data: unknown): ResponseOf<N> {
 		const parsed = operations[name].response.safeParse(data);
-		if (!parsed.success) {
-			throw new VisionStoryError({
-				category: 'response',
-				operation: name,
-				message: `VisionStory's answer to ${name} is missing ${fieldIssues(parsed.error)
-					.map((i) => i.field || 'data')
-					.join(', ')}`,
-				hint: 'The service may have changed. Please report this to the n8n-nodes-visionstory maintainers.',
-			});
-		}
+		if (!parsed.success) throw unreadableAnswer(name, parsed.error);
 		return parsed.data as ResponseOf<N>;
 	}
 
@@ -99,13 +124,32 @@ export class VisionStoryClient {
 		if ('videos' in data && Array.isArray(data.videos)) throw this.unexpected('getAiVideo', 'a single video');
 		return data as AiVideoDto;
 	}
-	/** Up to 20 tasks in one call; ids that do not exist or belong to another account are left out. */
+	/** Up to 20 tasks in one call; ids that do not exist or belong to another account, or whose entry cannot be read, are left out. */
 	async getAiVideos(request: { video_ids: string[] }, options?: CallOptions): Promise<AiVideoDto[]> {
-		if (request.video_ids.length > AI_VIDEO_BATCH_MAX) {
-			throw invalidInput('getAiVideo', [{ field: 'video_ids', message: `has ${request.video_ids.length} ids; at most ${AI_VIDEO_BATCH_MAX} per call` }]);
+		const read = await this.readAiVideos(request.video_ids, options);
+		return [...read.values()].filter((v): v is AiVideoDto => !(v instanceof VisionStoryError));
+	}
+
+	/**
+	 * Up to 20 tasks in one call, by id: each entry is read on its own, so one the client cannot read
+	 * becomes that id's error and the others are kept. Ids the service left out are absent.
+	 */
+	async readAiVideos(ids: string[], options?: CallOptions): Promise<Map<string, AiVideoDto | VisionStoryError>> {
+		if (ids.length > AI_VIDEO_BATCH_MAX) {
+			throw invalidInput('getAiVideo', [{ field: 'video_ids', message: `has ${ids.length} ids; at most ${AI_VIDEO_BATCH_MAX} per call` }]);
 		}
-		const data = await this.call('getAiVideo', request, options);
-		return 'videos' in data && Array.isArray(data.videos) ? (data.videos as AiVideoDto[]) : [data as AiVideoDto];
+		const request = this.validate('getAiVideo', { video_ids: ids });
+		const data = await this.transport.call('getAiVideo', operations.getAiVideo, request as Record<string, unknown>, options);
+		const entries = batchEntries(data);
+		const read = new Map<string, AiVideoDto | VisionStoryError>();
+		for (const entry of entries) {
+			const id = (entry as { video_id?: unknown } | null)?.video_id;
+			const key = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+			if (key === undefined) continue;
+			const parsed = AiVideoSchema.safeParse(entry);
+			read.set(key, parsed.success ? parsed.data : unreadableAnswer('getAiVideo', parsed.error, undefined, key));
+		}
+		return read;
 	}
 	listAiVideos(request: RequestOf<'listAiVideos'> = {}, options?: CallOptions) {
 		return this.call('listAiVideos', request, options);

@@ -98,8 +98,7 @@ async function pollAiVideos(client: VisionStoryClient, ids: string[], signal?: A
 	const results = new Map<string, PollResult>();
 	await mapConcurrent(chunks, 4, async (chunk) => {
 		try {
-			const videos = await client.getAiVideos({ video_ids: chunk }, { signal });
-			for (const video of videos) results.set(video.video_id, video);
+			for (const [id, video] of await client.readAiVideos(chunk, { signal })) results.set(id, video);
 		} catch (error) {
 			for (const id of chunk) results.set(id, asError(error));
 		}

@@ -1,6 +1,6 @@
 import type { ParamSpec } from '../api/contract';
-import type { FieldIssue, VisionStoryError } from '../api/errors';
-import { invalidInput } from '../api/errors';
+import type { FieldIssue } from '../api/errors';
+import { invalidInput, VisionStoryError } from '../api/errors';
 import type { Prepared } from './operation';
 
 /**
@@ -24,14 +24,26 @@ function unknownModel(modelId: string, models: Array<{ model_id: string }>): Fie
 	return { field: 'model_id', message: `"${modelId}" is not a model; available: ${models.map((m) => m.model_id).join(', ')}` };
 }
 
+/**
+ * The model list, or undefined when its answer cannot be read at all: the local checks are then
+ * skipped and the service checks the request itself, rather than every item failing on a list.
+ */
+export async function modelsOrSkip<M>(read: () => Promise<{ models: M[] }>): Promise<M[] | undefined> {
+	const [outcome] = await Promise.allSettled([read()]);
+	if (outcome.status === 'fulfilled') return outcome.value.models;
+	if (outcome.reason instanceof VisionStoryError && outcome.reason.category === 'response') return undefined;
+	throw outcome.reason;
+}
+
 /** Each item's request against its model's entry; the items with problems, by index. */
 export function checkAgainst<M extends { model_id: string }>(
 	operation: string,
 	items: Prepared[],
-	models: M[],
+	models: M[] | undefined,
 	issuesOf: (model: M, request: Record<string, unknown>) => FieldIssue[],
 ): Map<number, VisionStoryError> {
 	const rejected = new Map<number, VisionStoryError>();
+	if (!models) return rejected;
 	for (const item of items) {
 		const request = item.request ?? {};
 		const modelId = String(request.model_id ?? '');

@@ -1,6 +1,7 @@
 import { z } from 'zod/v3';
 
 import { ClientRequestId, Cursor, dto, Id, mediaRef, ParamSpec, TASK_STATUSES, wholeNumber } from './common';
+import { list, nested, num, record, requiredList, requiredString, status, str, bool } from './lenient';
 
 export const AI_VIDEO_BATCH_MAX = 20;
 /** The longest prompt any model family takes (Wan); each model's own cap comes from the model list. */
@@ -21,22 +22,25 @@ export const CreateAiVideoRequest = z
 	})
 	.strict();
 export type CreateAiVideoRequest = z.input<typeof CreateAiVideoRequest>;
-export const CreateAiVideoResponse = dto({ video_id: z.string() });
+export const CreateAiVideoResponse = dto({ video_id: requiredString() });
 
-export const AiVideoError = dto({ code: z.number().or(z.string()).nullish(), message: z.string().nullish() });
+export const AiVideoError = dto({ code: z.unknown().transform((v) => (typeof v === 'number' || typeof v === 'string' ? v : undefined)), message: str() });
+
+/** A failed task's reason; a bare string is read as its message. */
+const TaskError = z.preprocess((v) => (typeof v === 'string' ? { message: v } : v), nested(AiVideoError));
 
 export const AiVideoDto = dto({
-	video_id: z.string(),
-	model_id: z.string().nullish(),
-	status: z.string(),
-	video_url: z.string().nullish(),
-	cover_url: z.string().nullish(),
-	duration_sec: z.number().nullish(),
-	resolution: z.string().nullish(),
-	aspect_ratio: z.string().nullish(),
-	cost_credit: z.number().nullish(),
-	created_at: z.number().nullish(),
-	error: AiVideoError.nullish(),
+	video_id: requiredString(),
+	model_id: str(),
+	status: status(),
+	video_url: str(),
+	cover_url: str(),
+	duration_sec: num(),
+	resolution: str(),
+	aspect_ratio: str(),
+	cost_credit: num(),
+	created_at: num(),
+	error: TaskError,
 });
 export type AiVideoDto = z.infer<typeof AiVideoDto>;
 
@@ -56,7 +60,7 @@ export const GetAiVideoRequest = z
 			ctx.addIssue({ code: z.ZodIssueCode.custom, path: [], message: 'provide exactly one of video_id, video_ids' });
 		}
 	});
-export const AiVideoBatch = dto({ videos: z.array(AiVideoDto) });
+export const AiVideoBatch = dto({ videos: requiredList(AiVideoDto) });
 export const GetAiVideoResponse = z.union([AiVideoBatch, AiVideoDto]);
 
 export const ListAiVideosRequest = z
@@ -66,7 +70,7 @@ export const ListAiVideosRequest = z
 		status: z.array(z.enum(TASK_STATUSES)).min(1, 'needs at least one status').optional(),
 	})
 	.strict();
-export const AiVideoPage = dto({ videos: z.array(AiVideoDto), next_cursor: z.number().nullish() });
+export const AiVideoPage = dto({ videos: requiredList(AiVideoDto), next_cursor: num() });
 
 export const EstimateAiVideoCostRequest = z
 	.object({
@@ -76,22 +80,23 @@ export const EstimateAiVideoCostRequest = z
 		generate_audio: z.boolean().nullish(),
 	})
 	.strict();
-export const AiVideoCost = dto({ credit: z.number() });
+export const AiVideoCost = dto({ credit: z.preprocess((v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v), z.number()) });
 
 export const MediaSlotSpec = dto({
-	supported: z.boolean().nullish(),
-	max: z.number().nullish(),
-	mime_types: z.array(z.string()).nullish(),
-	kinds: z.array(z.string()).nullish(),
+	supported: bool(),
+	max: num(),
+	mime_types: list(z.string(), { splitText: true }),
+	kinds: list(z.string(), { splitText: true }),
 });
 export type MediaSlotSpec = z.infer<typeof MediaSlotSpec>;
 
+/** A model entry (shape: a guess); params and media that cannot be read are skipped, the model stays listed. */
 export const AiVideoModelDto = dto({
-	model_id: z.string(),
-	name: z.string().nullish(),
-	family: z.string().nullish(),
-	params: z.record(ParamSpec).nullish(),
-	media: z.record(MediaSlotSpec).nullish(),
+	model_id: requiredString(),
+	name: str(),
+	family: str(),
+	params: record(ParamSpec),
+	media: record(MediaSlotSpec),
 });
 export type AiVideoModelDto = z.infer<typeof AiVideoModelDto>;
-export const AiVideoModelList = dto({ models: z.array(AiVideoModelDto) });
+export const AiVideoModelList = dto({ models: requiredList(AiVideoModelDto) });

@@ -1,6 +1,7 @@
 import { z } from 'zod/v3';
 
 import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData, wholeNumber } from './common';
+import { num, requiredList, requiredString, str } from './lenient';
 
 export const ASSET_KINDS = ['image', 'video', 'audio'] as const;
 
@@ -14,13 +15,13 @@ export const UploadAssetRequest = exactlyOneOf(
 export type UploadAssetRequest = z.input<typeof UploadAssetRequest>;
 
 export const AssetDto = dto({
-	asset_id: z.string(),
-	kind: z.string().nullish(),
-	mime: z.string().nullish(),
-	width: z.number().nullish(),
-	height: z.number().nullish(),
-	duration_sec: z.number().nullish(),
-	created_at: z.number().nullish(),
+	asset_id: requiredString(),
+	kind: str(),
+	mime: str(),
+	width: num(),
+	height: num(),
+	duration_sec: num(),
+	created_at: num(),
 });
 export type AssetDto = z.infer<typeof AssetDto>;
 
@@ -31,6 +32,6 @@ export const ListAssetsRequest = z
 		limit: wholeNumber().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
 	})
 	.strict();
-export const AssetPage = dto({ assets: z.array(AssetDto), next_cursor: z.number().nullish() });
+export const AssetPage = dto({ assets: requiredList(AssetDto), next_cursor: num() });
 
 export const AssetIdQuery = z.object({ asset_id: Id }).strict();

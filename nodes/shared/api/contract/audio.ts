@@ -1,6 +1,7 @@
 import { z } from 'zod/v3';
 
 import { dto, Id, MEDIA_MIME_TYPES, mediaRef, MIB, SpeechRate } from './common';
+import { list, num, requiredNumber, str } from './lenient';
 
 export const TTS_TEXT_MAX = 3000;
 
@@ -28,9 +29,9 @@ const alignAudio = mediaRef({ mimeTypes: MEDIA_MIME_TYPES.audio, maxBytes: { aud
 
 export const WordDto = dto({
 	text: z.string(),
-	start_sec: z.number(),
-	end_sec: z.number(),
-	speaker: z.string().nullish(),
+	start_sec: requiredNumber(),
+	end_sec: requiredNumber(),
+	speaker: str(),
 });
 export type WordDto = z.infer<typeof WordDto>;
 
@@ -38,9 +39,10 @@ export const AlignAudioRequest = z
 	.object({ audio: alignAudio, text: z.string().trim().min(1, 'must not be empty') })
 	.strict();
 export type AlignAudioRequest = z.input<typeof AlignAudioRequest>;
+/** Alignment's word timings are stated by the contract: one that cannot be read fails the answer, rather than captions missing a word. */
 export const AlignResultDto = dto({
-	cost_credit: z.number().nullish(),
-	duration_sec: z.number().nullish(),
+	cost_credit: num(),
+	duration_sec: num(),
 	words: z.array(WordDto),
 });
 export type AlignResultDto = z.infer<typeof AlignResultDto>;
@@ -49,11 +51,12 @@ export const TranscribeAudioRequest = z
 	.object({ audio: alignAudio, diarize: z.boolean().nullish(), srt: z.boolean().nullish() })
 	.strict();
 export type TranscribeAudioRequest = z.input<typeof TranscribeAudioRequest>;
+/** Transcription's answer beyond words and srt is unknown (facts.md): a word that cannot be read is skipped. */
 export const TranscriptionDto = dto({
-	text: z.string().nullish(),
-	duration_sec: z.number().nullish(),
-	cost_credit: z.number().nullish(),
-	words: z.array(WordDto).nullish(),
-	srt: z.string().nullish(),
+	text: str(),
+	duration_sec: num(),
+	cost_credit: num(),
+	words: list(WordDto),
+	srt: str(),
 });
 export type TranscriptionDto = z.infer<typeof TranscriptionDto>;

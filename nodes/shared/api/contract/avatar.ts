@@ -1,6 +1,7 @@
 import { z } from 'zod/v3';
 
 import { AspectRatio, Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData, MIB, wholeNumber } from './common';
+import { list, num, requiredList, requiredString, str } from './lenient';
 
 export const AVATAR_IMAGE_MIME_TYPES = ['image/jpeg', 'image/jpg', 'image/png', 'image/webp', 'image/heic'] as const;
 export const AVATAR_IMAGE_MAX_BYTES = 10 * MIB;
@@ -16,20 +17,20 @@ export type CreateAvatarRequest = z.input<typeof CreateAvatarRequest>;
 
 export const AvatarFraming = dto({
 	aspect_ratio: z.string(),
-	zoom: z.number().nullish(),
-	offset_x: z.number().nullish(),
-	offset_y: z.number().nullish(),
-	image_url: z.string().nullish(),
+	zoom: num(),
+	offset_x: num(),
+	offset_y: num(),
+	image_url: str(),
 });
 export type AvatarFraming = z.infer<typeof AvatarFraming>;
 
 export const AvatarDto = dto({
-	avatar_id: z.string(),
-	thumbnail_url: z.string().nullish(),
-	aspect_ratios: z.array(z.string()).nullish(),
-	created_at: z.number().nullish(),
-	default_voice_id: z.string().nullish(),
-	framing: z.array(AvatarFraming).nullish(),
+	avatar_id: requiredString(),
+	thumbnail_url: str(),
+	aspect_ratios: list(z.string(), { splitText: true }),
+	created_at: num(),
+	default_voice_id: str(),
+	framing: list(AvatarFraming),
 });
 export type AvatarDto = z.infer<typeof AvatarDto>;
 
@@ -40,7 +41,7 @@ export const ListAvatarsRequest = z
 		limit: wholeNumber().min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
 	})
 	.strict();
-export const AvatarPage = dto({ avatars: z.array(AvatarDto), next_cursor: z.number().nullish() });
+export const AvatarPage = dto({ avatars: requiredList(AvatarDto), next_cursor: num() });
 
 export const UpdateAvatarFramingRequest = z
 	.object({
@@ -54,11 +55,11 @@ export const UpdateAvatarFramingRequest = z
 export type UpdateAvatarFramingRequest = z.input<typeof UpdateAvatarFramingRequest>;
 export const FramingResultDto = dto({
 	aspect_ratio: z.string(),
-	avatar_id: z.string(),
-	image_url: z.string().nullish(),
-	zoom: z.number().nullish(),
-	offset_x: z.number().nullish(),
-	offset_y: z.number().nullish(),
+	avatar_id: requiredString(),
+	image_url: str(),
+	zoom: num(),
+	offset_x: num(),
+	offset_y: num(),
 });
 
 /** What Update Framing checks before reading the avatar: values left out keep their current setting. */

@@ -1,5 +1,7 @@
 import { z } from 'zod/v3';
 
+import { bool, list, num } from './lenient';
+
 /** The JSON types the contract names; requests are validated strictly, responses tolerantly. */
 
 export const ASPECT_RATIOS = ['9:16', '16:9', '1:1'] as const;
@@ -171,7 +173,7 @@ export function dto<T extends z.ZodRawShape>(shape: T) {
 	return z.object(shape).passthrough();
 }
 
-export const DeleteResult = dto({ deleted: z.boolean().optional() });
+export const DeleteResult = dto({ deleted: bool() });
 export type DeleteResult = z.infer<typeof DeleteResult>;
 
 export const Empty = z.object({}).strict();
@@ -200,14 +202,25 @@ export const ErrorEnvelope = z.object({
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
 
-/** A parameter's allowed values and default, as the model lists describe them. */
+/** A value a model's parameter offers: text or a number (a numeric string reads as its number). */
+const OfferedValue = z.preprocess((v) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v), z.union([z.string(), z.number()]));
+
+/**
+ * A parameter's allowed values and default, as the model lists describe them (a guess in facts.md):
+ * values that are neither text nor numbers are skipped, and a part in another shape reads as absent,
+ * so the checks it would allow are not made and the service's own defaults apply.
+ */
 export const ParamSpecShape = {
-	values: z.array(z.union([z.string(), z.number()])).nullish(),
-	default: z.union([z.string(), z.number(), z.boolean()]).nullish(),
-	max_length: z.number().nullish(),
-	max: z.number().nullish(),
-	min: z.number().nullish(),
-	supported: z.boolean().nullish(),
+	values: list(OfferedValue),
+	default: z.unknown().transform((v) => {
+		const offered = OfferedValue.safeParse(v);
+		if (offered.success) return offered.data;
+		return typeof v === 'boolean' ? v : v === null ? null : undefined;
+	}),
+	max_length: num(),
+	max: num(),
+	min: num(),
+	supported: bool(),
 };
 export const ParamSpec = dto(ParamSpecShape);
 export type ParamSpec = z.infer<typeof ParamSpec>;

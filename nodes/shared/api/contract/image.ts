@@ -1,6 +1,7 @@
 import { z } from 'zod/v3';
 
 import { dto, Id, MEDIA_MIME_TYPES, mediaRef, MIB, ParamSpec } from './common';
+import { num, record, requiredList, requiredString, str } from './lenient';
 
 /** The most references any image model takes (Seedream 5.0 Lite); each model's own cap is params.refs.max. */
 export const IMAGE_REFS_MAX = 14;
@@ -21,19 +22,20 @@ export type GenerateImageRequest = z.input<typeof GenerateImageRequest>;
 
 export const ImageResultDto = dto({
 	url: z.string(),
-	width: z.number().nullish(),
-	height: z.number().nullish(),
-	model_id: z.string().nullish(),
-	cost_credit: z.number().nullish(),
+	width: num(),
+	height: num(),
+	model_id: str(),
+	cost_credit: num(),
 });
 export type ImageResultDto = z.infer<typeof ImageResultDto>;
 
+/** A model entry (shape partly shown); params and prices that cannot be read are skipped, the model stays listed. */
 export const ImageModelDto = dto({
-	model_id: z.string(),
-	name: z.string().nullish(),
-	params: z.record(ParamSpec).nullish(),
-	credit_per_image: z.number().nullish(),
-	credit_by_resolution: z.record(z.number()).nullish(),
+	model_id: requiredString(),
+	name: str(),
+	params: record(ParamSpec),
+	credit_per_image: num(),
+	credit_by_resolution: record(num()),
 });
 export type ImageModelDto = z.infer<typeof ImageModelDto>;
-export const ImageModelList = dto({ models: z.array(ImageModelDto) });
+export const ImageModelList = dto({ models: requiredList(ImageModelDto) });

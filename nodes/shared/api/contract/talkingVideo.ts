@@ -14,6 +14,7 @@ import {
 	TASK_STATUSES,
 	wholeNumber,
 } from './common';
+import { bool, list, num, requiredList, requiredString, status, str } from './lenient';
 
 export const TALKING_VIDEO_RESOLUTIONS = ['720p', '1080p', '2k'] as const;
 export const EMOTIONS = ['cheerful', 'angry', 'marketing', 'news', 'singing'] as const;
@@ -74,18 +75,18 @@ export const CreateTalkingVideoRequest = exactlyOneOf(
 );
 export type CreateTalkingVideoRequest = z.input<typeof CreateTalkingVideoRequest>;
 
-export const CreateTalkingVideoResponse = dto({ video_id: z.string() });
+export const CreateTalkingVideoResponse = dto({ video_id: requiredString() });
 
 /** The talking video task as GET /api/v1/video returns it. */
 export const TalkingVideoDto = dto({
-	video_id: z.string(),
-	model_id: z.string().nullish(),
-	status: z.string(),
-	created_at: z.number().nullish(),
-	aspect_ratio: z.string().nullish(),
-	resolution: z.string().nullish(),
-	cost_credit: z.number().nullish(),
-	video_url: z.string().nullish(),
+	video_id: requiredString(),
+	model_id: str(),
+	status: status(),
+	created_at: num(),
+	aspect_ratio: str(),
+	resolution: str(),
+	cost_credit: num(),
+	video_url: str(),
 });
 export type TalkingVideoDto = z.infer<typeof TalkingVideoDto>;
 
@@ -98,14 +99,15 @@ export const ListTalkingVideosRequest = z
 		status: z.array(z.enum(TASK_STATUSES)).min(1, 'needs at least one status').optional(),
 	})
 	.strict();
-export const TalkingVideoPage = dto({ videos: z.array(TalkingVideoDto), next_cursor: z.number().nullish() });
+export const TalkingVideoPage = dto({ videos: requiredList(TalkingVideoDto), next_cursor: num() });
 
+/** A model entry (shape unknown): resolutions may come as one comma-separated string. */
 export const TalkingVideoModelDto = dto({
-	model_id: z.string(),
-	name: z.string().nullish(),
-	resolutions: z.array(z.string()).nullish(),
-	default_resolution: z.string().nullish(),
-	is_default: z.boolean().nullish(),
+	model_id: requiredString(),
+	name: str(),
+	resolutions: list(z.string(), { splitText: true }),
+	default_resolution: str(),
+	is_default: bool(),
 });
 export type TalkingVideoModelDto = z.infer<typeof TalkingVideoModelDto>;
-export const TalkingVideoModelList = dto({ models: z.array(TalkingVideoModelDto) });
+export const TalkingVideoModelList = dto({ models: requiredList(TalkingVideoModelDto) });

@@ -1,6 +1,7 @@
 import { z } from 'zod/v3';
 
 import { dto, mediaRef } from './common';
+import { nested, num } from './lenient';
 
 export const UNDERSTAND_INPUTS_MAX = 8;
 
@@ -23,7 +24,7 @@ export type UnderstandMediaRequest = z.input<typeof UnderstandMediaRequest>;
 
 export const UnderstandResultDto = dto({
 	output: z.record(z.unknown()),
-	usage: dto({ input_tokens: z.number().nullish(), output_tokens: z.number().nullish() }).nullish(),
-	cost_credit: z.number().nullish(),
+	usage: nested(dto({ input_tokens: num(), output_tokens: num() })),
+	cost_credit: num(),
 });
 export type UnderstandResultDto = z.infer<typeof UnderstandResultDto>;

@@ -1,6 +1,7 @@
 import { z } from 'zod/v3';
 
 import { Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData, MIB, wholeNumber } from './common';
+import { bool, list, num, requiredList, requiredString, str } from './lenient';
 
 export const VOICE_SAMPLE_MIME_TYPES = [
 	'audio/mpeg',
@@ -20,17 +21,17 @@ export const VOICE_SAMPLE_MAX_BYTES = 30 * MIB;
 export const PREVIEW_TEXT_MAX = 100;
 
 export const VoiceDto = dto({
-	voice_id: z.string(),
-	language: z.string().nullish(),
-	locale: z.string().nullish(),
-	preview_audio_url: z.string().nullish(),
-	is_free: z.boolean().nullish(),
-	provider: z.string().nullish(),
-	gender: z.string().nullish(),
-	age: z.string().nullish(),
-	accent: z.string().nullish(),
-	tags: z.string().nullish(),
-	use_cases: z.array(z.string()).nullish(),
+	voice_id: requiredString(),
+	language: str(),
+	locale: str(),
+	preview_audio_url: str(),
+	is_free: bool(),
+	provider: str(),
+	gender: str(),
+	age: str(),
+	accent: str(),
+	tags: z.unknown().transform((v) => (typeof v === 'string' ? v : Array.isArray(v) ? v.filter((t) => typeof t === 'string').join(', ') : v === null ? null : undefined)),
+	use_cases: list(z.string(), { splitText: true }),
 });
 export type VoiceDto = z.infer<typeof VoiceDto>;
 
@@ -43,9 +44,9 @@ export const ListVoicesRequest = z
 	})
 	.strict();
 export const VoiceList = dto({
-	my_voices: z.array(VoiceDto),
-	public_voices: z.array(VoiceDto),
-	next_cursor: z.number().nullish(),
+	my_voices: requiredList(VoiceDto),
+	public_voices: requiredList(VoiceDto),
+	next_cursor: num(),
 });
 export type VoiceList = z.infer<typeof VoiceList>;
 
@@ -59,11 +60,11 @@ export const CloneVoiceRequest = exactlyOneOf(
 );
 export type CloneVoiceRequest = z.input<typeof CloneVoiceRequest>;
 export const ClonedVoiceDto = dto({
-	voice_id: z.string(),
-	locale: z.string().nullish(),
-	language: z.string().nullish(),
-	gender: z.string().nullish(),
-	preview_audio_url: z.string().nullish(),
+	voice_id: requiredString(),
+	locale: str(),
+	language: str(),
+	gender: str(),
+	preview_audio_url: str(),
 });
 
 export const VoiceIdQuery = z.object({ voice_id: Id }).strict();
