@@ -6,6 +6,8 @@
 import { VisionStoryClient } from '../../nodes/shared/api/client';
 import { VisionStoryError } from '../../nodes/shared/api/errors';
 import type { Transport } from '../../nodes/shared/api/transport';
+import { allowedValue, checkAgainst, modelsOrSkip } from '../../nodes/shared/framework/modelChecks';
+import type { Prepared } from '../../nodes/shared/framework/operation';
 
 /** A client whose every call answers `data` (the success envelope's `data`), as the transport returns it. */
 function answering(data: unknown | ((request: Record<string, unknown>) => unknown)): VisionStoryClient {
@@ -182,5 +184,28 @@ describe('tasks', () => {
 	test('what the contract states is still read: a task id given as a number, cost and duration as numbers', async () => {
 		const read = await answering(task('aiv_1', { duration_sec: '5', cost_credit: 20, created_at: 1764000000, video_url: 'https://cdn.example.com/v' })).getAiVideo({ video_id: 'aiv_1' });
 		expect(read).toMatchObject({ video_id: 'aiv_1', duration_sec: 5, cost_credit: 20, created_at: 1764000000, video_url: 'https://cdn.example.com/v' });
+	});
+});
+
+describe('model checks', () => {
+	test('a model list that cannot be read at all skips the local checks instead of failing every item', async () => {
+		const unreadable = answering({ items: [] });
+		expect(await modelsOrSkip(() => unreadable.listAiVideoModels())).toBeUndefined();
+		const items = [{ index: 0, request: { model_id: 'any-model', prompt: 'x' } }] as unknown as Prepared[];
+		expect(checkAgainst('create', items, undefined, () => [{ field: 'prompt', message: 'never asked' }]).size).toBe(0);
+		// Other failures (the service refusing the key, the network) still end the operation.
+		const refused = new VisionStoryError({ category: 'api', status: 401, message: 'Unauthorized' });
+		await expect(modelsOrSkip(() => Promise.reject(refused))).rejects.toBe(refused);
+	});
+
+	test('a model whose params could not be read is checked only for what is known: it exists', async () => {
+		const { models } = await answering({ models: [{ model_id: 'wan-2.5', params: 'see the documentation' }] }).listAiVideoModels();
+		const items = [
+			{ index: 0, request: { model_id: 'wan-2.5', prompt: 'x', duration_sec: 7 } },
+			{ index: 1, request: { model_id: 'unknown-model', prompt: 'x' } },
+		] as unknown as Prepared[];
+		const rejected = checkAgainst('create', items, models, (model, request) => [allowedValue(model.params?.duration_sec, 'duration_sec', request.duration_sec, model.model_id)].filter((i) => i !== undefined));
+		expect([...rejected.keys()]).toEqual([1]);
+		expect(rejected.get(1)?.message).toMatch(/"unknown-model" is not a model; available: wan-2.5/);
 	});
 });
