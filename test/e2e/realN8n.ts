@@ -12,6 +12,7 @@ import { prepareSession, type N8nSession } from '../../scripts/n8n/session';
 import type { N8nLine } from '../../scripts/n8n/versions';
 import { startEmulator, type Emulator, type LedgerEntry, type RequestLogEntry, type TaskRecord } from '../emulator';
 import { describeAgentChecks } from './agentChecks';
+import { describeDriftExamples, describeDriftServed } from './driftChecks';
 import { describeErrorModeChecks } from './errorModeChecks';
 import { describeMcpChecks } from './mcpChecks';
 import { describeExampleChecks } from './exampleChecks';
@@ -85,6 +86,7 @@ export function describeRealN8n(line: N8nLine): void {
 		describeExampleChecks(ctx);
 		describeErrorModeChecks(ctx);
 		describeAgentChecks(ctx);
+		describeDriftExamples(ctx);
 
 		describe('served by `n8n start`', () => {
 			beforeAll(async () => {
@@ -96,6 +98,7 @@ export function describeRealN8n(line: N8nLine): void {
 			describePackageLoading(ctx);
 			describeWebhookAndTrigger(ctx);
 			describeMcpChecks(ctx);
+			describeDriftServed(ctx);
 		});
 	});
 }
