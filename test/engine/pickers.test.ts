@@ -383,6 +383,30 @@ describe('options that follow the chosen model', () => {
 	});
 });
 
+describe('model lists in other shapes (emulator drift mode)', () => {
+	const model = (id: string) => ({ __rl: true, mode: 'list', value: id });
+	const options = async (nodeType: string, parameter: string, parameters: INodeParameters) =>
+		await harness.loadOptions(nodeType, parameter, { credentials: credentials(), parameters });
+
+	beforeEach(() => emu.setConfig({ drift: true }));
+
+	test('every model is listed, odd entries included; options skip what is not a value, prices skip null', async () => {
+		expect(values((await search(IMAGE, 'modelId', { operation: 'generate' })).results)).toHaveLength(7);
+		expect(values((await search(AI_VIDEO, 'modelId', { operation: 'create' })).results)).toEqual(['seedance-1.0-pro', 'wan-2.5', 'kling-3.0', 'kling-3.0-omni']);
+		// nano-banana-2: `true` among its resolutions, a null default, a null price for 8K.
+		expect(await options(IMAGE, 'resolution', { operation: 'generate', modelId: model('nano-banana-2') })).toEqual([
+			{ name: 'Model Default', value: '', description: '4 credits per image' },
+			{ name: '1K', value: '1K', description: '4 credits per image' },
+			{ name: '2K', value: '2K', description: '6 credits per image' },
+		]);
+		// kling-3.0: `false` and `null` among its resolutions; wan-2.5: no params at all.
+		expect((await options(AI_VIDEO, 'resolution', { operation: 'create', modelId: model('kling-3.0') })).map((o) => o.value)).toEqual(['', '720p', '1080p', '4k']);
+		expect(await options(AI_VIDEO, 'duration', { operation: 'create', modelId: model('wan-2.5') })).toEqual([{ name: 'Model Default', value: '' }]);
+		// vs_character_v3's resolutions came as one comma-separated string.
+		expect((await options(TALKING_VIDEO, 'resolution', { operation: 'create', modelId: model('vs_character_v3') })).map((o) => o.value)).toEqual(['', '720p', '1080p']);
+	});
+});
+
 describe('a list that cannot load says why', () => {
 	test('a wrong API key: the message names the key and never shows it', async () => {
 		const wrongKey = 'sk-vs-not-a-real-key-000000000000';
