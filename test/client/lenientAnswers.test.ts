@@ -5,6 +5,7 @@
  */
 import { VisionStoryClient } from '../../nodes/shared/api/client';
 import { VisionStoryError } from '../../nodes/shared/api/errors';
+import { runTasks } from '../../nodes/shared/api/tasks';
 import type { Transport } from '../../nodes/shared/api/transport';
 import { allowedValue, checkAgainst, modelsOrSkip } from '../../nodes/shared/framework/modelChecks';
 import type { Prepared } from '../../nodes/shared/framework/operation';
@@ -207,5 +208,28 @@ describe('model checks', () => {
 		const rejected = checkAgainst('create', items, models, (model, request) => [allowedValue(model.params?.duration_sec, 'duration_sec', request.duration_sec, model.model_id)].filter((i) => i !== undefined));
 		expect([...rejected.keys()]).toEqual([1]);
 		expect(rejected.get(1)?.message).toMatch(/"unknown-model" is not a model; available: wan-2.5/);
+	});
+});
+
+describe('waiting on 20 AI videos', () => {
+	test('one task the client cannot read fails only its own item, with a clear error; the other 19 finish', async () => {
+		let submitted = 0;
+		const transport = {
+			call: async (name: string, _spec: unknown, request: Record<string, unknown>) => {
+				if (name === 'createAiVideo') return { video_id: `aiv_${submitted++}` };
+				const ids = String(request.video_ids).split(',');
+				return { videos: ids.map((id) => (id === 'aiv_7' ? { video_id: id, status: ['created'] } : { video_id: id, status: 'created', cost_credit: 10, video_url: `https://cdn.example.com/${id}` })) };
+			},
+			sleep: async () => undefined,
+		};
+		const client = new VisionStoryClient(transport as unknown as Transport);
+		const jobs = Array.from({ length: 20 }, () => ({ submit: async () => (await client.createAiVideo({ model_id: 'wan-2.5', prompt: 'x' })).video_id, timeoutMs: 60_000 }));
+		const outcomes = await runTasks(client, 'aiVideo', jobs, { waitForCompletion: true, pollIntervalMs: 1, atLimit: 'queue' });
+		expect(outcomes.filter((o) => o.ok)).toHaveLength(19);
+		const failed = outcomes[7];
+		expect(failed.ok).toBe(false);
+		const error = (failed as { error: VisionStoryError }).error;
+		expect(error.message).toBe("VisionStory's answer to getAiVideo for aiv_7: status has an unexpected type: got array");
+		expect(error.videoIds).toEqual(['aiv_7']);
 	});
 });
