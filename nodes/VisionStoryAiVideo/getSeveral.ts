@@ -7,9 +7,12 @@ import type { Prepared, Scope } from '../shared/framework/operation';
 /** Many AI videos by id: 20 per status call. */
 export async function getAiVideos(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
 	const ids = (item.request?.video_ids as string[] | undefined) ?? [];
-	const videos = await scope.client.getAiVideos({ video_ids: ids }, { signal: scope.signal });
-	const missing = ids.filter((id) => !videos.some((v) => v.video_id === id));
-	if (missing.length === ids.length) {
+	const read = [...(await scope.client.readAiVideos(ids, { signal: scope.signal })).values()];
+	const videos = read.filter((v) => !(v instanceof VisionStoryError));
+	// Found but unreadable is not "not found": say what was wrong with the answer.
+	const unreadable = read.find((v): v is VisionStoryError => v instanceof VisionStoryError);
+	if (videos.length === 0 && unreadable) throw unreadable;
+	if (videos.length === 0) {
 		throw new VisionStoryError({
 			category: 'api',
 			status: 404,
