@@ -58,5 +58,26 @@ export function describeDriftServed(ctx: SuiteContext): void {
 			await new Promise((r) => setTimeout(r, 3000));
 			expect(ctx.callback.received.slice(received).filter((r) => (r.body as { video_id?: string } | undefined)?.video_id === videoId)).toHaveLength(1);
 		}, 5 * 60_000);
+
+		test('webhook-talking-video-wait-loop answers 202 with the id, waits, checks the status until finished and posts the video once', async () => {
+			const loop = ctx.session.examples['webhook-talking-video-wait-loop'];
+			expect(await ctx.rest.activate(loop.id)).toMatchObject({ active: true });
+			ctx.emulator.setConfig({ renderMs: RENDER_MS });
+			const path = loop.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path;
+			const answer = await callWebhook(ctx.session.instance.baseUrl, path, { script: 'Drift check of the waiting loop.' });
+			expect(answer).toMatchObject({ status: 202, body: { video_id: expect.stringMatching(/^vid_/), status: 'rendering' } });
+			const videoId = answer.body.video_id as string;
+			// The example waits 2 minutes before its first check.
+			const posted = await ctx.callback.waitForMatch((r) => (r.body as { video_id?: string } | undefined)?.video_id === videoId, 4 * 60_000);
+			expect(posted.body).toMatchObject({ video_id: videoId, status: 'created' });
+			// The callback is the last node: the execution is saved as finished a moment later.
+			let statuses: string[] = [];
+			for (let i = 0; i < 60 && statuses.join() !== 'success'; i++) {
+				statuses = (await ctx.rest.executions(loop.id)).map((e) => e.status);
+				if (statuses.join() !== 'success') await new Promise((r) => setTimeout(r, 500));
+			}
+			expect(statuses).toEqual(['success']);
+			await ctx.rest.deactivate(loop.id);
+		}, 6 * 60_000);
 	});
 }
