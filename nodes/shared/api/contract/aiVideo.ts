@@ -1,7 +1,7 @@
 import { z } from 'zod/v3';
 
 import { ClientRequestId, Cursor, dto, Id, mediaRef, ParamSpec, TASK_STATUSES, wholeNumber } from './common';
-import { list, nested, num, record, requiredList, requiredString, status, str, bool } from './lenient';
+import { bool, list, nested, num, read, record, requiredList, requiredString, status, str } from './lenient';
 
 export const AI_VIDEO_BATCH_MAX = 20;
 /** The longest prompt any model family takes (Wan); each model's own cap comes from the model list. */
@@ -24,7 +24,7 @@ export const CreateAiVideoRequest = z
 export type CreateAiVideoRequest = z.input<typeof CreateAiVideoRequest>;
 export const CreateAiVideoResponse = dto({ video_id: requiredString() });
 
-export const AiVideoError = dto({ code: z.unknown().transform((v) => (typeof v === 'number' || typeof v === 'string' ? v : undefined)), message: str() });
+export const AiVideoError = dto({ code: read((v) => (typeof v === 'number' || typeof v === 'string' ? v : undefined)), message: str() });
 
 /** A failed task's reason; a bare string is read as its message. */
 const TaskError = z.preprocess((v) => (typeof v === 'string' ? { message: v } : v), nested(AiVideoError));

@@ -1,6 +1,6 @@
 import { z } from 'zod/v3';
 
-import { bool, list, num } from './lenient';
+import { bool, list, num, read } from './lenient';
 
 /** The JSON types the contract names; requests are validated strictly, responses tolerantly. */
 
@@ -212,7 +212,7 @@ const OfferedValue = z.preprocess((v) => (typeof v === 'string' && /^\s*-?\d+(\.
  */
 export const ParamSpecShape = {
 	values: list(OfferedValue),
-	default: z.unknown().transform((v) => {
+	default: read((v) => {
 		const offered = OfferedValue.safeParse(v);
 		if (offered.success) return offered.data;
 		return typeof v === 'boolean' ? v : v === null ? null : undefined;

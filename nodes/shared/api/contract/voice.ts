@@ -1,7 +1,7 @@
 import { z } from 'zod/v3';
 
 import { Cursor, dto, exactlyOneOf, HttpUrl, Id, inlineData, MIB, wholeNumber } from './common';
-import { bool, list, num, requiredList, requiredString, str } from './lenient';
+import { bool, list, num, read, requiredList, requiredString, str } from './lenient';
 
 export const VOICE_SAMPLE_MIME_TYPES = [
 	'audio/mpeg',
@@ -30,7 +30,7 @@ export const VoiceDto = dto({
 	gender: str(),
 	age: str(),
 	accent: str(),
-	tags: z.unknown().transform((v) => (typeof v === 'string' ? v : Array.isArray(v) ? v.filter((t) => typeof t === 'string').join(', ') : v === null ? null : undefined)),
+	tags: read((v) => (typeof v === 'string' ? v : Array.isArray(v) ? v.filter((t) => typeof t === 'string').join(', ') : v === null ? null : undefined)),
 	use_cases: list(z.string(), { splitText: true }),
 });
 export type VoiceDto = z.infer<typeof VoiceDto>;
