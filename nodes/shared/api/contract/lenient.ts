@@ -29,24 +29,24 @@ function toBoolean(value: unknown): unknown {
  * A field read by a plain function that never fails. A zod type of its own rather than a transform:
  * zod's effects cost several times a plain check, and lists of hundreds of entries are read often.
  */
-class Read<T> extends z.ZodType<T, z.ZodTypeDef, unknown> {
-	constructor(private readonly read: (value: unknown) => T) {
+export class LenientField<T> extends z.ZodType<T, z.ZodTypeDef, unknown> {
+	constructor(readonly reader: (value: unknown) => T) {
 		super({});
 	}
 
 	_parse(input: z.ParseInput): z.ParseReturnType<T> {
-		return z.OK(this.read(input.data));
+		return z.OK(this.reader(input.data));
 	}
 }
 
 /** A field read by `fn`, which keeps what is usable and returns undefined for the rest. */
 export function read<T>(fn: (value: unknown) => T) {
-	return new Read(fn);
+	return new LenientField(fn);
 }
 
 /** Drops what is not of the type (optional fields only): the field reads as absent. */
 function optional<T>(is: (value: unknown) => value is T, coerce: (value: unknown) => unknown) {
-	return new Read((value): T | null | undefined => {
+	return new LenientField((value): T | null | undefined => {
 		const coerced = coerce(value);
 		if (coerced === null) return null;
 		return is(coerced) ? coerced : undefined;
@@ -84,7 +84,7 @@ function readable<T extends z.ZodTypeAny>(item: T, items: unknown[]): Array<z.ou
 
 /** An optional array; entries that cannot be read are skipped; one comma-separated string reads as its parts when `splitText`. */
 export function list<T extends z.ZodTypeAny>(item: T, options: { splitText?: boolean } = {}) {
-	return new Read((value): Array<z.output<T>> | null | undefined => {
+	return new LenientField((value): Array<z.output<T>> | null | undefined => {
 		if (value === null) return null;
 		if (typeof value === 'string' && options.splitText) return readable(item, value.split(',').map((part) => part.trim()).filter(Boolean));
 		return Array.isArray(value) ? readable(item, value) : undefined;
@@ -98,7 +98,7 @@ export function requiredList<T extends z.ZodTypeAny>(item: T) {
 
 /** An optional object of entries by key; entries that cannot be read (or are null) are skipped. */
 export function record<T extends z.ZodTypeAny>(item: T) {
-	return new Read((value): Record<string, z.output<T>> | null | undefined => {
+	return new LenientField((value): Record<string, z.output<T>> | null | undefined => {
 		if (value === null) return null;
 		if (typeof value !== 'object' || Array.isArray(value) || value === undefined) return undefined;
 		const out: Record<string, z.output<T>> = {};
@@ -112,7 +112,7 @@ export function record<T extends z.ZodTypeAny>(item: T) {
 
 /** An optional nested object: one in another shape (a string, a boolean) reads as absent. */
 export function nested<T extends z.ZodTypeAny>(schema: T) {
-	return new Read((value): z.output<T> | null | undefined => {
+	return new LenientField((value): z.output<T> | null | undefined => {
 		if (value === null) return null;
 		const parsed = schema.safeParse(value);
 		return parsed.success ? (parsed.data as z.output<T>) : undefined;
