@@ -61,6 +61,8 @@ export function describeDriftServed(ctx: SuiteContext): void {
 
 		test('webhook-talking-video-wait-loop answers 202 with the id, waits, checks the status until finished and posts the video once', async () => {
 			const loop = ctx.session.examples['webhook-talking-video-wait-loop'];
+			// The trigger example posts finished videos to the same callback URL: only the loop's post counts here.
+			await ctx.rest.deactivate(ctx.session.examples['finished-video-callback'].id);
 			expect(await ctx.rest.activate(loop.id)).toMatchObject({ active: true });
 			ctx.emulator.setConfig({ renderMs: RENDER_MS });
 			const path = loop.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path;
