@@ -116,7 +116,7 @@ describe.each(MODES)('On Error %s', (mode) => {
 		const error = shown(await run('visionStoryAccount', credits), mode);
 		expect(error.message).toBe('VisionStory or a proxy in front of it answered HTTP 502 with an HTML page instead of an API answer ("502 Bad Gateway")');
 		expect(error.message).not.toMatch(/<|color:red/);
-		expect(error.hint).toMatch(new RegExp(`tried ${ATTEMPTS} times`));
+		expect(error.hint).toMatch(new RegExp(`temporary problem \\(the request was tried ${ATTEMPTS} times\\)`));
 		expect(error.hint).toMatch(/Try again in a few minutes/);
 		expect(error.status).toBe(502);
 	});
@@ -125,7 +125,7 @@ describe.each(MODES)('On Error %s', (mode) => {
 		answer('GET', '/api/v1/billing/credits', { status: 503 }, ATTEMPTS);
 		const error = shown(await run('visionStoryAccount', credits), mode);
 		expect(error.message).toBe('VisionStory is temporarily unavailable (HTTP 503, no details given)');
-		expect(error.hint).toBe(`The request was tried ${ATTEMPTS} times. Try again in a few minutes.`);
+		expect(error.hint).toBe(`VisionStory had a temporary problem (the request was tried ${ATTEMPTS} times). Try again in a few minutes.`);
 	});
 
 	test('a redirect on an API call: the Base URL redirects, and where to', async () => {

@@ -133,10 +133,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A string the service wrote, kept as written (only trimmed); a number as its digits; anything else is not text. */
 function text(value: unknown): string | undefined {
 	if (typeof value === 'string') {
-		const cleaned = oneLine(value);
-		return cleaned ? cleaned : undefined;
+		const trimmed = value.trim();
+		return trimmed ? trimmed : undefined;
 	}
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	return undefined;
@@ -202,7 +203,7 @@ function join(prefix: string, key: string): string {
 }
 
 function locOf(entry: Record<string, unknown>): string | undefined {
-	const loc = entry.loc ?? entry.field ?? entry.path ?? entry.param ?? entry.name;
+	const loc = entry.loc ?? entry.field ?? entry.param;
 	if (Array.isArray(loc)) {
 		const segments = loc.filter((s) => typeof s === 'string' || typeof s === 'number').map(String);
 		while (segments.length > 1 && LOCATIONS.has(segments[0])) segments.shift();
@@ -212,14 +213,18 @@ function locOf(entry: Record<string, unknown>): string | undefined {
 }
 
 function messageOfEntry(entry: Record<string, unknown>): string | undefined {
-	return text(entry.msg) ?? text(entry.message) ?? text(entry.detail) ?? text(entry.error) ?? text(entry.description) ?? text(entry.reason);
+	return text(entry.msg) ?? text(entry.message);
 }
 
-/** The keys of one issue object (pydantic's `{loc, msg, type, input, ctx, url}` and the like), as opposed to a map of field → message. */
-const ISSUE_KEYS = new Set(['loc', 'field', 'path', 'param', 'name', 'msg', 'message', 'detail', 'error', 'description', 'reason', 'type', 'code', 'ctx', 'input', 'url']);
+/**
+ * The keys of one issue object (pydantic's `{loc, msg, type, input, ctx, url}`, `{field, message}`),
+ * as opposed to a map of field → message. Names an API might use for its own fields (name, url,
+ * description) do not count, so `{name: "too long"}` stays a field's message.
+ */
+const ISSUE_KEYS = new Set(['loc', 'field', 'param', 'msg', 'message', 'type', 'code', 'ctx', 'input']);
 
 function looksLikeIssue(entry: Record<string, unknown>): boolean {
-	return Object.keys(entry).every((key) => ISSUE_KEYS.has(key)) && messageOfEntry(entry) !== undefined;
+	return messageOfEntry(entry) !== undefined && Object.keys(entry).every((key) => ISSUE_KEYS.has(key) || (key === 'url' && 'loc' in entry));
 }
 
 function compact(value: unknown): string {
@@ -251,7 +256,7 @@ function issuesOf(value: unknown, prefix: string, depth: number): FieldIssue[] {
 	const entry = value as Record<string, unknown>;
 	if (looksLikeIssue(entry)) {
 		const loc = locOf(entry);
-		return [{ field: loc ? join(prefix, loc) : prefix, message: cut(messageOfEntry(entry)!, MAX_TEXT) }];
+		return [{ field: loc ? join(prefix, loc) : prefix, message: cut(oneLine(messageOfEntry(entry)!), MAX_TEXT) }];
 	}
 	return Object.entries(entry).flatMap(([key, v]) => issuesOf(v, join(prefix, key), depth + 1));
 }
@@ -357,12 +362,13 @@ function hintFor(status: number, code: number | string, body: Body, listed: bool
 
 function retryHint(status: number, options: ErrorReadOptions): string {
 	const attempts = options.attempts ?? 1;
-	if (options.replayable === false && status !== 429) {
-		return 'It was not sent again because VisionStory may have processed and charged it. Check the result or your credits before running it again.';
+	const tried = attempts > 1 ? ` (the request was tried ${attempts} times)` : '';
+	if (status === 429) return `Too many requests at once${tried}. Wait a minute, or lower the batch size.`;
+	const trouble = `${who(options)} had a temporary problem`;
+	if (options.replayable === false) {
+		return `${trouble}. The request was not sent again because VisionStory may have processed and charged it: check the result or your credits before running it again.`;
 	}
-	const tried = attempts > 1 ? `The request was tried ${attempts} times. ` : '';
-	if (status === 429) return `${tried}Too many requests at once. Wait a minute, or lower the batch size.`;
-	return `${tried}Try again in a few minutes.`;
+	return `${trouble}${tried}. Try again in a few minutes.`;
 }
 
 function redirectHint(target: URL | undefined, options: ErrorReadOptions): string {
