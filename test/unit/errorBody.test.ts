@@ -102,7 +102,7 @@ describe('answers that are not the envelope', () => {
 		expect(noTitle.message).toBe('VisionStory or a proxy in front of it answered HTTP 404 with an HTML page instead of an API answer ("Page not found")');
 		expect(noTitle.hint).toMatch(/Check the Base URL in your VisionStory credential/);
 		expect(read(403, '<html><body>Access denied</body></html>', { source: 'file' }).message).toBe(
-			'The file host answered HTTP 403 with an HTML page instead of an file ("Access denied")',
+			'The file host answered HTTP 403 with an HTML page instead of the file ("Access denied")',
 		);
 	});
 

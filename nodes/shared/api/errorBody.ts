@@ -327,7 +327,7 @@ function messageFor(status: number, body: Body, location: string | undefined, op
 		case 'html': {
 			const title = pageTitle(body.text);
 			const front = options.source === 'file' ? 'The file host' : 'VisionStory or a proxy in front of it';
-			return `${front} answered HTTP ${status} with an HTML page instead of an ${options.source === 'file' ? 'file' : 'API answer'}${title ? ` ("${title}")` : ''}`;
+			return `${front} answered HTTP ${status} with an HTML page instead of ${options.source === 'file' ? 'the file' : 'an API answer'}${title ? ` ("${title}")` : ''}`;
 		}
 		case 'text':
 			return `${by} answered HTTP ${status}: ${cut(oneLine(body.text), MAX_TEXT)}`;
