@@ -98,6 +98,7 @@ describe('answers that are not the envelope', () => {
 		const error = read(502, page, { attempts: 3 }, { 'content-type': 'text/html; charset=utf-8' });
 		expect(error.message).toBe('VisionStory or a proxy in front of it answered HTTP 502 with an HTML page instead of an API answer ("Service & Gateway Error")');
 		expect(error.hint).toBe('VisionStory had a temporary problem (the request was tried 3 times). Try again in a few minutes.');
+		expect(read(502, JSON.stringify(page)).message).toMatch(/HTML page instead of an API answer \("Service & Gateway Error"\)$/);
 		const noTitle = read(404, '<body><p>Page   not found</p></body>');
 		expect(noTitle.message).toBe('VisionStory or a proxy in front of it answered HTTP 404 with an HTML page instead of an API answer ("Page not found")');
 		expect(noTitle.hint).toMatch(/Check the Base URL in your VisionStory credential/);

@@ -70,7 +70,7 @@ export function readErrorAnswer(answer: ErrorAnswer, options: ErrorReadOptions =
 	const envelope = body.kind === 'json' ? envelopeOf(body.value) : {};
 	const objectDetails = detailsObject(envelope.details);
 	const concurrency = status === 429 && objectDetails ? concurrencyOf(objectDetails) : undefined;
-	const issues = concurrency ? [] : dedupe(limit(issuesOf(envelope.details, '', 0)), envelope.message);
+	const issues = concurrency ? [] : limit(dedupe(issuesOf(envelope.details, '', 0), envelope.message));
 	const code = envelope.code ?? status;
 	const message = envelope.message ?? messageFor(status, body, answer.headers?.location, options);
 	const hint = envelope.hint ?? hintFor(status, code, body, issues.length > 0, answer.headers?.location, options);
@@ -116,7 +116,9 @@ function classifyText(raw: string, contentType: string | undefined): Body {
 	if (!text) return { kind: 'empty' };
 	if (/^[[{"]/.test(text)) {
 		try {
-			return { kind: 'json', value: JSON.parse(text) as unknown };
+			const value = JSON.parse(text) as unknown;
+			// A JSON string is text again (a quoted HTML page is still a page).
+			return typeof value === 'string' && text.startsWith('"') ? classifyText(value, contentType) : { kind: 'json', value };
 		} catch {
 			// Not JSON after all: read as text below.
 		}
