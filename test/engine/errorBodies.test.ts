@@ -162,3 +162,10 @@ test('the API key never appears, even when the service echoes it', async () => {
 	expect(error.message).toMatch(/^Key \S*\[redacted\] was revoked/);
 	expect(error.hint).toBe('Create a new key; [redacted] no longer works');
 });
+
+test('a 200 with an HTML page (a captive portal or a proxy login) is named for what it is, with the Base URL advice', async () => {
+	answer('GET', '/api/v1/billing/credits', { status: 200, headers: { 'Content-Type': 'text/html' }, body: '<html><head><title>Sign in to Hotel Wi-Fi</title></head><body><form></form></body></html>' });
+	const error = shown(await engine.run(oneNode('visionStoryAccount', credits)), 'stop');
+	expect(error.message).toBe('VisionStory or a proxy in front of it answered HTTP 200 with an HTML page instead of an API answer ("Sign in to Hotel Wi-Fi")');
+	expect(error.hint).toBe('Check the Base URL in your VisionStory credential: it should be https://openapi.visionstory.ai');
+});

@@ -93,7 +93,7 @@ export class Transport {
 		const replayable = spec.replay === 'always';
 		return await this.withRetries(name, replayable, options.signal, async (attempts) => {
 			const response = await this.channel.send(http);
-			if (isSuccess(response)) return spec.result === 'audio' ? audioResult(response) : this.unwrap(name, response.body);
+			if (isSuccess(response)) return spec.result === 'audio' ? audioResult(response) : this.unwrap(name, response);
 			const errorBody = spec.result === 'audio' ? await readBytes(response.body as ByteStream) : response.body;
 			throw this.apiError(name, response, errorBody, { attempts, replayable });
 		});
@@ -170,13 +170,16 @@ export class Transport {
 		return Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
 	}
 
-	private unwrap(name: string, body: unknown): unknown {
+	private unwrap(name: string, response: HttpResponse): unknown {
+		const body = response.body;
 		// A plain check, not a schema parse: the client parses `data` with the operation's own schema.
 		if (body === null || typeof body !== 'object' || !('data' in body)) {
+			// A page or text (a captive portal, a proxy's login page) is named for what it is, never shown raw.
+			const page = typeof body === 'string' && body.trim() ? readErrorAnswer(response, { secrets: this.secrets }).message : undefined;
 			throw new VisionStoryError({
 				category: 'response',
 				operation: name,
-				message: 'VisionStory answered with a body that is not its JSON envelope',
+				message: page ?? 'VisionStory answered with a body that is not its JSON envelope',
 				hint: 'Check the Base URL in your VisionStory credential: it should be https://openapi.visionstory.ai',
 			});
 		}
