@@ -301,7 +301,8 @@ describe('downloads', () => {
 		});
 		const denied = await failure(client.download(`${emu.mediaBaseUrl}/media/sample.png`));
 		expect(denied).toMatchObject({ status: 403, message: 'The file could not be downloaded: the file host answered HTTP 403 with an HTML page instead of the file ("Access Denied")' });
-		expect(denied.hint).toMatch(/refused/);
+		// The result was made (and maybe charged): never "nothing was charged" for a file that could not be fetched.
+		expect(denied.hint).toBe("The file's link may have expired or not be reachable from n8n; the result itself is not affected. For a video, Get with its ID gives a fresh link.");
 		emu.setFaults({
 			failNext: [{ path: '/files/gone.mp4', kind: 'respond', respond: { status: 404, body: { error: { code: 404, message: 'Video expired', hint: 'Videos are kept 7 days' } } } }],
 		});

@@ -29,6 +29,8 @@ export interface ErrorReadOptions {
 	replayable?: boolean;
 	/** The Base URL the request went to, to tell what a redirect changes. */
 	baseUrl?: string;
+	/** A result's file being fetched (not an API call): its failure never means the result was not made or charged. */
+	download?: boolean;
 }
 
 export interface ErrorReading {
@@ -319,7 +321,7 @@ function redirectTarget(location: string | undefined, options: ErrorReadOptions)
 
 function messageFor(status: number, body: Body, location: string | undefined, options: ErrorReadOptions): string {
 	const by = who(options);
-	if (status >= 300 && status < 400 && options.source !== 'file') {
+	if (status >= 300 && status < 400 && !options.download) {
 		const target = redirectTarget(location, options);
 		return target
 			? `The Base URL redirects: VisionStory answered HTTP ${status} pointing to ${target.origin}`
@@ -351,7 +353,8 @@ function statusMessage(status: number, empty: boolean, options: ErrorReadOptions
 }
 
 function hintFor(status: number, code: number | string, body: Body, listed: boolean, location: string | undefined, options: ErrorReadOptions): string | undefined {
-	if (status >= 300 && status < 400 && options.source !== 'file') return redirectHint(redirectTarget(location, options), options);
+	if (options.download && status < 500 && status !== 429) return DOWNLOAD_HINT;
+	if (status >= 300 && status < 400) return redirectHint(redirectTarget(location, options), options);
 	const coded = code !== status ? defaultHint(undefined, code) : undefined;
 	if (coded) return coded;
 	if (status >= 500 || status === 429) return retryHint(status, options);
@@ -361,6 +364,9 @@ function hintFor(status: number, code: number | string, body: Body, listed: bool
 	if (status === 422 && !listed) return 'Check the values against what the operation accepts (List Models shows what each model accepts) and run again.';
 	return defaultHint(status, code);
 }
+
+const DOWNLOAD_HINT =
+	"The file's link may have expired or not be reachable from n8n; the result itself is not affected. For a video, Get with its ID gives a fresh link.";
 
 function retryHint(status: number, options: ErrorReadOptions): string {
 	const attempts = options.attempts ?? 1;

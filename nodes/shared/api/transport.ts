@@ -125,7 +125,7 @@ export class Transport {
 				}
 				if (isSuccess(response)) return downloadOf(target, response);
 				const body = await readBytes(response.body as ByteStream);
-				throw this.apiError('download', response, body, { attempts, replayable: true, source: withApiKey ? 'api' : 'file' }, 'The file could not be downloaded');
+				throw this.apiError('download', response, body, { attempts, replayable: true, download: true, source: withApiKey ? 'api' : 'file' }, 'The file could not be downloaded');
 			}
 			throw new VisionStoryError({ category: 'network', operation: 'download', message: 'The download was redirected too many times' });
 		});
