@@ -157,6 +157,7 @@ const OPTIONS: fc.Arbitrary<ErrorReadOptions> = fc.record(
 		source: fc.constantFrom('api' as const, 'file' as const),
 		attempts: fc.integer({ min: 1, max: 10 }),
 		replayable: fc.boolean(),
+		download: fc.boolean(),
 		baseUrl: fc.constantFrom('https://openapi.visionstory.ai', 'http://127.0.0.1:8080', 'not a url'),
 	},
 	{ requiredKeys: [] },
