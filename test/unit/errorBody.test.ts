@@ -134,6 +134,11 @@ describe('answers that are not the envelope', () => {
 		expect(read(400, { error: { code: 'E_MODEL', message: 'x' } }).code).toBe('E_MODEL');
 	});
 
+	test('a service message or hint longer than 2,000 characters is cut, marked with an ellipsis', () => {
+		const error = read(400, { error: { message: 'word '.repeat(1000), hint: 'next '.repeat(1000) } });
+		expect([error.message.length, error.message.endsWith('…'), error.hint?.length]).toEqual([2000, true, 2000]);
+	});
+
 	test('the API key is removed from every part', () => {
 		const error = read(401, { error: { code: KEY, message: `bad key ${KEY}`, hint: `replace ${KEY}`, details: { api_key: KEY, [KEY]: `x ${KEY}` } } });
 		expect(JSON.stringify(error)).not.toContain(KEY);

@@ -48,6 +48,8 @@ export interface ErrorReading {
 /** Enough to read a page's title or a service's sentence; the rest is noise in an error message. */
 const MAX_TEXT = 300;
 const MAX_TITLE = 100;
+/** A service's own message or hint is kept whole up to this; beyond it, it is no longer a sentence to read. */
+const MAX_SERVICE_TEXT = 2000;
 const MAX_ISSUES = 20;
 const MAX_DEPTH = 4;
 
@@ -165,9 +167,10 @@ function envelopeOf(value: unknown): Envelope {
 	const source = inner ?? value;
 	const detail = source.detail;
 	const message = text(source.message) ?? text(typeof value.error === 'string' ? value.error : undefined) ?? text(detail) ?? text(source.title) ?? text(source.msg);
+	const hint = text(source.hint);
 	return {
-		message,
-		hint: text(source.hint),
+		message: message === undefined ? undefined : cut(message, MAX_SERVICE_TEXT),
+		hint: hint === undefined ? undefined : cut(hint, MAX_SERVICE_TEXT),
 		code: codeOf(source.code),
 		details: source.details ?? (typeof detail === 'string' ? undefined : detail) ?? source.errors,
 	};
