@@ -169,3 +169,13 @@ test('a 200 with an HTML page (a captive portal or a proxy login) is named for w
 	expect(error.message).toBe('VisionStory or a proxy in front of it answered HTTP 200 with an HTML page instead of an API answer ("Sign in to Hotel Wi-Fi")');
 	expect(error.hint).toBe('Check the Base URL in your VisionStory credential: it should be https://openapi.visionstory.ai');
 });
+
+test('long speech: a part refused with 402 keeps the service message and its top-up hint inside the part error', async () => {
+	engine.emu.addAccount(engine.emu.apiKey, 0);
+	const text = 'Hello there, this is a long script. '.repeat(150);
+	const result = await engine.run(oneNode('visionStoryTextToSpeech', { ...speech, text }, ON_ERROR.continueRegularOutput));
+	const error = shown(result, 'continueRegularOutput');
+	expect(error.message).toMatch(/^Part \d of 2 of the text failed and was not sent again: Insufficient credits: this operation costs \d+, the balance is 0$/);
+	expect(error.hint).toContain(`Top up credits at ${TOP_UP_URL}`);
+	expect(error.status).toBe(402);
+});
