@@ -33,7 +33,7 @@ export function describeDriftExamples(ctx: SuiteContext): void {
 export function describeDriftServed(ctx: SuiteContext): void {
 	describe('served examples, under drift', () => {
 		driftOn(ctx);
-		describeMcpChecks(ctx);
+		describeMcpChecks(ctx, 'drift');
 
 		test('webhook-start-talking-video answers 202 with the id; finished-video-callback posts the finished video to the callback once', async () => {
 			const webhook = ctx.session.examples['webhook-start-talking-video'];
