@@ -8,6 +8,7 @@ import { NetworkError } from './http';
 import { deriveClientRequestId } from './idempotency';
 import type { MediaPart } from './mediaBody';
 import { jsonWithMedia } from './mediaBody';
+import type { RequestBudget } from './requestBudget';
 
 export interface RetryPolicy {
 	/** Attempts in all, the first included. */
@@ -37,6 +38,8 @@ export interface CallOptions {
 	timeoutMs?: number;
 	/** Files behind the request's media placeholders, by placeholder. */
 	media?: Record<string, MediaPart>;
+	/** The credential's request budget: every attempt waits for a slot, and a rate-limit 429 slows it. */
+	budget?: RequestBudget;
 }
 
 export interface AudioResult {
@@ -90,7 +93,7 @@ export class Transport {
 			...(spec.in === 'query' ? { query: toQuery(body) } : media ? bodyWithMedia(body, media) : { body }),
 		};
 		return await this.withRetries(name, spec.replay === 'always', options.signal, async () => {
-			const response = await this.channel.send(http);
+			const response = await this.budgeted(options, async () => await this.channel.send(http));
 			if (isSuccess(response)) return spec.result === 'audio' ? audioResult(response) : this.unwrap(name, response.body);
 			const errorBody = spec.result === 'audio' ? await readText(response.body as ByteStream) : response.body;
 			throw this.apiError(name, response, errorBody);
@@ -127,6 +130,21 @@ export class Transport {
 			}
 			throw new VisionStoryError({ category: 'network', operation: 'download', message: 'The download was redirected too many times' });
 		});
+	}
+
+	/** Sends one attempt within the budget, if any; the answer's status tells the budget whether it was a rate limit. */
+	private async budgeted(options: CallOptions, send: () => Promise<HttpResponse>): Promise<HttpResponse> {
+		if (!options.budget) return await send();
+		const grant = await options.budget.acquire(this.options.sleep, options.signal);
+		let response: HttpResponse | undefined;
+		try {
+			response = await send();
+			return response;
+		} finally {
+			// The AI-video concurrency cap also answers 429, with details; it says nothing about the rate.
+			const limited = response?.status === 429 && !isConcurrencyAnswer(response.body);
+			grant.answered(limited ? { retryAfterMs: retryAfterMs(response!.headers['retry-after']) } : undefined);
+		}
 	}
 
 	/** Runs `attempt` until it succeeds or fails in a way that must not, or need not, be retried. */
@@ -249,6 +267,13 @@ function toQuery(request: Record<string, unknown>): Record<string, string> | und
 		query[key] = Array.isArray(value) ? value.join(',') : String(value);
 	}
 	return query;
+}
+
+/** A 429 body naming the concurrency cap (details.limit or details.in_flight, as an object or JSON text). */
+function isConcurrencyAnswer(body: unknown): boolean {
+	const parsed = ErrorEnvelope.safeParse(body);
+	const details = parsed.success ? parsed.data.error.details : undefined;
+	return !!details && typeof details === 'object' && ('limit' in details || 'in_flight' in details);
 }
 
 function numberOrUndefined(value: unknown): number | undefined {
