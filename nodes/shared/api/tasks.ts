@@ -397,8 +397,9 @@ export async function runTasks(
 			continue;
 		}
 		if (!polling || roundAt > now) continue;
-		const roundEnd = Date.now();
-		const due = [...pending].filter(([, entry]) => entry.dueAt <= roundEnd).sort(([, a], [, b]) => a.dueAt - b.dueAt);
+		// Tasks due within half an interval join this round rather than start a round of their own.
+		const horizon = Date.now() + pollIntervalMs / 2;
+		const due = [...pending].filter(([, entry]) => entry.dueAt <= horizon).sort(([, a], [, b]) => a.dueAt - b.dueAt);
 		await readRound(due);
 		if (waiting.length > 0) await submitWaiting();
 	}
