@@ -4,6 +4,8 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
  * The request budget of a credential, counted where it matters: by the emulator, from its request
  * log, on the manual clock the virtual sleeps drive (both sides read the same time).
  */
+import type { INodeParameters } from 'n8n-workflow';
+
 import type { RequestLogEntry } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
@@ -42,7 +44,7 @@ function peakPerSecond(entries: RequestLogEntry[]): number {
 	return peak;
 }
 
-const create = (perSecond?: number, extra: Record<string, unknown> = {}) => ({
+const create = (perSecond?: number, extra: INodeParameters = {}): INodeParameters => ({
 	operation: 'create',
 	avatarId: byId(avatarId),
 	scriptType: 'text',
@@ -55,7 +57,7 @@ const create = (perSecond?: number, extra: Record<string, unknown> = {}) => ({
 });
 const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `Hello number ${i + 1}` }));
 
-async function runBatch(parameters: Record<string, unknown>, items: number, type = 'visionStoryTalkingVideo') {
+async function runBatch(parameters: INodeParameters, items: number, type = 'visionStoryTalkingVideo') {
 	const { credentials, account } = freshCredentials();
 	const result = await engine.run(oneNode(type, parameters, ON_ERROR.continueRegularOutput), type === 'visionStoryAiVideo' ? rows(items).map((r) => ({ prompt: r.text })) : rows(items), { credentials });
 	expect(result.error).toBeUndefined();
