@@ -23,6 +23,10 @@ export interface ReadOptions {
 const DEFAULT_CONCURRENCY = 8;
 /** Asked of the list; the service may give fewer, or ignore it (its parameters are not in the contract). */
 const LIST_PAGE_SIZE = 100;
+/** Until a page showed how many it holds: the default of the service's other lists. */
+const ASSUMED_PAGE_SIZE = 20;
+/** Fewer tasks due than this are read one by one. */
+const LIST_MIN_DUE = 4;
 
 /** A failure that concerns one item; a cancellation, or a bug, ends the whole wait instead. */
 export function asError(error: unknown): VisionStoryError {
@@ -46,6 +50,14 @@ export class TalkingVideoList {
 	pageSize = 0;
 	/** List requests made. */
 	requests = 0;
+
+	/**
+	 * Whether pages are cheaper than reading `due` tasks one by one, with `known` tasks of the run on
+	 * them: a few videos are read the documented way, one by one.
+	 */
+	worthReading(due: number, known: number): boolean {
+		return this.state !== 'unsupported' && due >= LIST_MIN_DUE && due > Math.ceil(known / (this.pageSize || ASSUMED_PAGE_SIZE));
+	}
 
 	/**
 	 * Reads pages, newest first, until every wanted id was seen (or the pages run out or stop moving,
@@ -122,7 +134,7 @@ async function readAiVideos(client: VisionStoryClient, ids: string[], options: R
 async function readTalkingVideos(client: VisionStoryClient, ids: string[], options: ReadOptions, known: Set<string>): Promise<Map<string, PollResult>> {
 	const results = new Map<string, PollResult>();
 	let single = ids;
-	if (options.list && ids.length > 1) {
+	if (options.list?.worthReading(ids.length, known.size)) {
 		// Newest first: the tasks of this run are on the first pages unless others were made since.
 		const listed = await options.list.read(client, new Set(ids), known, options);
 		for (const [id, task] of listed) results.set(id, task);
