@@ -7,6 +7,7 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { RequestLogEntry } from '../emulator';
+import { logListeners } from '../harness/logger';
 import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
 import { freezeWallClock } from '../support/virtualTime';
@@ -74,8 +75,15 @@ function expectOneTaskAndChargePerItem(output: Array<{ json: Record<string, unkn
 }
 
 describe('talking videos stay within the budget', () => {
-	test('60 videos at 4 requests a second: never more in any second, status read from the list', async () => {
-		const { output, requests, account } = await runBatch(create(4), 60);
+	test('60 videos at 4 requests a second: never more in any second, status read from the list, progress in n8n\'s log', async () => {
+		const lines: string[] = [];
+		const listen = (level: string, message: string) => void (level === 'info' && message.startsWith('VisionStory') && lines.push(message));
+		logListeners.add(listen);
+		const { output, requests, account } = await runBatch(create(4), 60).finally(() => logListeners.delete(listen));
+		// Every 30 s of the run (submitting 60 at 4 a second takes 15 s, rendering 20 s more), and once at the end.
+		expect(lines.length).toBeGreaterThanOrEqual(2);
+		expect(lines[0]).toMatch(/^VisionStory VisionStory: \d+ of 60 talking videos submitted, \d+ finished, 0 failed, \d+ rendering, \d+ to send; 4 requests\/s$/);
+		expect(lines[lines.length - 1]).toMatch(/60 of 60 talking videos submitted, 60 finished, 0 failed, 0 rendering, 0 to send/);
 		expectOneTaskAndChargePerItem(output, account, 60);
 		expect(peakPerSecond(requests)).toBe(4);
 		const lists = requests.filter((r) => r.path === '/api/v1/videos');
