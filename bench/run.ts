@@ -79,7 +79,7 @@ function scaleSection(figures: ScaleFigures[], measuredBy: string): string[] {
 		'|---|---|---|---|---|---|---|---|---|---|---|---|',
 		...figures.map(row),
 		'',
-		'Floor: talking videos, one render plus N / rate (the last submission leaves at N / rate), the rate being the budget or the service\'s limit if lower; AI videos, ceil(N / cap) rounds of max(render, poll interval). Peak: the most requests of the key that arrived within any one second; average: requests over the time from the first to the last.',
+		'Floor: talking videos, one render (and the emulator\'s 0.5 s queue) plus N / rate (the last submission leaves at N / rate), the rate being the budget or the service\'s limit if lower; AI videos, ceil(N / cap) rounds of max(render and queue, poll interval). Peak: the most requests of the key that arrived within any one second; average: requests over the time from the first to the last.',
 		'',
 		'| target | measured | |',
 		'|---|---|---|',

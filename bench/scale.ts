@@ -131,8 +131,11 @@ export async function scaleBatch(harness: Harness, emu: EmulatorProcess, run: Sc
 	const ledger = (await emu.ledger()).filter((e) => e.account === account);
 	const tasks = (await emu.tasks()).filter((t) => t.account === account);
 	const render = run.renderMs / 1000;
+	// A task waits in the emulator's queue before it renders: min(0.5 s, render / 4).
+	const renderAndQueue = render + Math.min(0.5, render / 4);
 	const effectiveRate = Math.min(run.budget, run.serviceLimit || Infinity);
-	const floorSeconds = run.kind === 'talkingVideo' ? render + run.items / effectiveRate : Math.ceil(run.items / (run.cap ?? 3)) * Math.max(render, POLL_SECONDS);
+	const floorSeconds =
+		run.kind === 'talkingVideo' ? renderAndQueue + run.items / effectiveRate : Math.ceil(run.items / (run.cap ?? 3)) * Math.max(renderAndQueue, POLL_SECONDS);
 	log(`${run.label}: ${seconds.toFixed(1)} s (floor ${floorSeconds.toFixed(1)} s), peak ${peakPerSecond(requests)} req/s, ${failed} failed`);
 	return {
 		label: run.label,
