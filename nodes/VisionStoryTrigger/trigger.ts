@@ -7,7 +7,7 @@ import type { TaskKind, VideoTask } from '../shared/api/tasks';
 import { binaryFromDownload, withBinary } from '../shared/n8n/binary';
 import { createN8nClient } from '../shared/n8n/client';
 import { toNodeError } from '../shared/n8n/nodeErrors';
-import { STATUS_LABELS } from '../shared/ui/fields';
+import { statusLabel } from '../shared/ui/fields';
 import type { TriggerCursor } from './cursor';
 import { createdAt, LIMITS, readCursor, TASK_KINDS } from './cursor';
 import type { KindPoll } from './poller';
@@ -103,7 +103,7 @@ async function testEvent(context: IPollFunctions, client: VisionStoryClient, con
 	}
 	if (!best) {
 		const kinds = config.kinds.map((k) => KIND_LABEL[k]).join(' or ');
-		const statuses = [...config.statuses].map((s) => (STATUS_LABELS[s as keyof typeof STATUS_LABELS] ?? s).toLowerCase()).join(' or ');
+		const statuses = [...config.statuses].map((s) => statusLabel(s).toLowerCase()).join(' or ');
 		throw new NodeOperationError(context.getNode(), `No finished video exists yet: your account has no ${kinds} that is ${statuses}`, {
 			description: `Create a ${kinds} with the matching VisionStory node, wait until it is ${statuses}, then fetch the test event again`,
 		});

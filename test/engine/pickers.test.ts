@@ -260,9 +260,17 @@ describe('video pickers', () => {
 		const pages = await scrollToEnd(TALKING_VIDEO, 'videoId', { operation: 'get' });
 		expect(pages.length).toBeGreaterThan(1);
 		expect(values(rows(pages))).toEqual(ids);
-		expect(pages[0].results[0].name).toMatch(new RegExp(`^${ids[0]} · queued · \\d{4}-\\d{2}-\\d{2} · vs_character_v4$`));
+		expect(pages[0].results[0].name).toMatch(new RegExp(`^${ids[0]} · Queued · \\d{4}-\\d{2}-\\d{2} · vs_character_v4$`));
 		emu.advance(61_000);
-		expect((await search(TALKING_VIDEO, 'videoId', { operation: 'get' })).results[0].name).toContain(' · created · ');
+		expect((await search(TALKING_VIDEO, 'videoId', { operation: 'get' })).results[0].name).toContain(' · Ready · ');
+	});
+
+	test('talking videos: the search box finds a status by its label (Ready) as well as by the API word (created)', async () => {
+		const ids = await talkingVideos(3);
+		emu.advance(61_000);
+		for (const word of ['ready', 'created']) {
+			expect(values(rows(await scrollToEnd(TALKING_VIDEO, 'videoId', { operation: 'get' }, word))).sort()).toEqual([...ids].sort());
+		}
 	});
 
 	test('talking videos: searching for "failed" finds the failed one, even on the last page', async () => {
@@ -282,7 +290,7 @@ describe('video pickers', () => {
 		const pages = await scrollToEnd(AI_VIDEO, 'videoId', { operation: 'get' });
 		expect(pages.length).toBeGreaterThan(1);
 		expect(values(rows(pages))).toEqual(ids);
-		expect(pages[0].results[0].name).toMatch(new RegExp(`^${ids[0]} · queued · \\d{4}-\\d{2}-\\d{2} · seedance-1\\.0-pro$`));
+		expect(pages[0].results[0].name).toMatch(new RegExp(`^${ids[0]} · Queued · \\d{4}-\\d{2}-\\d{2} · seedance-1\\.0-pro$`));
 		const wan = rows(await scrollToEnd(AI_VIDEO, 'videoId', { operation: 'get' }, 'wan'));
 		expect(values(wan)).toEqual([ids[ids.length - 1]]);
 	});

@@ -2,6 +2,7 @@ import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult
 
 import type { AssetDto, AvatarDto, VoiceDto } from '../api/contract';
 import { createN8nClient } from '../n8n/client';
+import { statusLabel } from '../ui/fields';
 
 /** Searchable pickers for resource locators; the service has no text search, so filtering is local. */
 
@@ -162,7 +163,7 @@ export async function searchImageModels(this: ILoadOptionsFunctions, filter?: st
 
 function videoItem(video: { video_id: string; status: string; created_at?: number | null; model_id?: string | null }): INodeListSearchItems {
 	const created = date(video.created_at);
-	return { name: `${video.video_id} · ${video.status}${created ? ` · ${created}` : ''}${video.model_id ? ` · ${video.model_id}` : ''}`, value: video.video_id };
+	return { name: `${video.video_id} · ${statusLabel(video.status)}${created ? ` · ${created}` : ''}${video.model_id ? ` · ${video.model_id}` : ''}`, value: video.video_id };
 }
 
 export async function searchTalkingVideos(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
@@ -170,7 +171,7 @@ export async function searchTalkingVideos(this: ILoadOptionsFunctions, filter?: 
 	return await answer(paginationToken, async (token) => {
 		const page = await client.listTalkingVideos({ cursor: Number(token) || undefined, limit: 100 });
 		return {
-			results: page.videos.filter((v) => matches(filter, v.video_id, v.status, v.model_id)).map(videoItem),
+			results: page.videos.filter((v) => matches(filter, v.video_id, v.status, statusLabel(v.status), v.model_id)).map(videoItem),
 			next: page.next_cursor ? String(page.next_cursor) : undefined,
 		};
 	});
@@ -181,7 +182,7 @@ export async function searchAiVideos(this: ILoadOptionsFunctions, filter?: strin
 	return await answer(paginationToken, async (token) => {
 		const page = await client.listAiVideos({ cursor: Number(token) || undefined, limit: 100 });
 		return {
-			results: page.videos.filter((v) => matches(filter, v.video_id, v.status, v.model_id)).map(videoItem),
+			results: page.videos.filter((v) => matches(filter, v.video_id, v.status, statusLabel(v.status), v.model_id)).map(videoItem),
 			next: page.next_cursor ? String(page.next_cursor) : undefined,
 		};
 	});

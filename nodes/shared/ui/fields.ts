@@ -327,6 +327,11 @@ export const STATUS_LABELS: Record<TaskStatus, string> = {
 	failed: 'Failed',
 };
 
+/** A status's label; a status this package does not know yet is shown as the service wrote it. */
+export function statusLabel(status: string): string {
+	return Object.hasOwn(STATUS_LABELS, status) ? STATUS_LABELS[status as TaskStatus] : status;
+}
+
 const STATUS_DESCRIPTIONS: Record<TaskStatus, string> = {
 	queued: 'Waiting to render (status queued)',
 	creating: 'Rendering (status creating)',
