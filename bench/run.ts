@@ -192,7 +192,7 @@ async function main(): Promise<void> {
 			const figures = await scaleFigures(harness, emu);
 			const section = scaleSection(
 				figures,
-				`Measured by \`BENCH_ONLY=scale npm run bench\`${quick ? ' (BENCH_QUICK: a smaller run, not the figures to quote)' : ''} on ${new Date().toISOString().slice(0, 10)} (${machine()}), a run of these rows alone: the other sections come from the full run dated at the top.`,
+				`Measured by \`BENCH_ONLY=scale npm run bench\`${quick ? ' (BENCH_QUICK: a smaller run, not the figures to quote)' : ''} on ${new Date().toISOString().slice(0, 10)} (${machine()}), a run of these rows alone: the other sections come from the full run dated at the top, which may predate the request budget (then its 50 talking videos were submitted all at once; at the default budget they take about 50 / 5 s more).`,
 			);
 			console.log(['', ...section].join('\n'));
 			writeScaleSection(section);
