@@ -62,10 +62,12 @@ export function describeLargeCsvCheck(ctx: SuiteContext): void {
 
 		const requests = ctx.emulator.requests({ origin: 'api' }).filter((r) => r.seq > lastRequest);
 		expect(requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/video')).toHaveLength(ROWS);
-		// Counted where the service sees them: never more than the default budget in any second.
-		expect(peakPerSecond(requests)).toBeLessThanOrEqual(DEFAULT_BUDGET);
-		// Status read from the list of videos: fewer status requests than videos.
+		// Counted where the service sees them: creates and status reads (the budget's), never more than it in any second.
+		// The avatar picked once before them is another node's call.
 		const statusReads = requests.filter((r) => r.method === 'GET' && (r.path === '/api/v1/video' || r.path === '/api/v1/videos'));
+		const creates = requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/video');
+		expect(peakPerSecond([...creates, ...statusReads])).toBe(DEFAULT_BUDGET);
+		// Status read from the list of videos: fewer status requests than videos.
 		expect(statusReads.length).toBeLessThan(ROWS / 2);
 	}, 660_000);
 }
