@@ -80,8 +80,6 @@ class RenderTimes {
 	private longerThan = 0;
 	private atMost = Infinity;
 
-	constructor(private readonly pollIntervalMs: number) {}
-
 	unfinished(task: PendingTask, seenAt: number): void {
 		this.longerThan = Math.max(this.longerThan, seenAt - task.submittedAt);
 	}
@@ -93,7 +91,8 @@ class RenderTimes {
 
 	estimate(): number | undefined {
 		if (this.atMost === Infinity) return this.longerThan > 0 ? this.longerThan + Math.max(250, this.longerThan * 0.02) : undefined;
-		if (this.atMost - this.longerThan <= this.pollIntervalMs / 2) return this.atMost;
+		// Close enough to stop narrowing: reading at the quickest finish seen never reads too early.
+		if (this.atMost - this.longerThan <= Math.max(MIN_NARROWING_MS, this.atMost * 0.05)) return this.atMost;
 		return (this.longerThan + this.atMost) / 2;
 	}
 }
@@ -107,6 +106,8 @@ const MAX_POLL_FAILURES = 5;
 /** Rounds a freshly created AI video may be missing from the batch answer while it registers. */
 const MAX_MISSING_ROUNDS = 3;
 const DEFAULT_PROGRESS_EVERY_MS = 30_000;
+/** Render-time bounds this close (or within 5 %) are taken as known. */
+const MIN_NARROWING_MS = 250;
 
 /** A rate limit (429) that is not the AI-video concurrency cap: nothing was created, so the item may be sent again. */
 function isRateLimit(error: VisionStoryError): boolean {
@@ -211,7 +212,7 @@ export async function runTasks(
 	/** Items sent again after a rate limit, with that answer, in case their time runs out. */
 	const limitedBy = new Map<number, VisionStoryError>();
 	let slotLimit: { limit?: number; inFlight?: number } | undefined;
-	const renders = new RenderTimes(pollIntervalMs);
+	const renders = new RenderTimes();
 	const list = new TalkingVideoList();
 	let lastRound = -Infinity;
 	const counts = { submitted: 0, finished: 0, failed: 0 };
