@@ -68,6 +68,8 @@ function partFailedError(failedIndex: number, error: VisionStoryError, parts: Sc
 		category: error.category,
 		status: error.status,
 		code: error.code,
+		details: error.details,
+		issues: error.issues,
 		operation: 'synthesize',
 		message: `Part ${failedIndex + 1} of ${parts.length} of the text failed and was not sent again: ${error.message}`,
 		hint: `${madeText} ${error.hint ?? ''} Running the node again synthesizes and charges every part again.`.trim(),

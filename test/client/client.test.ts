@@ -293,6 +293,23 @@ describe('downloads', () => {
 		expect((peak - before) / 1024 / 1024).toBeLessThan(64);
 	});
 
+	test('a failed download reads its error body with the same parser: a file host HTML page, an API envelope', async () => {
+		emu.setFaults({
+			failNext: [
+				{ origin: 'media', path: '/media/sample.png', kind: 'respond', respond: { status: 403, headers: { 'Content-Type': 'text/html' }, body: '<html><title>Access Denied</title></html>' } },
+			],
+		});
+		const denied = await failure(client.download(`${emu.mediaBaseUrl}/media/sample.png`));
+		expect(denied).toMatchObject({ status: 403, message: 'The file could not be downloaded: the file host answered HTTP 403 with an HTML page instead of the file ("Access Denied")' });
+		// The result was made (and maybe charged): never "nothing was charged" for a file that could not be fetched.
+		expect(denied.hint).toBe("The file's link may have expired or not be reachable from n8n; the result itself is not affected. For a video, Get with its ID gives a fresh link.");
+		emu.setFaults({
+			failNext: [{ path: '/files/gone.mp4', kind: 'respond', respond: { status: 404, body: { error: { code: 404, message: 'Video expired', hint: 'Videos are kept 7 days' } } } }],
+		});
+		const expired = await failure(client.download(`${emu.baseUrl}/files/gone.mp4`));
+		expect(expired).toMatchObject({ status: 404, message: 'The file could not be downloaded: Video expired', hint: 'Videos are kept 7 days' });
+	});
+
 	test('downloads from the media origin carry no API key; the API origin gets it', async () => {
 		const download = await client.download(`${emu.mediaBaseUrl}/media/sample.png`);
 		for await (const _ of download.stream) void _;

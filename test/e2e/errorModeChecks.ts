@@ -3,6 +3,7 @@
  * real n8n: where the finished and the failed items end up, and what the failed one carries.
  */
 import { nodeOutput } from '../../scripts/n8n/runData';
+import type { FaultResponse } from '../emulator/types';
 import type { SuiteContext } from './realN8n';
 
 const VIDEOS = 'Talking Videos';
@@ -112,7 +113,84 @@ function checkStatusWorkflow(): Record<string, unknown> {
 	};
 }
 
+/** Manual trigger → one VisionStory node set to Continue (using regular output), so its error item is the output. */
+function oneNodeWorkflow(id: string, type: string, parameters: Record<string, unknown>): Record<string, unknown> {
+	return {
+		id,
+		name: `Error body: ${id}`,
+		nodes: [
+			{ id: `${id}-1`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: `${id}-2`, name: 'Node', type: `n8n-nodes-visionstory.${type}`, typeVersion: 1, position: [220, 0], parameters, credentials: CREDENTIAL, onError: 'continueRegularOutput' },
+		],
+		connections: { Start: { main: [[{ node: 'Node', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const SPEECH = { operation: 'synthesize', text: 'Hello there', voiceId: { __rl: true, mode: 'id', value: 'Alice' } };
+const ERROR_BODIES: Array<{ id: string; type: string; parameters: Record<string, unknown>; method: string; path: string; respond: FaultResponse; expected: Record<string, unknown> }> = [
+	{
+		id: 'vsErrTts402',
+		type: 'visionStoryTextToSpeech',
+		parameters: SPEECH,
+		method: 'POST',
+		path: '/api/v1/tts',
+		respond: { status: 402, body: { error: { code: 402, message: 'Insufficient credits: 2 needed, 0 left', hint: 'Top up credits at https://www.visionstory.ai/pricing' } } },
+		expected: { error: 'Insufficient credits: 2 needed, 0 left', hint: 'Top up credits at https://www.visionstory.ai/pricing', status: 402, code: 402 },
+	},
+	{
+		id: 'vsErrTts422',
+		type: 'visionStoryTextToSpeech',
+		parameters: SPEECH,
+		method: 'POST',
+		path: '/api/v1/tts',
+		respond: { status: 422, body: { error: { code: 422, message: null, hint: null, details: JSON.stringify([{ loc: ['body', 'voice_id'], msg: 'unknown voice', type: 'value_error' }]) } } },
+		expected: { error: expect.stringMatching(/^VisionStory refused the request \(HTTP 422\) \("[^"]+" \(voiceId\): unknown voice\)$/), hint: 'Fix the fields listed above and run again.', status: 422 },
+	},
+	{
+		id: 'vsErrTts502',
+		type: 'visionStoryTextToSpeech',
+		parameters: SPEECH,
+		method: 'POST',
+		path: '/api/v1/tts',
+		respond: { status: 502, headers: { 'Content-Type': 'text/html' }, body: '<html><head><title>502 Bad Gateway</title></head><body><center>nginx</center></body></html>' },
+		expected: {
+			error: 'VisionStory or a proxy in front of it answered HTTP 502 with an HTML page instead of an API answer ("502 Bad Gateway")',
+			hint: expect.stringMatching(/not sent again because VisionStory may have processed and charged it/),
+			status: 502,
+		},
+	},
+	{
+		id: 'vsErrRedirect',
+		type: 'visionStoryAccount',
+		parameters: { operation: 'getCredits' },
+		method: 'GET',
+		path: '/api/v1/billing/credits',
+		respond: { status: 301, headers: { Location: 'https://openapi.visionstory.ai/api/v1/billing/credits' } },
+		expected: { error: 'The Base URL redirects: VisionStory answered HTTP 301 pointing to https://openapi.visionstory.ai', hint: expect.stringMatching(/https:\/\/ instead of http:\/\//), status: 301 },
+	},
+];
+
+/** Error bodies of several shapes through real n8n's request helpers (a stream for speech, JSON for the rest): what the error item says. */
+function describeErrorBodyChecks(ctx: SuiteContext): void {
+	describe('error bodies as real n8n hands them to the node', () => {
+		beforeAll(async () => {
+			await ctx.session.instance.importWorkflows(ERROR_BODIES.map((c) => oneNodeWorkflow(c.id, c.type, c.parameters)));
+		}, 120_000);
+		afterEach(() => ctx.emulator.clearFaults());
+
+		test.each(ERROR_BODIES)('$id: the error item carries the message and hint the user should read', async (c) => {
+			ctx.emulator.setFaults({ failNext: [{ method: c.method, path: c.path, kind: 'respond', respond: c.respond }] });
+			const result = await ctx.session.instance.execute(c.id);
+			expect(result.status).toBe('success');
+			const [item] = nodeOutput(result, 'Node', 0);
+			expect(item.json).toMatchObject(c.expected);
+		});
+	});
+}
+
 export function describeErrorModeChecks(ctx: SuiteContext): void {
+	describeErrorBodyChecks(ctx);
 	describe('On Error settings with one failing render among three', () => {
 		beforeAll(async () => {
 			await ctx.session.instance.importWorkflows([...MODES.map(threeVideosWorkflow), checkStatusWorkflow()]);

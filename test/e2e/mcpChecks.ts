@@ -96,6 +96,11 @@ export function describeMcpChecks(ctx: SuiteContext): void {
 			expect(checked.text).toContain(videoId);
 			expect(checked.text).toMatch(/"status":"(queued|creating|created)"/);
 
+			// Outside an execution a create is keyed by its parameters: a client resending the same call
+			// (a retry after a lost answer) gets the same video back, uncharged.
+			const again = await call('create_talking_video', { avatar_id: avatarId, script: SCRIPT, voice_id: voiceId });
+			expect(fieldIn(again.text, 'video_id')).toBe(videoId);
+
 			expect(
 				ctx.emulator
 					.ledger()

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, invalid } from './errors';
 import type { FaultDecision, FaultInjector } from './faults';
+import { sendFaultResponse } from './faults';
 import { envelope, queryObject, readBody, resetConnection, sendJson } from './http';
 import { RateLimiter } from './rateLimit';
 import type { RequestLog } from './requestLog';
@@ -81,6 +82,13 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 		if (fault?.kind === 'resetBefore') {
 			resetConnection(req);
 			log.add({ ...entry, outcome: 'reset' });
+			return;
+		}
+
+		if (fault?.kind === 'respond' && fault.respond) {
+			// Not processed: whatever answered (a proxy, a gateway) never passed the request on.
+			sendFaultResponse(res, fault.respond);
+			log.add({ ...entry, status: fault.respond.status });
 			return;
 		}
 

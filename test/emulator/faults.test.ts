@@ -85,9 +85,36 @@ describe('scripted faults (failNext)', () => {
 		expect(emu.ledger()).toHaveLength(1);
 	});
 
+	test('respond answers with any status, headers and body, without processing the request', async () => {
+		const html = '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
+		emu.setFaults({
+			failNext: [
+				{ method: 'POST', path: '/api/v1/ai_video', kind: 'respond', respond: { status: 502, headers: { 'Content-Type': 'text/html' }, body: html } },
+				{ path: '/api/v1/billing/credits', kind: 'respond', respond: { status: 422, body: { error: { code: 422, message: null, details: [{ loc: ['body', 'x'], msg: 'bad' }] } } } },
+				{ path: '/api/v1/billing/credits', kind: 'respond', respond: { status: 503 } },
+				{ path: '/api/v1/billing/credits', kind: 'respond', respond: { status: 500, bodyBase64: Buffer.from([0, 255, 1]).toString('base64') } },
+				{ path: '/media/sample.png', origin: 'media', kind: 'respond', respond: { status: 403, body: 'Access denied' } },
+			],
+		});
+		const proxied = await api(emu, 'POST', '/api/v1/ai_video', { body: { model_id: 'wan-2.5', prompt: 'x' } });
+		expect([proxied.status, proxied.headers['content-type'], proxied.raw.toString()]).toEqual([502, 'text/html', html]);
+		expect(emu.tasks()).toEqual([]);
+		expect(emu.ledger()).toEqual([]);
+		const json = await credits();
+		expect([json.status, json.body]).toEqual([422, { error: { code: 422, message: null, details: [{ loc: ['body', 'x'], msg: 'bad' }] } }]);
+		const empty = await credits();
+		expect([empty.status, empty.raw.length]).toEqual([503, 0]);
+		expect([...(await credits()).raw]).toEqual([0, 255, 1]);
+		expect((await credits()).status).toBe(200);
+		const media = await request(`${emu.mediaBaseUrl}/media/sample.png`);
+		expect([media.statusCode, await media.body.text()]).toEqual([403, 'Access denied']);
+		expect(emu.requests({ path: '/api/v1/ai_video' })).toEqual([expect.objectContaining({ status: 502, outcome: 'answered' })]);
+	});
+
 	test('bad fault scripts are refused', () => {
 		expect(() => emu.setFaults({ failNext: [{ kind: 'http418' as never }] })).toThrow(/unknown fault kind/);
 		expect(() => emu.setFaults({ rate5xx: 2 })).toThrow(/0 to 1/);
+		expect(() => emu.setFaults({ failNext: [{ kind: 'respond' }] })).toThrow(/respond\.status/);
 	});
 });
 

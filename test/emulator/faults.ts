@@ -1,18 +1,38 @@
+import type { ServerResponse } from 'node:http';
 import { createPrng } from './prng';
-import type { FaultKind, Faults, FaultScript } from './types';
+import type { FaultKind, FaultResponse, Faults, FaultScript } from './types';
 
-const KINDS: FaultKind[] = ['http500', 'http503', 'http429', 'http409', 'resetBefore', 'resetAfter', 'hangAfter', 'truncateBody'];
+const KINDS: FaultKind[] = ['http500', 'http503', 'http429', 'http409', 'resetBefore', 'resetAfter', 'hangAfter', 'truncateBody', 'respond'];
 
 export interface FaultDecision {
 	kind: FaultKind;
 	retryAfter: number;
 	/** The Retry-After header as sent: seconds, or an HTTP date. */
 	retryAfterHeader: string;
+	/** For `respond`: the answer to send instead of processing the request. */
+	respond?: FaultResponse;
 }
 
-function decision(kind: FaultKind, retryAfter = 1, as: FaultScript['retryAfterAs'] = 'seconds'): FaultDecision {
+function decision(kind: FaultKind, retryAfter = 1, as: FaultScript['retryAfterAs'] = 'seconds', respond?: FaultResponse): FaultDecision {
 	const retryAfterHeader = as === 'date' ? new Date(Date.now() + retryAfter * 1000).toUTCString() : String(retryAfter);
-	return { kind, retryAfter, retryAfterHeader };
+	return { kind, retryAfter, retryAfterHeader, ...(respond ? { respond } : {}) };
+}
+
+function checkResponse(respond: FaultResponse | undefined): void {
+	if (!respond || !Number.isInteger(respond.status) || respond.status < 100 || respond.status > 599) {
+		throw new Error('a respond fault needs respond.status, an HTTP status from 100 to 599');
+	}
+}
+
+/** Writes a `respond` fault's answer: a string as is, bytes from base64, any other value as JSON. */
+export function sendFaultResponse(res: ServerResponse, respond: FaultResponse): void {
+	const { body, bodyBase64 } = respond;
+	const json = bodyBase64 === undefined && body !== undefined && typeof body !== 'string';
+	const payload = bodyBase64 !== undefined ? Buffer.from(bodyBase64, 'base64') : Buffer.from(json ? JSON.stringify(body) : ((body as string | undefined) ?? ''));
+	const type = json ? 'application/json' : 'text/plain; charset=utf-8';
+	const headers = { ...(payload.length ? { 'Content-Type': type } : {}), 'Content-Length': String(payload.length), ...respond.headers };
+	res.writeHead(respond.status, headers);
+	res.end(payload);
 }
 
 function noFaults(): Faults {
@@ -45,7 +65,10 @@ export class FaultInjector {
 		if (change.latencyMs !== undefined && !(typeof change.latencyMs === 'number' && change.latencyMs >= 0)) throw new Error('latencyMs must be >= 0');
 		if (change.failNext !== undefined) {
 			if (!Array.isArray(change.failNext)) throw new Error('failNext must be an array');
-			for (const f of change.failNext) if (!KINDS.includes(f.kind)) throw new Error(`unknown fault kind ${String(f.kind)}; use one of ${KINDS.join(', ')}`);
+			for (const f of change.failNext) {
+				if (!KINDS.includes(f.kind)) throw new Error(`unknown fault kind ${String(f.kind)}; use one of ${KINDS.join(', ')}`);
+				if (f.kind === 'respond') checkResponse(f.respond);
+			}
 		}
 		this.current = { ...this.current, ...change, failNext: (change.failNext ?? this.current.failNext).map((f) => ({ ...f })) };
 	}
@@ -70,7 +93,7 @@ export class FaultInjector {
 			const left = (scripted.count ?? 1) - 1;
 			if (left > 0) scripted.count = left;
 			else this.current.failNext.splice(this.current.failNext.indexOf(scripted), 1);
-			return decision(scripted.kind, scripted.retryAfter, scripted.retryAfterAs);
+			return decision(scripted.kind, scripted.retryAfter, scripted.retryAfterAs, scripted.respond);
 		}
 		if (origin !== 'api') return undefined;
 		const { resetRate, rate5xx, rate429 } = this.current;

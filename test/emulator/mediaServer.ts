@@ -3,6 +3,7 @@ import { keyPresence } from './apiServer';
 import { bufferSource, generatedSource, sendSource, type ByteSource } from './byteStream';
 import { ApiError } from './errors';
 import type { FaultInjector } from './faults';
+import { sendFaultResponse } from './faults';
 import { FIXTURES, type FixtureName } from './fixtures';
 import { queryObject, resetConnection, sendJson } from './http';
 import type { RequestLog } from './requestLog';
@@ -66,6 +67,11 @@ export function createMediaHandler(state: EmulatorState, faults: FaultInjector, 
 		if (fault?.kind === 'resetBefore' || fault?.kind === 'resetAfter' || fault?.kind === 'hangAfter') {
 			resetConnection(req);
 			log.add({ ...base, status: 0, outcome: 'reset' });
+			return;
+		}
+		if (fault?.kind === 'respond' && fault.respond) {
+			sendFaultResponse(res, fault.respond);
+			log.add({ ...base, status: fault.respond.status, outcome: 'answered' });
 			return;
 		}
 		const injected = fault && INJECTED_STATUS[fault.kind];

@@ -47,7 +47,19 @@ export type FaultKind =
 	/** API origin: the request is processed (created, charged) and no answer ever comes; the connection stays open until the client gives up. */
 	| 'hangAfter'
 	/** Media origin: send the headers and half of the body, then reset the connection. */
-	| 'truncateBody';
+	| 'truncateBody'
+	/** Either origin: answer with the entry's `respond` (any status, headers and body) without processing the request. */
+	| 'respond';
+
+/** What a `respond` fault answers: any status, headers and body, e.g. a proxy's HTML 502 or an envelope of another shape. */
+export interface FaultResponse {
+	status: number;
+	headers?: Record<string, string>;
+	/** A string is sent as is (`text/plain` unless a Content-Type is given); any other value as JSON. Absent: an empty body. */
+	body?: unknown;
+	/** Raw bytes instead of `body`, as base64 (binary garbage). */
+	bodyBase64?: string;
+}
 
 export interface FaultScript {
 	method?: string;
@@ -62,6 +74,8 @@ export interface FaultScript {
 	retryAfterAs?: 'seconds' | 'date';
 	/** Which origin the entry targets; default 'api'. */
 	origin?: 'api' | 'media';
+	/** For kind `respond`: the answer to send. */
+	respond?: FaultResponse;
 }
 
 export interface Faults {

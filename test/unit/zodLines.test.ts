@@ -32,8 +32,8 @@ const refusals = [
 	catch (error) { return error.issues.map((i) => i.field + ': ' + i.message).join('; '); }
 });
 const accepted = client.validate('createTalkingVideo', { avatar_id: 'a1', text_script: { text: 'Hi', voice_id: 'Alice' } }).avatar_id;
-const { ErrorEnvelope } = require('./dist/nodes/shared/api/contract/index.js');
-const details = ErrorEnvelope.parse({ error: { code: 429, message: 'busy', details: '{"limit":2,"in_flight":2}' } }).error.details;
+const { readErrorAnswer } = require('./dist/nodes/shared/api/errorBody.js');
+const details = readErrorAnswer({ status: 429, body: { error: { code: 429, message: 'busy', details: '{"limit":2,"in_flight":2}' } } }).concurrency;
 Promise.all([client.listImageModels(), client.understandMedia({ inputs: [{ url: 'https://x.test/a.png' }], prompt: 'p', schema: { type: 'object' } })])
 	.then(([models, understood]) => {
 		const parsed = { tiers: models.models[0].params.resolution.values, mood: understood.output.mood, limit: details.limit };

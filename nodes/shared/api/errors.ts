@@ -107,7 +107,8 @@ export function redact<T>(value: T, secrets: readonly string[] = []): T {
 	if (value !== null && typeof value === 'object') {
 		const out: Record<string, unknown> = {};
 		for (const [key, v] of Object.entries(value)) {
-			out[key] = /^(x-api-key|api_?key|authorization)$/i.test(key) ? '[redacted]' : redact(v, secrets);
+			// Keys too: a service may echo the key as a field name.
+			out[redactText(key, secrets)] = /^(x-api-key|api_?key|authorization)$/i.test(key) ? '[redacted]' : redact(v, secrets);
 		}
 		return out as T;
 	}

@@ -1,8 +1,9 @@
 import type { Sleep } from './clock';
 import { abortedError, delay } from './clock';
 import type { OperationSpec, SpeechHeaders } from './contract';
-import { ErrorEnvelope } from './contract';
-import { defaultHint, redact, redactText, VisionStoryError } from './errors';
+import type { ErrorReadOptions } from './errorBody';
+import { readErrorAnswer } from './errorBody';
+import { redactText, VisionStoryError } from './errors';
 import type { ByteStream, Download, HttpChannel, HttpRequest, HttpResponse } from './http';
 import { NetworkError } from './http';
 import { deriveClientRequestId } from './idempotency';
@@ -92,11 +93,12 @@ export class Transport {
 			signal: options.signal,
 			...(spec.in === 'query' ? { query: toQuery(body) } : media ? bodyWithMedia(body, media) : { body }),
 		};
-		return await this.withRetries(name, spec.replay === 'always', options.signal, async () => {
+		const replayable = spec.replay === 'always';
+		return await this.withRetries(name, replayable, options.signal, async (attempts) => {
 			const response = await this.budgeted(options, async () => await this.channel.send(http));
-			if (isSuccess(response)) return spec.result === 'audio' ? audioResult(response) : this.unwrap(name, response.body);
-			const errorBody = spec.result === 'audio' ? await readText(response.body as ByteStream) : response.body;
-			throw this.apiError(name, response, errorBody);
+			if (isSuccess(response)) return spec.result === 'audio' ? audioResult(response) : this.unwrap(name, response);
+			const errorBody = spec.result === 'audio' ? await readBytes(response.body as ByteStream) : response.body;
+			throw this.apiError(name, response, errorBody, { attempts, replayable });
 		});
 	}
 
@@ -105,7 +107,7 @@ export class Transport {
 	 * by hand so the key never travels to the host they point at.
 	 */
 	async download(url: string, options: CallOptions = {}): Promise<Download> {
-		return await this.withRetries('download', true, options.signal, async () => {
+		return await this.withRetries('download', true, options.signal, async (attempts) => {
 			let target = new URL(url, this.baseUrl);
 			for (let hop = 0; hop < MAX_REDIRECTS; hop++) {
 				const withApiKey = target.origin === this.apiOrigin;
@@ -125,8 +127,8 @@ export class Transport {
 					continue;
 				}
 				if (isSuccess(response)) return downloadOf(target, response);
-				const text = await readText(response.body as ByteStream);
-				throw this.apiError('download', response, parseJsonOrText(text), 'The file could not be downloaded');
+				const body = await readBytes(response.body as ByteStream);
+				throw this.apiError('download', response, body, { attempts, replayable: true, download: true, source: withApiKey ? 'api' : 'file' }, 'The file could not be downloaded');
 			}
 			throw new VisionStoryError({ category: 'network', operation: 'download', message: 'The download was redirected too many times' });
 		});
@@ -142,19 +144,19 @@ export class Transport {
 			return response;
 		} finally {
 			// The AI-video concurrency cap also answers 429, with details; it says nothing about the rate.
-			const limited = response?.status === 429 && !isConcurrencyAnswer(response.body);
+			const limited = response?.status === 429 && !isConcurrencyAnswer(response);
 			grant.answered(limited ? { retryAfterMs: retryAfterMs(response!.headers['retry-after']) } : undefined);
 		}
 	}
 
 	/** Runs `attempt` until it succeeds or fails in a way that must not, or need not, be retried. */
-	private async withRetries<T>(name: string, replayable: boolean, signal: AbortSignal | undefined, attempt: () => Promise<T>): Promise<T> {
+	private async withRetries<T>(name: string, replayable: boolean, signal: AbortSignal | undefined, attempt: (n: number) => Promise<T>): Promise<T> {
 		const started = Date.now();
 		for (let n = 1; ; n++) {
 			if (signal?.aborted) throw abortedError();
 			let failure: VisionStoryError;
 			try {
-				return await attempt();
+				return await attempt(n);
 			} catch (error) {
 				failure = this.retryableFailure(name, error, replayable, signal);
 			}
@@ -186,41 +188,35 @@ export class Transport {
 		return Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
 	}
 
-	private unwrap(name: string, body: unknown): unknown {
+	private unwrap(name: string, response: HttpResponse): unknown {
+		const body = response.body;
 		// A plain check, not a schema parse: the client parses `data` with the operation's own schema.
 		if (body === null || typeof body !== 'object' || !('data' in body)) {
+			// A page or text (a captive portal, a proxy's login page) is named for what it is, never shown raw.
+			const page = typeof body === 'string' && body.trim() ? readErrorAnswer(response, { secrets: this.secrets }).message : undefined;
 			throw new VisionStoryError({
 				category: 'response',
 				operation: name,
-				message: 'VisionStory answered with a body that is not its JSON envelope',
+				message: page ?? 'VisionStory answered with a body that is not its JSON envelope',
 				hint: 'Check the Base URL in your VisionStory credential: it should be https://openapi.visionstory.ai',
 			});
 		}
 		return (body as { data: unknown }).data;
 	}
 
-	private apiError(name: string, response: HttpResponse, body: unknown, fallbackMessage?: string): VisionStoryError {
-		const parsed = ErrorEnvelope.safeParse(body);
-		const error = parsed.success ? parsed.data.error : undefined;
-		const details = error?.details ? redact(error.details, this.secrets) : undefined;
-		const code = error?.code ?? response.status;
-		const concurrency =
-			response.status === 429 && details && ('limit' in details || 'in_flight' in details)
-				? { limit: numberOrUndefined(details.limit), inFlight: numberOrUndefined(details.in_flight) }
-				: undefined;
-		const message =
-			error?.message ??
-			fallbackMessage ??
-			(typeof body === 'string' && body.trim() ? body.trim().slice(0, 300) : `VisionStory answered HTTP ${response.status}`);
+	/** Every failed answer, whatever its body, read by the one error parser. */
+	private apiError(name: string, response: HttpResponse, body: unknown, read: ErrorReadOptions, prefix?: string): VisionStoryError {
+		const error = readErrorAnswer({ status: response.status, headers: response.headers, body }, { ...read, secrets: this.secrets, baseUrl: this.baseUrl });
 		return new VisionStoryError({
 			category: 'api',
 			operation: name,
 			status: response.status,
-			code,
-			message: redactText(message, this.secrets),
-			hint: error?.hint ? redactText(error.hint, this.secrets) : defaultHint(response.status, code),
-			details,
-			concurrency,
+			code: error.code,
+			message: prefix ? `${prefix}: ${lowerFirst(error.message)}` : error.message,
+			hint: error.hint,
+			details: error.details,
+			issues: error.issues.length ? error.issues : undefined,
+			concurrency: error.concurrency,
 			retryAfterMs: retryAfterMs(response.headers['retry-after']),
 		});
 	}
@@ -269,16 +265,14 @@ function toQuery(request: Record<string, unknown>): Record<string, string> | und
 	return query;
 }
 
-/** A 429 body naming the concurrency cap (details.limit or details.in_flight, as an object or JSON text). */
-function isConcurrencyAnswer(body: unknown): boolean {
-	const parsed = ErrorEnvelope.safeParse(body);
-	const details = parsed.success ? parsed.data.error.details : undefined;
-	return !!details && typeof details === 'object' && ('limit' in details || 'in_flight' in details);
+/** A 429 naming the AI-video concurrency cap (details.limit or details.in_flight), read as the error parser reads it. */
+function isConcurrencyAnswer(response: HttpResponse): boolean {
+	return readErrorAnswer({ status: response.status, headers: response.headers, body: response.body }).concurrency !== undefined;
 }
 
-function numberOrUndefined(value: unknown): number | undefined {
-	const n = typeof value === 'string' ? Number(value) : value;
-	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+/** "VisionStory answered…" reads on after a colon; a service's own sentence keeps its capital. */
+function lowerFirst(message: string): string {
+	return /^(The file host|VisionStory) /.test(message) ? message.replace(/^The/, 'the') : message;
 }
 
 /** Retry-After as seconds or as an HTTP date. */
@@ -322,8 +316,8 @@ function downloadOf(url: URL, response: HttpResponse): Download {
 	};
 }
 
-/** Reads at most 64 KiB of an error body; the rest is discarded. */
-async function readText(stream: ByteStream): Promise<string> {
+/** Reads at most 64 KiB of an error body, as bytes (the parser tells text from garbage); the rest is discarded. */
+async function readBytes(stream: ByteStream): Promise<Buffer> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of stream) {
@@ -331,17 +325,9 @@ async function readText(stream: ByteStream): Promise<string> {
 		if (size < MAX_ERROR_BODY) chunks.push(buffer);
 		size += buffer.length;
 	}
-	return Buffer.concat(chunks).toString('utf8').slice(0, MAX_ERROR_BODY);
+	return Buffer.concat(chunks).subarray(0, MAX_ERROR_BODY);
 }
 
 function drain(body: unknown): void {
 	(body as { resume?: () => void } | undefined)?.resume?.();
-}
-
-function parseJsonOrText(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return text;
-	}
 }

@@ -55,9 +55,31 @@ export class N8nChannel implements HttpChannel {
 			) as { statusCode: number; headers: Record<string, unknown>; body: unknown };
 			return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), body: response.body };
 		} catch (error) {
+			// An answer that arrived anyway goes to the one error parser, like any other failed answer.
+			const answered = answerIn(error);
+			if (answered) return answered;
 			throw toNetworkError(error);
 		}
 	}
+}
+
+/**
+ * The service's answer inside an error n8n threw despite `ignoreHttpStatusErrors` (an axios error's
+ * `response`): only its status, response headers and body are kept, never the request (it holds the key).
+ */
+export function answerIn(error: unknown): HttpResponse | undefined {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		const response = (current as { response?: unknown }).response;
+		if (response && typeof response === 'object') {
+			const r = response as { status?: unknown; headers?: unknown; data?: unknown; body?: unknown };
+			if (typeof r.status === 'number' && r.status >= 300) {
+				return { status: r.status, headers: lowerCaseHeaders(r.headers as Record<string, unknown> | undefined), body: r.data ?? r.body };
+			}
+		}
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
 }
 
 function lowerCaseHeaders(headers: Record<string, unknown> | undefined): Record<string, string | undefined> {

@@ -10,19 +10,17 @@ function describeIssues(error: VisionStoryError, label: FieldLabeler): string {
 	return (error.issues ?? [])
 		.map((issue) => {
 			const name = label(issue.field);
-			return name ? `${name}: ${issue.message}` : issue.field ? `${issue.field} ${issue.message}` : issue.message;
+			if (name) return `${name}: ${issue.message}`;
+			if (!issue.field) return issue.message;
+			return error.category === 'api' ? `${issue.field}: ${issue.message}` : `${issue.field} ${issue.message}`;
 		})
 		.join('; ');
 }
 
 function messageOf(error: VisionStoryError, label: FieldLabeler): string {
 	if (error.category === 'validation' && error.issues?.length) return `Invalid input: ${describeIssues(error, label)}`;
-	if (error.category === 'api' && error.status === 422 && error.details) {
-		const fields = Object.entries(error.details)
-			.filter(([key]) => key !== 'message')
-			.map(([key, value]) => `${label(key) ?? key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
-		if (fields.length) return `${error.message} (${fields.join('; ')})`;
-	}
+	// The service's per-field details, whatever shape they came in, named as the editor shows the fields.
+	if (error.category === 'api' && error.issues?.length) return `${error.message} (${describeIssues(error, label)})`;
 	return error.message;
 }
 

@@ -176,28 +176,7 @@ export type DeleteResult = z.infer<typeof DeleteResult>;
 
 export const Empty = z.object({}).strict();
 
-/** `error.details` arrives as an object or as a JSON string; both become an object. */
-export const ErrorDetails = z.preprocess((value) => {
-	if (typeof value !== 'string') return value;
-	try {
-		const parsed: unknown = JSON.parse(value);
-		return typeof parsed === 'object' && parsed !== null ? parsed : { message: value };
-	} catch {
-		return { message: value };
-	}
-}, z.record(z.unknown()).nullish());
-
-export const ErrorEnvelope = z.object({
-	error: z
-		.object({
-			code: z.number().or(z.string()).optional(),
-			message: z.string().optional(),
-			details: ErrorDetails,
-			hint: z.string().nullish(),
-		})
-		.passthrough(),
-});
-export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+// Error answers are read by api/errorBody.ts, leniently: any shape a service or a proxy sends.
 
 
 /** A parameter's allowed values and default, as the model lists describe them. */
