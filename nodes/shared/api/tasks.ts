@@ -91,8 +91,14 @@ class RenderTimes {
 
 	estimate(): number | undefined {
 		if (this.atMost === Infinity) return this.longerThan > 0 ? this.longerThan + Math.max(250, this.longerThan * 0.02) : undefined;
-		// Close enough to stop narrowing: reading at the quickest finish seen never reads too early.
-		if (this.atMost - this.longerThan <= Math.max(MIN_NARROWING_MS, this.atMost * 0.05)) return this.atMost;
+		// Close enough to stop narrowing. Read a little after the longer of the two: a read that comes too
+		// early costs a whole poll interval, one that comes late only the margin (renders vary a little).
+		// A task seen unfinished a little past the quickest finish moves the read that little later; a slow outlier does not.
+		const tolerance = Math.max(MIN_NARROWING_MS, this.atMost * 0.05);
+		if (this.atMost - this.longerThan <= tolerance) {
+			const known = this.atMost + Math.min(Math.max(0, this.longerThan - this.atMost), tolerance);
+			return known + Math.max(MIN_NARROWING_MS, known * 0.03);
+		}
 		return (this.longerThan + this.atMost) / 2;
 	}
 }
