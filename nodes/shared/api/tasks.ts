@@ -91,13 +91,13 @@ class RenderTimes {
 
 	estimate(): number | undefined {
 		if (this.atMost === Infinity) return this.longerThan > 0 ? this.longerThan + Math.max(250, this.longerThan * 0.02) : undefined;
-		// Close enough to stop narrowing. Read a little after the longer of the two: a read that comes too
-		// early costs a whole poll interval, one that comes late only the margin (renders vary a little).
+		// Close enough to stop narrowing. Read a little after it: a read that comes too early costs a whole
+		// poll interval, one that comes late only the margin (renders vary a little).
 		// A task seen unfinished a little past the quickest finish moves the read that little later; a slow outlier does not.
 		const tolerance = Math.max(MIN_NARROWING_MS, this.atMost * 0.05);
 		if (this.atMost - this.longerThan <= tolerance) {
 			const known = this.atMost + Math.min(Math.max(0, this.longerThan - this.atMost), tolerance);
-			return known + Math.max(MIN_NARROWING_MS, known * 0.03);
+			return known + Math.max(MIN_NARROWING_MS, Math.min(known * 0.03, MAX_MARGIN_MS));
 		}
 		return (this.longerThan + this.atMost) / 2;
 	}
@@ -114,6 +114,8 @@ const MAX_MISSING_ROUNDS = 3;
 const DEFAULT_PROGRESS_EVERY_MS = 30_000;
 /** Render-time bounds this close (or within 5 %) are taken as known. */
 const MIN_NARROWING_MS = 250;
+/** How late a read may come after the render time learned: enough for the service's own jitter. */
+const MAX_MARGIN_MS = 1000;
 
 /** A rate limit (429) that is not the AI-video concurrency cap: nothing was created, so the item may be sent again. */
 function isRateLimit(error: VisionStoryError): boolean {
