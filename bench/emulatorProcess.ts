@@ -13,6 +13,8 @@ export interface EmulatorProcess {
 	mediaBaseUrl: string;
 	apiKey: string;
 	setConfig(config: Partial<EmulatorConfig>): Promise<void>;
+	/** Adds an account (or sets its balance); its id as the ledger and request log name it. */
+	addAccount(apiKey: string, credits: number): Promise<string>;
 	reset(): Promise<void>;
 	requests(): Promise<RequestLogEntry[]>;
 	tasks(): Promise<TaskRecord[]>;
@@ -50,6 +52,7 @@ export async function startEmulatorProcess(env: Record<string, string> = {}): Pr
 		mediaBaseUrl: field('media'),
 		apiKey: field('key'),
 		setConfig: async (config) => void (await admin('POST', 'config', config)),
+		addAccount: async (apiKey, credits) => ((await admin('POST', 'accounts', { apiKey, credits })) as { account: string }).account,
 		reset: async () => void (await admin('POST', 'reset', {})),
 		requests: async () => ((await admin('GET', 'requests')) as { entries: RequestLogEntry[] }).entries,
 		tasks: async () => ((await admin('GET', 'tasks')) as { tasks: TaskRecord[] }).tasks,

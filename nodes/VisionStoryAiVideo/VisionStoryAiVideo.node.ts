@@ -9,7 +9,7 @@ import { deleteResult, idList, optional, optionalNumber, optionsOf, statusQuery 
 import type { OperationDef } from '../shared/framework/operation';
 import { checkStatusOperation, getVideo, videoTaskOperation } from '../shared/framework/videoTasks';
 import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
-import { checkStatusProperties, downloadOnGet, filters, idempotencyKeyOption, locator, mediaCollectionValues, mediaFields, optionsCollection, returnAllLimit, statusFilter, waitFields } from '../shared/ui/fields';
+import { checkStatusProperties, downloadOnGet, filters, idempotencyKeyOption, locator, requestsPerSecondOption, mediaCollectionValues, mediaFields, optionsCollection, returnAllLimit, statusFilter, waitFields } from '../shared/ui/fields';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
 import { getAiVideos } from './getSeveral';
@@ -139,7 +139,7 @@ export const aiVideoOperations: OperationDef[] = [
 				options: [{ displayName: 'Reference', name: 'ref', values: mediaCollectionValues(['binary', 'url', 'asset'], 'Where the reference comes from') }],
 			},
 			...waitFields('AI videos usually take 2 to 10 minutes; all items render at once, within your key’s concurrency limit', { concurrencyCap: true }),
-			optionsCollection([idempotencyKeyOption]),
+			optionsCollection([idempotencyKeyOption, requestsPerSecondOption]),
 		],
 	}),
 	checkStatusOperation('aiVideo', checkStatusProperties(videoId)),

@@ -15,7 +15,7 @@ import { deleteResult, optional, optionsOf, statusQuery } from '../shared/framew
 import type { OperationDef, Params } from '../shared/framework/operation';
 import { checkStatusOperation, getVideo, videoTaskOperation } from '../shared/framework/videoTasks';
 import { credentials, nodeOutputs, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
-import { checkStatusProperties, downloadOnGet, filters, idempotencyKeyOption, locator, mediaFields, optionsCollection, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/ui/fields';
+import { checkStatusProperties, downloadOnGet, filters, idempotencyKeyOption, locator, requestsPerSecondOption, mediaFields, optionsCollection, returnAllLimit, speechRate, statusFilter, waitFields } from '../shared/ui/fields';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
 
@@ -174,6 +174,7 @@ export const talkingVideoOperations: OperationDef[] = [
 					default: 'cheerful',
 				},
 				idempotencyKeyOption,
+				requestsPerSecondOption,
 			]),
 		],
 	}),

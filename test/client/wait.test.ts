@@ -168,3 +168,18 @@ test('two items that share a task (the same idempotency key) each get its outcom
 	expect((outcomes[0] as { error: VisionStoryError }).error.category).toBe('timeout');
 	expect(outcomes[1]).toMatchObject({ ok: true, value: { status: 'created', video_id: emu.tasks()[0].video_id } });
 });
+
+test('waves of AI videos a little longer than the poll interval: learned to within 8 %, not read a beat late every wave', async () => {
+	// 5.5 s a task (0.5 s queued, 5 s rendering), polls at least 5 s apart: a fixed beat takes 10 s a wave.
+	emu.setConfig({ aiConcurrencyCap: 2, renderMs: 5000, queueMs: 500 });
+	const start = emu.now();
+	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(40), { ...wait, pollIntervalMs: 5000 });
+	expect(outcomes.every((o) => o.ok)).toBe(true);
+	const waves = 20;
+	const tasks = emu.tasks().sort((a, b) => a.submittedAt - b.submittedAt);
+	// The last five waves each start within 8 % of a render after the one before (read just after the quickest finish seen).
+	const starts = tasks.filter((_, i) => i % 2 === 0).map((t) => t.submittedAt);
+	const gaps = starts.slice(1).map((at, i) => at - starts[i]);
+	expect(Math.max(...gaps.slice(-5))).toBeLessThanOrEqual(5500 * 1.08);
+	expect(emu.now() - start).toBeLessThan(waves * 5500 * 1.3);
+});

@@ -17,6 +17,7 @@ import { describeErrorModeChecks } from './errorModeChecks';
 import { describeMcpChecks } from './mcpChecks';
 import { describeExampleChecks } from './exampleChecks';
 import { describePackageLoading } from './packageChecks';
+import { describeLargeCsvCheck } from './scaleChecks';
 import { describeWebhookAndTrigger } from './webhookTriggerChecks';
 
 /** What one manual example run produced, with what the service saw during it. */
@@ -84,6 +85,7 @@ export function describeRealN8n(line: N8nLine): void {
 		});
 
 		describeExampleChecks(ctx);
+		if (line.id === 'n8n2') describeLargeCsvCheck(ctx);
 		describeErrorModeChecks(ctx);
 		describeAgentChecks(ctx);
 		describeDriftExamples(ctx);

@@ -5,6 +5,7 @@ import type { FaultDecision, FaultInjector } from './faults';
 import { sendFaultResponse } from './faults';
 import { envelope, queryObject, readBody, resetConnection, sendJson } from './http';
 import type { Drift } from './drift';
+import { RateLimiter } from './rateLimit';
 import type { RequestLog } from './requestLog';
 import { methodNotAllowed, routeNotFound, type Reply, type Router } from './router';
 import type { Account, EmulatorState } from './state';
@@ -53,6 +54,7 @@ function errorReply(err: ApiError): { status: number; body: unknown; headers: Re
 
 export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => void {
 	const { state, faults, log, router } = deps;
+	const rateLimit = new RateLimiter();
 
 	async function run(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://emulator');
@@ -103,7 +105,7 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 		let payload: unknown;
 		let headers: Record<string, string> = {};
 		let binary: Buffer | undefined;
-		const injected = fault && injectedError(fault);
+		const injected = (fault && injectedError(fault)) || (account && rateLimit.check(account, at, state.config.rateLimitPerSecond));
 		if (injected) {
 			({ status, body: payload, headers } = errorReply(injected));
 		} else {

@@ -59,6 +59,8 @@ export interface Account {
 	idempotency: Map<string, IdempotencyEntry>;
 }
 
+const TALKING_VIDEO_LISTS: ReadonlyArray<EmulatorConfig['talkingVideoList']> = ['paged', 'ignoresCursor', 'idsOnly', 'absent'];
+
 export function initialConfig(options: EmulatorOptions): EmulatorConfig {
 	const renderMs = options.renderMs ?? 3000;
 	return {
@@ -71,6 +73,8 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
 		redirectMedia: false,
 		drift: options.drift ?? false,
 		driftErrors: false,
+		rateLimitPerSecond: 0,
+		talkingVideoList: 'paged',
 	};
 }
 
@@ -142,6 +146,7 @@ export class EmulatorState {
 			const expected = typeof this.config[key as keyof EmulatorConfig];
 			if (typeof value !== expected) throw new Error(`config ${key} must be a ${expected}`);
 			if (typeof value === 'number' && (!Number.isFinite(value) || value < 0)) throw new Error(`config ${key} must be >= 0`);
+			if (key === 'talkingVideoList' && !TALKING_VIDEO_LISTS.includes(value as never)) throw new Error(`config talkingVideoList must be one of ${TALKING_VIDEO_LISTS.join(', ')}`);
 		}
 		if (change.queueMs !== undefined) this.queueMsExplicit = true;
 		this.config = { ...this.config, ...change };

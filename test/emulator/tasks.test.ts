@@ -18,7 +18,7 @@ describe('timings and clock', () => {
 	test('defaults: renderMs 3000, queueMs min(500, renderMs / 4), cap 3, real clock', async () => {
 		const real = await startEmulator();
 		try {
-			expect(real.config()).toEqual({ renderMs: 3000, queueMs: 500, aiConcurrencyCap: 3, registerMs: 0, videoBytes: 0, concurrencyDetailsAsString: false, redirectMedia: false, drift: false, driftErrors: false });
+			expect(real.config()).toEqual({ renderMs: 3000, queueMs: 500, aiConcurrencyCap: 3, registerMs: 0, videoBytes: 0, concurrencyDetailsAsString: false, redirectMedia: false, drift: false, driftErrors: false, rateLimitPerSecond: 0, talkingVideoList: 'paged' });
 			expect(Math.abs(real.now() - Date.now())).toBeLessThan(1000);
 			expect(() => real.advance(10)).toThrow(/manual/);
 			expect(real.apiKey).toBe('sk-vs-emulator-default-0000000000');

@@ -37,6 +37,14 @@ export interface EmulatorConfig {
 	drift: boolean;
 	/** With `drift`: proxy HTML 502s and empty 503s on the first GETs of each path, list-shaped 422 details, plain-text 401s. */
 	driftErrors: boolean;
+	/** Per-key rate limit: API requests an account may send in any second (emulator clock); above it, 429 with Retry-After. 0: none. */
+	rateLimitPerSecond: number;
+	/**
+	 * What `GET /api/v1/videos` offers (the contract leaves it unstated): `paged` (cursor, limit, status,
+	 * full tasks), `ignoresCursor` (always the newest page of 20, whatever cursor and limit say),
+	 * `idsOnly` (entries without a status), `absent` (404, no such endpoint).
+	 */
+	talkingVideoList: 'paged' | 'ignoresCursor' | 'idsOnly' | 'absent';
 }
 
 export type FaultKind =

@@ -7,7 +7,11 @@ type Level = 'error' | 'warn' | 'info' | 'debug';
 // the harness logger is silent unless HARNESS_DEBUG=1 asks for it (then everything goes to stderr).
 const enabled = (): boolean => process.env.HARNESS_DEBUG === '1';
 
+/** Listeners a test adds to read what was logged (a node's progress lines), whether or not it is printed. */
+export const logListeners = new Set<(level: Level, message: string) => void>();
+
 function write(level: Level, message: string, metadata?: LogMetadata): void {
+	for (const listener of logListeners) listener(level, message);
 	if (!enabled()) return;
 	const meta = metadata && Object.keys(metadata).length > 0 ? ` ${safeJson(metadata)}` : '';
 	process.stderr.write(`[n8n ${level}] ${message}${meta}\n`);

@@ -201,7 +201,7 @@ export class SpendingClient extends VisionStoryClient {
 	override async send<N extends OperationName>(name: N, request: Checked<N>, options?: CallOptions): Promise<ResponseOf<N>> {
 		if (!isCharged(name)) {
 			const response = await super.send(name, request, options);
-			if (name === 'getTalkingVideo' || name === 'getAiVideo') this.observe(response);
+			if (name === 'getTalkingVideo' || name === 'getAiVideo' || name === 'listTalkingVideos') this.observe(response);
 			return response;
 		}
 		return await this.charged(name, request as Record<string, unknown>, options, async () => await super.send(name, request, options));
@@ -260,7 +260,7 @@ export class SpendingClient extends VisionStoryClient {
 			// The talking-video price is known only from the task: read it now, so the next call sees it.
 			if (estimate === undefined && this.capped) {
 				try {
-					const read = { signal: options?.signal };
+					const read = { signal: options?.signal, budget: options?.budget };
 					const task =
 						name === 'createTalkingVideo'
 							? await super.send('getTalkingVideo', { video_id: videoId } as Checked<'getTalkingVideo'>, read)

@@ -1,12 +1,15 @@
 import type { VisionStoryClient } from './client';
 import { abortedError } from './clock';
 import { mapConcurrent } from './concurrency';
-import type { AiVideoDto, TalkingVideoDto } from './contract';
+import type { AiVideoDto } from './contract';
 import { AI_VIDEO_BATCH_MAX, isFinished } from './contract';
-import { defaultHint, isAborted, VisionStoryError } from './errors';
+import { defaultHint, VisionStoryError } from './errors';
+import type { RequestBudget } from './requestBudget';
+import type { TaskKind, VideoTask } from './taskReads';
+import { asError, readTasks, TalkingVideoList } from './taskReads';
 
-export type TaskKind = 'talkingVideo' | 'aiVideo';
-export type VideoTask = TalkingVideoDto | AiVideoDto;
+export type { PollResult, TaskKind, VideoTask } from './taskReads';
+export { readTasks, TalkingVideoList } from './taskReads';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: VisionStoryError };
 
@@ -17,14 +20,35 @@ export type AtLimit =
 	/** Returned at once as an error that says so; nothing is created or charged. */
 	| 'refuse';
 
+/** How a batch is doing, for a log line while it runs. */
+export interface Progress {
+	kind: TaskKind;
+	total: number;
+	submitted: number;
+	finished: number;
+	failed: number;
+	/** Submitted and not yet seen finished. */
+	rendering: number;
+	/** Not yet submitted: held for a slot, or sent again after a rate limit. */
+	queued: number;
+	/** The request budget's rate now, and the rate limits (429) met so far. */
+	perSecond?: number;
+	rateLimited?: number;
+}
+
 export interface RunOptions {
 	/** Wait until every task finishes; otherwise return once every item is submitted (or refused). */
 	waitForCompletion: boolean;
 	pollIntervalMs: number;
 	atLimit: AtLimit;
 	signal?: AbortSignal;
-	/** Talking-video status requests in flight at once (there is no batch status call for them). */
+	/** Talking-video submissions and single status reads in flight at once. */
 	concurrency?: number;
+	/** The credential's request budget: every status read waits for a slot in it (submissions take theirs in `submit`). */
+	budget?: RequestBudget;
+	/** Told how the batch is doing, at most every `progressEveryMs`, while it runs. */
+	onProgress?: (progress: Progress) => void;
+	progressEveryMs?: number;
 }
 
 /** One item to submit, and how long it may take in all: queueing for a slot, and rendering when waited on. */
@@ -41,41 +65,41 @@ interface PendingTask {
 	submittedAt: number;
 	/** When a poll last saw it still rendering. */
 	unfinishedAt?: number;
-}
-
-function newPending(id: string): PendingTask {
-	return { id, failures: 0, missing: 0, submittedAt: Date.now() };
+	/** When it is worth reading next: when it should be done, and never sooner than a poll interval after the last read. */
+	dueAt: number;
 }
 
 /**
  * What the polls so far say about how long a render takes: longer than the longest time a task was
- * seen still rendering, and no longer than the quickest time a task was seen finished. Lets the next
- * wave of slot-bound AI videos be polled when it should be done rather than on the next fixed beat;
- * while the two bounds are far apart, polling at their midpoint narrows them wave by wave.
+ * seen still rendering, and no longer than the quickest time a task was seen finished. Tasks are read
+ * when they should be done rather than on a fixed beat (the next wave of slot-bound AI videos, the
+ * later part of a large batch); while the two bounds are far apart, reading at their midpoint narrows
+ * them round by round.
  */
 class RenderTimes {
 	private longerThan = 0;
 	private atMost = Infinity;
 
-	constructor(private readonly pollIntervalMs: number) {}
+	unfinished(task: PendingTask, seenAt: number): void {
+		this.longerThan = Math.max(this.longerThan, seenAt - task.submittedAt);
+	}
 
 	finished(task: PendingTask, seenAt: number): void {
 		if (task.unfinishedAt !== undefined) this.longerThan = Math.max(this.longerThan, task.unfinishedAt - task.submittedAt);
 		this.atMost = Math.min(this.atMost, seenAt - task.submittedAt);
 	}
 
-	private estimate(): number | undefined {
+	estimate(): number | undefined {
 		if (this.atMost === Infinity) return this.longerThan > 0 ? this.longerThan + Math.max(250, this.longerThan * 0.02) : undefined;
-		if (this.atMost - this.longerThan <= this.pollIntervalMs / 2) return this.atMost;
+		// Close enough to stop narrowing. Read a little after it: a read that comes too early costs a whole
+		// poll interval, one that comes late only the margin (renders vary a little).
+		// A task seen unfinished a little past the quickest finish moves the read that little later; a slow outlier does not.
+		const tolerance = Math.max(MIN_NARROWING_MS, this.atMost * 0.05);
+		if (this.atMost - this.longerThan <= tolerance) {
+			const known = this.atMost + Math.min(Math.max(0, this.longerThan - this.atMost), tolerance);
+			return known + Math.max(MIN_NARROWING_MS, Math.min(known * 0.03, MAX_MARGIN_MS));
+		}
 		return (this.longerThan + this.atMost) / 2;
-	}
-
-	earliestFinish(tasks: Iterable<PendingTask>): number | undefined {
-		const estimate = this.estimate();
-		if (estimate === undefined) return undefined;
-		let earliest: number | undefined;
-		for (const task of tasks) earliest = Math.min(earliest ?? Infinity, task.submittedAt + estimate);
-		return earliest;
 	}
 }
 
@@ -87,59 +111,15 @@ const DEFAULT_CONCURRENCY = 8;
 const MAX_POLL_FAILURES = 5;
 /** Rounds a freshly created AI video may be missing from the batch answer while it registers. */
 const MAX_MISSING_ROUNDS = 3;
+const DEFAULT_PROGRESS_EVERY_MS = 30_000;
+/** Render-time bounds this close (or within 5 %) are taken as known. */
+const MIN_NARROWING_MS = 250;
+/** How late a read may come after the render time learned: enough for the service's own jitter. */
+const MAX_MARGIN_MS = 1000;
 
-
-/** The service's view of one task, or why it could not be read this round. */
-export type PollResult = VideoTask | VisionStoryError | undefined;
-
-async function pollAiVideos(client: VisionStoryClient, ids: string[], signal?: AbortSignal): Promise<Map<string, PollResult>> {
-	const chunks: string[][] = [];
-	for (let i = 0; i < ids.length; i += AI_VIDEO_BATCH_MAX) chunks.push(ids.slice(i, i + AI_VIDEO_BATCH_MAX));
-	const results = new Map<string, PollResult>();
-	await mapConcurrent(chunks, 4, async (chunk) => {
-		try {
-			for (const [id, video] of await client.readAiVideos(chunk, { signal })) results.set(id, video);
-		} catch (error) {
-			for (const id of chunk) results.set(id, asError(error));
-		}
-	});
-	return results;
-}
-
-async function pollTalkingVideos(
-	client: VisionStoryClient,
-	ids: string[],
-	concurrency: number,
-	signal?: AbortSignal,
-): Promise<Map<string, PollResult>> {
-	const results = new Map<string, PollResult>();
-	await mapConcurrent(ids, concurrency, async (id) => {
-		try {
-			results.set(id, await client.getTalkingVideo({ video_id: id }, { signal }));
-		} catch (error) {
-			results.set(id, asError(error));
-		}
-	});
-	return results;
-}
-
-/** The current state of tasks by id, read the cheapest way per kind; an id missing from the map was not found. */
-export async function readTasks(
-	client: VisionStoryClient,
-	kind: TaskKind,
-	ids: string[],
-	options: { concurrency?: number; signal?: AbortSignal } = {},
-): Promise<Map<string, PollResult>> {
-	const unique = [...new Set(ids)];
-	return kind === 'aiVideo'
-		? await pollAiVideos(client, unique, options.signal)
-		: await pollTalkingVideos(client, unique, options.concurrency ?? DEFAULT_CONCURRENCY, options.signal);
-}
-
-/** A failure that concerns one item; a cancellation, or a bug, ends the whole wait instead. */
-function asError(error: unknown): VisionStoryError {
-	if (error instanceof VisionStoryError && !isAborted(error)) return error;
-	throw error;
+/** A rate limit (429) that is not the AI-video concurrency cap: nothing was created, so the item may be sent again. */
+function isRateLimit(error: VisionStoryError): boolean {
+	return error.status === 429 && !error.isConcurrencyLimit;
 }
 
 export function taskFailedError(kind: TaskKind, task: VideoTask): VisionStoryError {
@@ -206,11 +186,22 @@ function refusedError(concurrency?: { limit?: number; inFlight?: number }): Visi
 	});
 }
 
+function rateLimitedError(timeoutMs: number, cause: VisionStoryError): VisionStoryError {
+	return new VisionStoryError({
+		category: 'timeout',
+		status: 429,
+		message: `VisionStory kept answering that the key sends too many requests; not submitted within ${minutesText(timeoutMs)}: ${cause.message}`,
+		hint: cause.hint ?? 'Nothing was created or charged for this item. Lower Requests per Second in the node\'s Options, or run it again later.',
+	});
+}
+
 /**
- * Submits every item first, then waits on all of them together: AI videos through the batch status
- * call (20 ids a request), talking videos concurrently. An AI-video submission refused by the per-key
- * concurrency cap is queued and sent again once one of our tasks frees a slot, or refused at once
- * (`atLimit`). Each item keeps its own time limit.
+ * Submits every item first, then waits on all of them together, each read when it should be done:
+ * AI videos through the batch status call (20 ids a request), talking videos from the list when the
+ * service's answer carries full tasks, else one read each. Every request waits for a slot in the
+ * credential's budget. An AI-video submission refused by the per-key concurrency cap is queued and
+ * sent again once one of our tasks frees a slot, or refused at once (`atLimit`); a submission refused
+ * by a rate limit is sent again, slower. Each item keeps its own time limit.
  */
 export async function runTasks(
 	client: VisionStoryClient,
@@ -218,7 +209,7 @@ export async function runTasks(
 	jobs: TaskJob[],
 	options: RunOptions,
 ): Promise<Array<Outcome<VideoTask | { video_id: string }>>> {
-	const { pollIntervalMs, signal, waitForCompletion } = options;
+	const { pollIntervalMs, signal, waitForCompletion, budget } = options;
 	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
 	const started = Date.now();
 	const deadlines = jobs.map((job) => started + job.timeoutMs);
@@ -226,18 +217,49 @@ export async function runTasks(
 	const waiting: number[] = jobs.map((_, i) => i);
 	// By item: two items can share a task (the same idempotency key), each with its own time limit.
 	const pending = new Map<number, PendingTask>();
+	/** Items sent again after a rate limit, with that answer, in case their time runs out. */
+	const limitedBy = new Map<number, VisionStoryError>();
 	let slotLimit: { limit?: number; inFlight?: number } | undefined;
-	const renders = new RenderTimes(pollIntervalMs);
-	let lastPoll = Date.now();
+	const renders = new RenderTimes();
+	const list = new TalkingVideoList();
+	let lastRound = -Infinity;
+	const counts = { submitted: 0, finished: 0, failed: 0 };
+	let lastReport = started;
+
+	const report = (force = false) => {
+		if (!options.onProgress) return;
+		const now = Date.now();
+		if (!force && now - lastReport < (options.progressEveryMs ?? DEFAULT_PROGRESS_EVERY_MS)) return;
+		lastReport = now;
+		const stats = budget?.stats();
+		options.onProgress({
+			kind,
+			total: jobs.length,
+			...counts,
+			rendering: pending.size,
+			queued: waiting.length,
+			...(stats ? { perSecond: stats.perSecond, rateLimited: stats.rateLimited } : {}),
+		});
+	};
+
+	const fail = (index: number, error: VisionStoryError) => {
+		outcomes[index] = { ok: false, error };
+		counts.failed++;
+	};
 
 	const submit = async (index: number): Promise<VisionStoryError | undefined> => {
 		try {
 			const id = await jobs[index].submit();
-			pending.set(index, newPending(id));
+			const now = Date.now();
+			pending.set(index, { id, failures: 0, missing: 0, submittedAt: now, dueAt: now + (renders.estimate() ?? pollIntervalMs) });
 			outcomes[index] = { ok: true, value: { video_id: id } };
+			limitedBy.delete(index);
+			counts.submitted++;
 			return undefined;
 		} catch (error) {
 			return asError(error);
+		} finally {
+			report();
 		}
 	};
 
@@ -246,7 +268,10 @@ export async function runTasks(
 			const batch = waiting.splice(0, waiting.length);
 			await mapConcurrent(batch, concurrency, async (index) => {
 				const failure = await submit(index);
-				if (failure) outcomes[index] = { ok: false, error: failure };
+				if (failure && isRateLimit(failure)) {
+					limitedBy.set(index, failure);
+					waiting.push(index);
+				} else if (failure) fail(index, failure);
 			});
 			return;
 		}
@@ -259,10 +284,15 @@ export async function runTasks(
 			if (failure?.isConcurrencyLimit) {
 				slotLimit = failure.concurrency;
 				if (options.atLimit === 'queue') return;
-				for (const refused of waiting.splice(0, waiting.length)) outcomes[refused] = { ok: false, error: refusedError(slotLimit) };
+				for (const refused of waiting.splice(0, waiting.length)) fail(refused, refusedError(slotLimit));
 				return;
 			}
-			if (failure) outcomes[index] = { ok: false, error: failure };
+			if (failure && isRateLimit(failure)) {
+				limitedBy.set(index, failure);
+				// Slowed by the budget; the rest follow it.
+				return;
+			}
+			if (failure) fail(index, failure);
 			waiting.shift();
 		}
 	};
@@ -272,48 +302,72 @@ export async function runTasks(
 		for (let i = waiting.length - 1; i >= 0; i--) {
 			const index = waiting[i];
 			if (deadlines[index] > now) continue;
-			outcomes[index] = { ok: false, error: slotTimeoutError(jobs[index].timeoutMs, slotLimit) };
+			const limited = limitedBy.get(index);
+			fail(index, limited ? rateLimitedError(jobs[index].timeoutMs, limited) : slotTimeoutError(jobs[index].timeoutMs, slotLimit));
 			waiting.splice(i, 1);
 		}
 		if (!waitForCompletion) return;
 		for (const [index, entry] of pending) {
 			if (deadlines[index] > now) continue;
-			outcomes[index] = { ok: false, error: timeoutError(kind, [entry.id], jobs[index].timeoutMs) };
+			fail(index, timeoutError(kind, [entry.id], jobs[index].timeoutMs));
 			pending.delete(index);
 		}
 	};
 
-	const pollPending = async () => {
-		lastPoll = Date.now();
-		const results = await readTasks(client, kind, [...pending.values()].map((entry) => entry.id), { concurrency, signal });
+	/** Reads the tasks due, earliest first, and takes in whatever else the answers show. */
+	const readRound = async (due: Array<[number, PendingTask]>) => {
+		const readAt = Date.now();
+		lastRound = readAt;
+		const known = new Set([...pending.values()].map((entry) => entry.id));
+		const ids = due.map(([, entry]) => entry.id);
+		if (kind === 'aiVideo') {
+			// A batch call holds 20 ids whoever they are: the rest of a call goes to tasks not due yet.
+			const room = Math.ceil(ids.length / AI_VIDEO_BATCH_MAX) * AI_VIDEO_BATCH_MAX - ids.length;
+			const asked = new Set(ids);
+			ids.push(...[...known].filter((id) => !asked.has(id)).slice(0, room));
+		}
+		const results = await readTasks(client, kind, ids, { concurrency, signal, budget, list }, known);
+		const dueItems = new Set(due.map(([index]) => index));
 		for (const [index, entry] of pending) {
 			const result = results.get(entry.id);
 			if (result instanceof VisionStoryError) {
-				entry.failures++;
+				// A rate limit says nothing about the task: the budget has slowed down, the read comes again.
+				if (!isRateLimit(result)) entry.failures++;
+				entry.dueAt = readAt + pollIntervalMs;
 				if (result.status === 404 || entry.failures >= MAX_POLL_FAILURES) {
-					if (waitForCompletion) outcomes[index] = { ok: false, error: result };
+					if (waitForCompletion) fail(index, result);
 					pending.delete(index);
 				}
 				continue;
 			}
 			if (result === undefined) {
+				// Only a task asked for can be missing; the others were simply not on the pages read.
+				if (!dueItems.has(index)) continue;
+				entry.dueAt = readAt + pollIntervalMs;
 				if (++entry.missing >= MAX_MISSING_ROUNDS) {
-					if (waitForCompletion) outcomes[index] = { ok: false, error: notFoundError(entry.id) };
+					if (waitForCompletion) fail(index, notFoundError(entry.id));
 					pending.delete(index);
 				}
 				continue;
 			}
 			entry.failures = 0;
 			if (!isFinished(result)) {
-				entry.unfinishedAt = lastPoll;
+				entry.unfinishedAt = readAt;
+				renders.unfinished(entry, readAt);
+				if (dueItems.has(index) || entry.dueAt <= readAt + pollIntervalMs) {
+					entry.dueAt = Math.max(readAt + pollIntervalMs, entry.submittedAt + (renders.estimate() ?? 0));
+				}
 				continue;
 			}
-			renders.finished(entry, lastPoll);
+			renders.finished(entry, readAt);
 			pending.delete(index);
-			if (waitForCompletion) {
-				outcomes[index] = result.status === 'created' ? { ok: true, value: result } : { ok: false, error: taskFailedError(kind, result) };
-			}
+			if (!waitForCompletion) continue;
+			if (result.status === 'created') {
+				outcomes[index] = { ok: true, value: result };
+				counts.finished++;
+			} else fail(index, taskFailedError(kind, result));
 		}
+		report();
 	};
 
 	const earliestDeadline = () => {
@@ -323,20 +377,41 @@ export async function runTasks(
 		return earliest;
 	};
 
+	/** The next read: when the first pending task is due, and no sooner than a poll interval after the last. */
+	const nextRoundAt = () => {
+		let due = Infinity;
+		for (const entry of pending.values()) due = Math.min(due, entry.dueAt);
+		// Items held with none of ours rendering: try them again every poll interval.
+		if (due === Infinity && waiting.length > 0) due = -Infinity;
+		return due === Infinity ? Infinity : Math.max(lastRound + pollIntervalMs, due);
+	};
+
 	await submitWaiting();
 	for (;;) {
-		expire(Date.now());
+		const now = Date.now();
+		expire(now);
 		if (waiting.length === 0 && (!waitForCompletion || pending.size === 0)) break;
 		if (signal?.aborted) throw abortedError();
-		// AI videos come in waves (the concurrency cap): poll when a wave should be done, not on a fixed beat.
-		const predicted = kind === 'aiVideo' ? renders.earliestFinish(pending.values()) : undefined;
-		const nextPoll = Math.max(lastPoll + pollIntervalMs, predicted ?? 0);
-		const wake = Math.min(nextPoll, earliestDeadline());
-		await client.sleep(Math.max(0, wake - Date.now()), signal);
-		if (Date.now() < nextPoll) continue;
+		// Talking videos sent again after a rate limit go at once: the budget paces them.
+		if (kind === 'talkingVideo' && waiting.length > 0) {
+			await submitWaiting();
+			continue;
+		}
+		const roundAt = nextRoundAt();
 		// Without waiting, polling only serves to notice freed slots for the items still queued.
-		if (pending.size > 0) await pollPending();
+		const polling = waitForCompletion || waiting.length > 0;
+		const wake = Math.min(polling ? roundAt : Infinity, earliestDeadline());
+		if (wake > now) {
+			await client.sleep(wake === Infinity ? pollIntervalMs : wake - now, signal);
+			continue;
+		}
+		if (!polling || roundAt > now) continue;
+		// Tasks due within half an interval join this round rather than start a round of their own.
+		const horizon = Date.now() + pollIntervalMs / 2;
+		const due = [...pending].filter(([, entry]) => entry.dueAt <= horizon).sort(([, a], [, b]) => a.dueAt - b.dueAt);
+		await readRound(due);
 		if (waiting.length > 0) await submitWaiting();
 	}
+	report(true);
 	return outcomes.map((o) => o!);
 }

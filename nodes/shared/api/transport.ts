@@ -9,6 +9,7 @@ import { NetworkError } from './http';
 import { deriveClientRequestId } from './idempotency';
 import type { MediaPart } from './mediaBody';
 import { jsonWithMedia } from './mediaBody';
+import type { RequestBudget } from './requestBudget';
 
 export interface RetryPolicy {
 	/** Attempts in all, the first included. */
@@ -38,6 +39,8 @@ export interface CallOptions {
 	timeoutMs?: number;
 	/** Files behind the request's media placeholders, by placeholder. */
 	media?: Record<string, MediaPart>;
+	/** The credential's request budget: every attempt waits for a slot, and a rate-limit 429 slows it. */
+	budget?: RequestBudget;
 }
 
 export interface AudioResult {
@@ -92,7 +95,7 @@ export class Transport {
 		};
 		const replayable = spec.replay === 'always';
 		return await this.withRetries(name, replayable, options.signal, async (attempts) => {
-			const response = await this.channel.send(http);
+			const response = await this.budgeted(options, async () => await this.channel.send(http));
 			if (isSuccess(response)) return spec.result === 'audio' ? audioResult(response) : this.unwrap(name, response);
 			const errorBody = spec.result === 'audio' ? await readBytes(response.body as ByteStream) : response.body;
 			throw this.apiError(name, response, errorBody, { attempts, replayable });
@@ -129,6 +132,21 @@ export class Transport {
 			}
 			throw new VisionStoryError({ category: 'network', operation: 'download', message: 'The download was redirected too many times' });
 		});
+	}
+
+	/** Sends one attempt within the budget, if any; the answer's status tells the budget whether it was a rate limit. */
+	private async budgeted(options: CallOptions, send: () => Promise<HttpResponse>): Promise<HttpResponse> {
+		if (!options.budget) return await send();
+		const grant = await options.budget.acquire(this.options.sleep, options.signal);
+		let response: HttpResponse | undefined;
+		try {
+			response = await send();
+			return response;
+		} finally {
+			// The AI-video concurrency cap also answers 429, with details; it says nothing about the rate.
+			const limited = response?.status === 429 && !isConcurrencyAnswer(response);
+			grant.answered(limited ? { retryAfterMs: retryAfterMs(response!.headers['retry-after']) } : undefined);
+		}
 	}
 
 	/** Runs `attempt` until it succeeds or fails in a way that must not, or need not, be retried. */
@@ -245,6 +263,11 @@ function toQuery(request: Record<string, unknown>): Record<string, string> | und
 		query[key] = Array.isArray(value) ? value.join(',') : String(value);
 	}
 	return query;
+}
+
+/** A 429 naming the AI-video concurrency cap (details.limit or details.in_flight), read as the error parser reads it. */
+function isConcurrencyAnswer(response: HttpResponse): boolean {
+	return readErrorAnswer({ status: response.status, headers: response.headers, body: response.body }).concurrency !== undefined;
 }
 
 /** "VisionStory answered…" reads on after a colon; a service's own sentence keeps its capital. */

@@ -5,10 +5,12 @@ import { mapConcurrent } from '../api/concurrency';
 import type { RequestOf } from '../api/contract';
 import { isFinished } from '../api/contract';
 import { VisionStoryError } from '../api/errors';
-import type { RunOptions, TaskKind, VideoTask } from '../api/tasks';
-import { notFoundError, readTasks, runTasks, taskFailedError } from '../api/tasks';
+import { DEFAULT_REQUESTS_PER_SECOND } from '../api/requestBudget';
+import type { Progress, RunOptions, TaskKind, VideoTask } from '../api/tasks';
+import { notFoundError, readTasks, runTasks, TalkingVideoList, taskFailedError } from '../api/tasks';
+import { requestBudgetOf } from '../n8n/client';
 import { withDownload } from './download';
-import { outputFieldOf } from './mapping';
+import { optionsOf, outputFieldOf } from './mapping';
 import type { ItemOutcome, MediaRefs, OperationDef, OperationMeta, Params, Prepared, Scope } from './operation';
 
 type CreateName = 'createTalkingVideo' | 'createAiVideo';
@@ -28,6 +30,18 @@ function runOptions(params: Params): Omit<RunOptions, 'signal'> {
 		pollIntervalMs: Math.max(5, Number(params.pollIntervalSeconds ?? 10)) * 1000,
 		atLimit: waitForCompletion || params.atConcurrencyLimit === 'holdForSlot' ? 'queue' : 'refuse',
 	};
+}
+
+/** The Requests per Second option: how fast this run may submit and check on videos (the budget clamps it). */
+function requestsPerSecond(params: Params): number {
+	return Number(optionsOf(params).requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND) || DEFAULT_REQUESTS_PER_SECOND;
+}
+
+/** A line for n8n's log while a batch runs, so a long execution shows how far it got. */
+function progressLine(node: string, p: Progress): string {
+	const what = p.kind === 'aiVideo' ? 'AI videos' : 'talking videos';
+	const budget = p.perSecond !== undefined ? `; ${p.perSecond} requests/s${p.rateLimited ? `, ${p.rateLimited} rate limits met` : ''}` : '';
+	return `VisionStory ${node}: ${p.submitted} of ${p.total} ${what} submitted, ${p.finished} finished, ${p.failed} failed, ${p.rendering} rendering, ${p.queued} to send${budget}`;
 }
 
 /** How long one item may take: its render when waited on, else the time it may be held for a slot. */
@@ -67,18 +81,26 @@ export function videoTaskOperation(
 		validateAs: create,
 		run: async (scope, items) => {
 			const options = runOptions(items[0]?.params ?? {});
+			const budget = await requestBudgetOf(scope.context, requestsPerSecond(items[0]?.params ?? {}));
+			const node = scope.context.getNode().name;
 			const jobs = items.map((item) => ({
 				submit: async () => {
 					const created = await scope.client.send(create, item.request as Checked<CreateName>, {
 						signal: scope.signal,
 						idempotencyContext: scope.idempotencyContext(item.index),
 						media: scope.media(item),
+						budget,
 					});
 					return created.video_id;
 				},
 				timeoutMs: itemTimeoutMs(item.params, options.waitForCompletion),
 			}));
-			const results = await runTasks(scope.client, meta.kind, jobs, { ...options, signal: scope.signal });
+			const results = await runTasks(scope.client, meta.kind, jobs, {
+				...options,
+				signal: scope.signal,
+				budget,
+				onProgress: (progress) => scope.context.logger?.info(progressLine(node, progress)),
+			});
 			return await mapConcurrent(results, DOWNLOAD_CONCURRENCY, async (result, position): Promise<ItemOutcome> => {
 				if (!result.ok) return result;
 				const { params } = items[position];
@@ -107,7 +129,8 @@ export function checkStatusOperation(kind: TaskKind, properties: INodeProperties
 		request: (params) => ({ video_id: String(params.videoId ?? '') }),
 		run: async (scope, items) => {
 			const ids = items.map((item) => String(item.request?.video_id ?? ''));
-			const tasks = await readTasks(scope.client, kind, ids, { signal: scope.signal });
+			const budget = await requestBudgetOf(scope.context);
+			const tasks = await readTasks(scope.client, kind, ids, { signal: scope.signal, budget, list: new TalkingVideoList() });
 			return await mapConcurrent(items, DOWNLOAD_CONCURRENCY, async (item, position): Promise<ItemOutcome> => {
 				const id = ids[position];
 				const task = tasks.get(id) ?? notFoundError(id);

@@ -10,6 +10,8 @@ import { sleep } from 'n8n-workflow';
 import { VisionStoryClient } from '../api/client';
 import type { HttpChannel, HttpRequest, HttpResponse } from '../api/http';
 import { NetworkError } from '../api/http';
+import type { RequestBudget } from '../api/requestBudget';
+import { budgetFor } from '../api/requestBudget';
 import type { RetryPolicy } from '../api/transport';
 import { Transport } from '../api/transport';
 
@@ -137,4 +139,10 @@ export async function createN8nClient(context: RequestContext, options: ClientOp
 		retry: options.retry,
 	});
 	return new VisionStoryClient(transport);
+}
+
+/** The request budget of the node's credential (shared by every execution using it), set to `perSecond` when given. */
+export async function requestBudgetOf(context: RequestContext, perSecond?: number): Promise<RequestBudget> {
+	const credentials = (await context.getCredentials(CREDENTIAL_TYPE)) as unknown as VisionStoryCredentials;
+	return budgetFor(baseUrlOf(credentials), credentials.apiKey, perSecond);
 }

@@ -2,6 +2,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { TaskStatus } from '../api/contract';
 import { SPEECH_RATES, TASK_STATUSES } from '../api/contract';
+import { DEFAULT_REQUESTS_PER_SECOND, MAX_REQUESTS_PER_SECOND } from '../api/requestBudget';
 
 /**
  * Builders for the parameters every node shares, so one concept has one name and one wording
@@ -288,6 +289,18 @@ export function waitFields(renderHint: string, options: { concurrencyCap?: boole
 		},
 	];
 }
+
+/** The request budget of the asynchronous creates: how fast the node may submit and check on videos. */
+export const requestsPerSecondOption: INodeProperties = {
+	displayName: 'Requests per Second',
+	name: 'requestsPerSecond',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_REQUESTS_PER_SECOND, numberPrecision: 0 },
+	default: DEFAULT_REQUESTS_PER_SECOND,
+	noDataExpression: true,
+	description:
+		'The most submissions and status checks the node sends to VisionStory per second, for all items together and shared with other executions on the same credential. The node slows down by itself when VisionStory answers that the key sends too many requests, and speeds up again slowly.',
+};
 
 export const idempotencyKeyOption: INodeProperties = {
 	displayName: 'Idempotency Key',

@@ -3,7 +3,7 @@ import { inlineData, mediaUrl, MIME, type MediaPolicy } from '../mediaRef';
 import { DEFAULT_TALKING_MODEL, RETIRED_TALKING_MODELS, SPEECH_RATES, TALKING_ASPECT_RATIOS, TALKING_EMOTIONS, TALKING_MODELS } from '../models';
 import { paginate } from '../pagination';
 import { talkingVideoPrice } from '../pricing';
-import { jsonBody, ok, type Route, type RouteContext } from '../router';
+import { jsonBody, ok, routeNotFound, type Route, type RouteContext } from '../router';
 import { tasksOf } from '../state';
 import { deleteTask, submitTask } from '../submission';
 import { statusAt, talkingVideoDto } from '../tasks';
@@ -94,6 +94,15 @@ function remove(ctx: RouteContext) {
 }
 
 function list(ctx: RouteContext) {
+	const mode = ctx.state.config.talkingVideoList;
+	if (mode === 'absent') throw routeNotFound('GET', '/api/v1/videos');
+	if (mode === 'ignoresCursor' || mode === 'idsOnly') {
+		const page = paginate(tasksOf(ctx.account, 'talkingVideo'), (t) => t.seq, 0, 20);
+		const videos = page.items.map((t) =>
+			mode === 'idsOnly' ? { video_id: t.video_id, created_at: Math.floor(t.submittedAt / 1000) } : talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase()),
+		);
+		return ok({ videos, next_cursor: page.next_cursor });
+	}
 	const v = new Validator();
 	const { cursor, limit } = pageParams(v, ctx.query, 100);
 	v.throwIfAny();
