@@ -1,7 +1,7 @@
 import { createPrng } from './prng';
 import type { FaultKind, Faults, FaultScript } from './types';
 
-const KINDS: FaultKind[] = ['http500', 'http503', 'http429', 'http409', 'resetBefore', 'resetAfter', 'hangAfter', 'truncateBody'];
+const KINDS: FaultKind[] = ['http500', 'http503', 'http429', 'http409', 'resetBefore', 'resetAfter', 'hangAfter', 'truncateBody', 'http403', 'http404'];
 
 export interface FaultDecision {
 	kind: FaultKind;

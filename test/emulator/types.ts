@@ -39,7 +39,10 @@ export type FaultKind =
 	/** API origin: the request is processed (created, charged) and no answer ever comes; the connection stays open until the client gives up. */
 	| 'hangAfter'
 	/** Media origin: send the headers and half of the body, then reset the connection. */
-	| 'truncateBody';
+	| 'truncateBody'
+	/** Media origin: refuse the file as a CDN does for an expired or withheld link (403) or a removed one (404). */
+	| 'http403'
+	| 'http404';
 
 export interface FaultScript {
 	method?: string;
