@@ -1,18 +1,48 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { isAborted, redactText } from '../api/errors';
 import { binaryFromDownload, withBinary } from '../n8n/binary';
 import type { Scope } from './operation';
 
-/** Streams a result file (video, image) into a binary property of the item. */
-export async function withDownload(
-	scope: Scope,
-	item: INodeExecutionData,
-	url: string,
-	property: string,
-	fallbackName: string,
-	fallbackMime: string,
-): Promise<INodeExecutionData> {
-	const download = await scope.client.download(url, { signal: scope.signal });
-	return withBinary(item, property, await binaryFromDownload(scope.context, download, fallbackName, fallbackMime));
+/** What a result file is, and how the user gets it again when it cannot be fetched now. */
+export interface ResultFile {
+	url: string;
+	property: string;
+	fallbackName: string;
+	fallbackMime: string;
+	/** "The image was generated", "The video was rendered": what happened before the download. */
+	made: string;
+	/** Credits the result cost, when known. */
+	costCredit?: number;
+	/** How to get the file later, e.g. Get with the id. */
+	again: string;
 }
 
+/** Why a download failed, in one line, with anything shaped like a key removed. */
+function reasonOf(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	const status = (error as { status?: unknown }).status;
+	const withStatus = typeof status === 'number' && !message.includes(String(status)) ? `${message} (HTTP ${status})` : message;
+	return redactText(withStatus);
+}
+
+/**
+ * Streams a result file (video, image) into a binary property of the item. The result was paid
+ * for before its file is fetched, so a failed download keeps the item: its JSON (id, URL, cost)
+ * goes on with `downloadError` saying what failed and how to get the file again, rather than an
+ * error that would stop the workflow and leave the paid result only in an error message.
+ */
+export async function withDownload(scope: Scope, item: INodeExecutionData, file: ResultFile): Promise<INodeExecutionData> {
+	try {
+		const download = await scope.client.download(file.url, { signal: scope.signal });
+		return withBinary(item, file.property, await binaryFromDownload(scope.context, download, file.fallbackName, file.fallbackMime));
+	} catch (error) {
+		if (isAborted(error) || scope.signal?.aborted) throw error;
+		const cost = file.costCredit ? ` and charged (${file.costCredit} credit${file.costCredit === 1 ? '' : 's'})` : '';
+		const downloadError: IDataObject = {
+			message: `${file.made}${cost}, but its file could not be downloaded: ${reasonOf(error)}`,
+			hint: file.again,
+		};
+		return { ...item, json: { ...item.json, downloadError } };
+	}
+}
