@@ -33,16 +33,20 @@ function reasonOf(error: unknown): string {
  * error that would stop the workflow and leave the paid result only in an error message.
  */
 export async function withDownload(scope: Scope, item: INodeExecutionData, file: ResultFile): Promise<INodeExecutionData> {
-	try {
-		const download = await scope.client.download(file.url, { signal: scope.signal });
-		return withBinary(item, file.property, await binaryFromDownload(scope.context, download, file.fallbackName, file.fallbackMime));
-	} catch (error) {
-		if (isAborted(error) || scope.signal?.aborted) throw error;
-		const cost = file.costCredit ? ` and charged (${file.costCredit} credit${file.costCredit === 1 ? '' : 's'})` : '';
-		const downloadError: IDataObject = {
-			message: `${file.made}${cost}, but its file could not be downloaded: ${reasonOf(error)}`,
-			hint: file.again,
-		};
-		return { ...item, json: { ...item.json, downloadError } };
-	}
+	const outcome = await scope.client
+		.download(file.url, { signal: scope.signal })
+		.then(async (download) => await binaryFromDownload(scope.context, download, file.fallbackName, file.fallbackMime))
+		.then(
+			(binary) => ({ ok: true as const, binary }),
+			(error: unknown) => ({ ok: false as const, error }),
+		);
+	if (outcome.ok) return withBinary(item, file.property, outcome.binary);
+	// A cancelled execution is not a failed download: it stops the item as any cancel does.
+	if (isAborted(outcome.error) || scope.signal?.aborted) throw outcome.error;
+	const cost = file.costCredit ? ` and charged (${file.costCredit} credit${file.costCredit === 1 ? '' : 's'})` : '';
+	const downloadError: IDataObject = {
+		message: `${file.made}${cost}, but its file could not be downloaded: ${reasonOf(outcome.error)}`,
+		hint: file.again,
+	};
+	return { ...item, json: { ...item.json, downloadError } };
 }
