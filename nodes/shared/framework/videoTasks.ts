@@ -5,6 +5,7 @@ import { mapConcurrent } from '../api/concurrency';
 import type { RequestOf } from '../api/contract';
 import { isFinished } from '../api/contract';
 import { VisionStoryError } from '../api/errors';
+import { repeatedKeys } from '../api/idempotency';
 import type { RunOptions, TaskKind, VideoTask } from '../api/tasks';
 import { notFoundError, readTasks, runTasks, taskFailedError } from '../api/tasks';
 import { withDownload } from './download';
@@ -67,6 +68,37 @@ async function finishedItem(scope: Scope, kind: TaskKind, task: VideoTask, param
 	}
 }
 
+/** "1, 2 and 3"; a long run of items is cut short. */
+function itemList(numbers: number[]): string {
+	if (numbers.length > 5) return `${numbers.slice(0, 3).join(', ')} … ${numbers[numbers.length - 1]} (${numbers.length} items)`;
+	return `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
+}
+
+/**
+ * Items given the same Idempotency Key: VisionStory would answer all of them with one video, so
+ * each is refused before anything is sent.
+ */
+function repeatedKeyErrors(operation: string, items: Prepared[]): Map<number, VisionStoryError> {
+	const errors = new Map<number, VisionStoryError>();
+	const keys = items.map((item) => item.request?.client_request_id as string | null | undefined);
+	for (const [key, positions] of repeatedKeys(keys)) {
+		const error = new VisionStoryError({
+			category: 'validation',
+			operation,
+			message: 'Invalid input',
+			issues: [
+				{
+					field: 'client_request_id',
+					message: `"${key}" is the same for items ${itemList(positions.map((p) => items[p].index + 1))}; VisionStory would return one video for all of them`,
+				},
+			],
+			hint: 'Nothing was sent to VisionStory. Give each item its own key with an expression that differs per item, e.g. {{ "order-" + $json.id }}, or leave Idempotency Key empty for automatic keys.',
+		});
+		for (const position of positions) errors.set(items[position].index, error);
+	}
+	return errors;
+}
+
 /**
  * An asynchronous create: every item is submitted first, then all are waited on together, and the
  * finished videos are downloaded.
@@ -81,6 +113,12 @@ export function videoTaskOperation(
 	return {
 		...meta,
 		validateAs: create,
+		check: async (scope, items) => {
+			const repeated = repeatedKeyErrors(create, items);
+			const rest = items.filter((item) => !repeated.has(item.index));
+			const more = meta.check && rest.length ? await meta.check(scope, rest) : new Map<number, VisionStoryError>();
+			return new Map([...repeated, ...more]);
+		},
 		run: async (scope, items) => {
 			const options = runOptions(items[0]?.params ?? {});
 			const jobs = items.map((item) => ({
