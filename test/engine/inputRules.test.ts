@@ -156,3 +156,56 @@ describe('Base URL', () => {
 	});
 });
 
+
+describe('Align: audio over 30 minutes', () => {
+	/** A PCM WAV header for `seconds` of 8 kHz mono 8-bit audio (8,000 bytes a second), then that many bytes. */
+	function wav(seconds: number): Buffer {
+		const bytes = seconds * 8000;
+		const header = Buffer.alloc(44);
+		header.write('RIFF', 0);
+		header.writeUInt32LE(36 + bytes, 4);
+		header.write('WAVEfmt ', 8);
+		header.writeUInt32LE(16, 16);
+		header.writeUInt16LE(1, 20);
+		header.writeUInt16LE(1, 22);
+		header.writeUInt32LE(8000, 24);
+		header.writeUInt32LE(8000, 28);
+		header.writeUInt16LE(1, 32);
+		header.writeUInt16LE(8, 34);
+		header.write('data', 36);
+		header.writeUInt32LE(bytes, 40);
+		return Buffer.concat([header, Buffer.alloc(bytes, 0x80)]);
+	}
+
+	/** A constant-bitrate MP3 of `seconds`: MPEG-1 Layer III frames at 32 kbit/s, 32 kHz (144 bytes, 36 ms each). */
+	function mp3(seconds: number): Buffer {
+		const frame = Buffer.alloc(144);
+		frame.writeUInt32BE(0xfffb18c4, 0);
+		return Buffer.concat(Array.from({ length: Math.ceil((seconds * 1000) / 36) }, () => frame));
+	}
+
+	const run = async (file: Buffer, mimeType: string, fileName: string, operation = 'align') =>
+		await engine.harness.run(
+			oneNode('visionStoryAlign', { operation, audioSource: 'binary', audioBinaryProperty: 'data', ...(operation === 'align' ? { text: 'Hello there' } : {}) }),
+			{
+				credentials: engine.credentials,
+				pinData: { 'When clicking ‘Execute workflow’': [{ json: {}, binary: { data: { data: file.toString('base64'), mimeType, fileName } } }] },
+			},
+		);
+
+	test.each([
+		['a WAV', () => wav(31 * 60), 'audio/wav', 'long.wav', 'align'],
+		['an MP3', () => mp3(31 * 60), 'audio/mpeg', 'long.mp3', 'align'],
+	])('%s of 31 minutes is refused before sending', async (_, make, mimeType, fileName, operation) => {
+		const result = await run(make(), mimeType, fileName, operation);
+		expect(result.error?.message).toMatch(/"Audio Input Binary Field" \(audioBinaryProperty\):? is 31 min(utes)? long; at most 30 minutes/);
+		expect(result.error?.description).toMatch(/Nothing was sent/);
+		expect(engine.emu.requests({ origin: 'api' })).toHaveLength(0);
+	});
+
+	test('a WAV of 29 minutes is sent', async () => {
+		const result = await run(wav(29 * 60), 'audio/wav', 'short.wav');
+		expect(result.error).toBeUndefined();
+		expect(engine.emu.requests({ method: 'POST', path: '/api/v1/audio/align' })).toHaveLength(1);
+	});
+});
