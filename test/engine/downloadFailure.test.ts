@@ -1,7 +1,5 @@
 jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
 
-import type { IDataObject } from 'n8n-workflow';
-
 import type { FaultKind } from '../emulator/types';
 import { useEngine } from '../support/engine';
 import { byId, NODE, oneNode } from '../support/workflow';
@@ -34,9 +32,8 @@ test.each<FaultKind>(['http403', 'http404', 'resetBefore', 'truncateBody'])('Ima
 	const [item] = result.output(NODE);
 	expect(item.binary?.data).toBeUndefined();
 	expect(item.json).toMatchObject({ model_id: 'nano-banana-2', cost_credit: 4, url: expect.stringMatching(/\/media\/images\/.+\.png$/) });
-	const failure = item.json.downloadError as IDataObject;
-	expect(failure.message).toMatch(/^The image was generated and charged \(4 credits\), but its file could not be downloaded: /);
-	expect(failure.hint).toMatch(/download it from url/i);
+	const failure = String(item.json.downloadError);
+	expect(failure).toMatch(/^The image was generated and charged \(4 credits\), but its file could not be downloaded: .+\. Nothing is lost: download it from url/);
 	expect(JSON.stringify(item.json)).not.toMatch(/nothing was charged/i);
 	// One image, one charge: the generate call was not repeated.
 	expect(charges()).toHaveLength(1);
@@ -60,12 +57,22 @@ test.each<FaultKind>(['http403', 'truncateBody'])('Talking Video: a finished vid
 	expect(item.binary?.data).toBeUndefined();
 	expect(item.json).toMatchObject({ video_id: task.video_id, status: 'created', video_url: expect.stringContaining(task.video_id), cost_credit: expect.any(Number) });
 	expect(item.json.cost_credit).toBeGreaterThan(0);
-	const failure = item.json.downloadError as IDataObject;
-	expect(failure.message).toMatch(new RegExp(`^The video was rendered and charged \\(${item.json.cost_credit} credits\\), but its file could not be downloaded: `));
-	expect(failure.hint).toMatch(new RegExp(`Talking Video → Get with video ID ${task.video_id} and Download Result on`));
-	expect(failure.hint).toMatch(/7 days/);
+	const failure = String(item.json.downloadError);
+	expect(failure).toMatch(new RegExp(`^The video was rendered and charged \\(${item.json.cost_credit} credits\\), but its file could not be downloaded: `));
+	expect(failure).toMatch(new RegExp(`Nothing is lost: fetch the file later with Talking Video → Get with video ID ${task.video_id} and Download Result on`));
+	expect(failure).toMatch(/7 days/);
 	expect(JSON.stringify(item.json)).not.toMatch(/nothing was charged/i);
 	expect(engine.emu.tasks()).toHaveLength(1);
+});
+
+test('Image: a transfer cut off once is fetched again from the start', async () => {
+	engine.emu.setFaults({ failNext: [{ origin: 'media', kind: 'truncateBody' }] });
+	const result = await engine.run(oneNode('visionStoryImage', { operation: 'generate', modelId: byId('nano-banana-2'), prompt: 'A red bottle on a beach' }));
+	expect(result.error).toBeUndefined();
+	const [item] = result.output(NODE);
+	expect(item.json.downloadError).toBeUndefined();
+	expect(item.binary?.data).toMatchObject({ mimeType: 'image/png' });
+	expect(engine.emu.requests({ origin: 'media' }).map((r) => r.outcome)).toEqual(['reset', 'answered']);
 });
 
 test('Talking Video: Get with Download Result keeps the task when the download fails', async () => {
@@ -78,7 +85,7 @@ test('Talking Video: Get with Download Result keeps the task when the download f
 	expect(result.error).toBeUndefined();
 	const [item] = result.output(NODE);
 	expect(item.json).toMatchObject({ video_id: videoId, status: 'created' });
-	expect((item.json.downloadError as IDataObject).message).toMatch(/could not be downloaded: .*404/);
+	expect(item.json.downloadError).toMatch(/could not be downloaded: .*404/);
 });
 
 test('AI Video: a finished video whose download fails is kept with its id and how to fetch it again', async () => {
@@ -89,5 +96,5 @@ test('AI Video: a finished video whose download fails is kept with its id and ho
 	const [item] = result.output(NODE);
 	const [task] = engine.emu.tasks();
 	expect(item.json).toMatchObject({ video_id: task.video_id, status: 'created' });
-	expect((item.json.downloadError as IDataObject).hint).toMatch(new RegExp(`AI Video → Get with video ID ${task.video_id} and Download Result on`));
+	expect(item.json.downloadError).toMatch(new RegExp(`AI Video → Get with video ID ${task.video_id} and Download Result on`));
 });

@@ -1,6 +1,6 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
-import { isAborted, redactText } from '../api/errors';
+import { isAborted, redactText, VisionStoryError } from '../api/errors';
 import { binaryFromDownload, withBinary } from '../n8n/binary';
 import type { Scope } from './operation';
 
@@ -18,12 +18,27 @@ export interface ResultFile {
 	again: string;
 }
 
+/** Tries at a file whose transfer breaks off midway; the transport already retries failures before the answer. */
+const TRANSFER_ATTEMPTS = 3;
+
 /** Why a download failed, in one line, with anything shaped like a key removed. */
 function reasonOf(error: unknown): string {
-	const message = error instanceof Error ? error.message : String(error);
-	const status = (error as { status?: unknown }).status;
-	const withStatus = typeof status === 'number' && !message.includes(String(status)) ? `${message} (HTTP ${status})` : message;
-	return redactText(withStatus);
+	if (!(error instanceof VisionStoryError)) {
+		const message = (error instanceof Error ? error.message : String(error)).replace(/^Error: /, '');
+		return redactText(`the transfer broke off (${message})`);
+	}
+	const message = error.message.replace(/\.+$/, '');
+	return redactText(error.status !== undefined && !message.includes(String(error.status)) ? `${message} (HTTP ${error.status})` : message);
+}
+
+async function fetchOnce(scope: Scope, file: ResultFile) {
+	return await scope.client
+		.download(file.url, { signal: scope.signal })
+		.then(async (download) => await binaryFromDownload(scope.context, download, file.fallbackName, file.fallbackMime))
+		.then(
+			(binary) => ({ ok: true as const, binary }),
+			(error: unknown) => ({ ok: false as const, error }),
+		);
 }
 
 /**
@@ -33,20 +48,16 @@ function reasonOf(error: unknown): string {
  * error that would stop the workflow and leave the paid result only in an error message.
  */
 export async function withDownload(scope: Scope, item: INodeExecutionData, file: ResultFile): Promise<INodeExecutionData> {
-	const outcome = await scope.client
-		.download(file.url, { signal: scope.signal })
-		.then(async (download) => await binaryFromDownload(scope.context, download, file.fallbackName, file.fallbackMime))
-		.then(
-			(binary) => ({ ok: true as const, binary }),
-			(error: unknown) => ({ ok: false as const, error }),
-		);
+	let outcome = await fetchOnce(scope, file);
+	// A transfer cut midway (not an answer refusing the file) is fetched again from the start.
+	for (let attempt = 1; attempt < TRANSFER_ATTEMPTS && !outcome.ok && !(outcome.error instanceof VisionStoryError) && !scope.signal?.aborted; attempt++) {
+		outcome = await fetchOnce(scope, file);
+	}
 	if (outcome.ok) return withBinary(item, file.property, outcome.binary);
 	// A cancelled execution is not a failed download: it stops the item as any cancel does.
 	if (isAborted(outcome.error) || scope.signal?.aborted) throw outcome.error;
 	const cost = file.costCredit ? ` and charged (${file.costCredit} credit${file.costCredit === 1 ? '' : 's'})` : '';
-	const downloadError: IDataObject = {
-		message: `${file.made}${cost}, but its file could not be downloaded: ${reasonOf(outcome.error)}`,
-		hint: file.again,
-	};
+	// A string, as the trigger gives it: what failed, then how to get the file.
+	const downloadError = `${file.made}${cost}, but its file could not be downloaded: ${reasonOf(outcome.error)}. ${file.again}`;
 	return { ...item, json: { ...item.json, downloadError } };
 }
