@@ -32,7 +32,8 @@ export class VisionStoryApi implements ICredentialType {
 			name: 'baseUrl',
 			type: 'string',
 			default: 'https://openapi.visionstory.ai',
-			description: 'Leave as is unless VisionStory support gave you another address',
+			description:
+				'Leave as is unless VisionStory support gave you another address. Must start with https:// (http:// only for localhost, 127.0.0.1 or ::1): the key must not travel in clear text.',
 		},
 		{
 			displayName: 'Max Credits per Execution',
@@ -57,10 +58,15 @@ export class VisionStoryApi implements ICredentialType {
 	// The credit balance is free to read, so testing the credential never costs anything.
 	test: ICredentialTestRequest = {
 		request: {
-			// The same fallback as the nodes: a cleared Base URL means the production address.
-			baseURL: '={{ String($credentials.baseUrl || "").trim().replace(/\\/+$/, "") || "https://openapi.visionstory.ai" }}',
+			// The same fallback as the nodes: a cleared Base URL means the production address. An http://
+			// Base URL off loopback, which the nodes refuse, is sent nowhere: the test goes to a name that
+			// never resolves (.invalid, RFC 2606) and says why, so the key never travels in clear text.
+			baseURL:
+				'={{ /^http:\\/\\/(?!(localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(:\\d+)?(\\/|$))/i.test(String($credentials.baseUrl || "").trim()) ? "https://base-url-must-start-with-https.invalid" : String($credentials.baseUrl || "").trim().replace(/\\/+$/, "") || "https://openapi.visionstory.ai" }}',
 			url: '/api/v1/billing/credits',
 			method: 'GET',
+			// A redirect would carry the X-API-Key header to wherever it points.
+			disableFollowRedirect: true,
 		},
 	};
 }

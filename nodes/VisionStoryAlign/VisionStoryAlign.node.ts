@@ -10,6 +10,7 @@ import { credentials, operationProperties, operationProperty, operationSubtitle 
 import { fileOutputOptions, mediaFields } from '../shared/ui/fields';
 import { listSearch } from '../shared/methods/listSearch';
 import { captionParameters, checkCaptionOptions } from './captionOutput';
+import { checkAlignDuration } from './duration';
 import { alignAudio, transcribeAudio } from './speech';
 
 const audioRules = { mimeTypes: MEDIA_MIME_TYPES.audio, maxBytes: { audio: 15 * MIB } };
@@ -35,7 +36,7 @@ export const alignOperations: OperationDef[] = [
 		media: [{ name: 'audio', rules: audioRules }],
 		fieldParameters: { audio: 'audioSource', text: 'text' },
 		request: (p, media) => ({ audio: media.audio as MediaRef, text: String(p.text ?? '') }),
-		check: checkCaptionOptions,
+		check: async (scope, items) => new Map([...(await checkAlignDuration(scope, items)), ...(await checkCaptionOptions(scope, items))]),
 		runItem: alignAudio,
 		properties: [
 			...audio,

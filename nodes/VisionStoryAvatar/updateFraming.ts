@@ -32,6 +32,21 @@ export async function updateFraming(scope: Scope, item: Prepared): Promise<INode
 		});
 	}
 	const current: AvatarFraming | undefined = avatar.framing?.find((f) => f.aspect_ratio === changes.aspect_ratio);
+	// A null zoom marks an avatar made before framing existed: the service refuses any framing for it.
+	if (current && current.zoom == null) {
+		throw new VisionStoryError({
+			category: 'validation',
+			operation: 'updateFraming',
+			message: 'Invalid input',
+			issues: [
+				{
+					field: 'framing',
+					message: `the ${changes.aspect_ratio} framing of this avatar cannot be adjusted: it was made before framing existed (its zoom and offsets are null)`,
+				},
+			],
+			hint: 'Nothing was sent. Create the avatar again from its portrait (Avatar → Create) to get adjustable framing, and use the new avatar ID.',
+		});
+	}
 	const request = {
 		...changes,
 		zoom: changes.zoom ?? current?.zoom ?? undefined,
@@ -43,7 +58,7 @@ export async function updateFraming(scope: Scope, item: Prepared): Promise<INode
 		throw invalidInput('updateFraming', [
 			{
 				field: 'framing',
-				message: `this avatar has no saved ${changes.aspect_ratio} framing (it predates framing), so set all of Zoom, Offset X and Offset Y; missing: ${missing.join(', ')}`,
+				message: `this avatar lists no ${changes.aspect_ratio} framing to keep values from, so set all of Zoom, Offset X and Offset Y; missing: ${missing.join(', ')}`,
 			},
 		]);
 	}

@@ -34,8 +34,18 @@ export function schemaFromFields(fields: SchemaField[]): { schema?: IDataObject;
 			.split(',')
 			.map((v) => v.trim())
 			.filter(Boolean);
-		const enumOf = (itemType: string) =>
-			values.length ? { enum: itemType === 'number' || itemType === 'integer' ? values.map(Number) : values } : {};
+		const numeric = type === 'number' || type === 'integer';
+		// Text in a number's allowed values would become NaN (null in JSON): say which value, and what to use instead.
+		const notNumber = numeric ? values.find((v) => !Number.isFinite(Number(v)) || (type === 'integer' && !Number.isInteger(Number(v)))) : undefined;
+		if (notNumber !== undefined) {
+			return issues.push({
+				field: where,
+				message: `"${name}" is a${type === 'integer' ? 'n integer' : ' number'} field but its allowed value "${notNumber}" is not a${
+					type === 'integer' ? ' whole number' : ' number'
+				}; use numbers only, or choose type String for text labels`,
+			});
+		}
+		const enumOf = (itemType: string) => (values.length ? { enum: itemType === 'number' || itemType === 'integer' ? values.map(Number) : values } : {});
 		const description = field.description?.trim() ? { description: field.description.trim() } : {};
 		properties[name] =
 			type === 'array'

@@ -29,6 +29,8 @@ export const voiceOperations: OperationDef[] = [
 			'List voices (voice_id, name, language, gender, preview URL) to pick one for speech or a talking video. Free. Use Limit to keep the list short.',
 		call: 'listVoices',
 		pageSize: 500,
+		// Own voices come whole on the first page; the public part of it is not wanted, so ask for the least.
+		firstPageOnly: (p) => (p.library === 'own' ? 1 : undefined),
 		fieldParameters: { locale: 'filters', provider: 'filters' },
 		request: (p) => ({ locale: optional(filtersOf(p).locale), provider: optional(filtersOf(p).provider) }),
 		items: (page, p) => voiceItems(page, String(p.library ?? 'all')),

@@ -202,6 +202,22 @@ describe('random faults', () => {
 		expect(got).toBeLessThan(4_000_000);
 		expect(emu.requests({ origin: 'media' }).map((e) => e.outcome)).toEqual(['reset', 'reset']);
 	});
+
+	test('media scripts: http403 and http404 refuse a file as a CDN does', async () => {
+		emu.setFaults({
+			failNext: [
+				{ origin: 'media', path: '/media/sample.png', kind: 'http403' },
+				{ origin: 'media', path: '/media/sample.png', kind: 'http404' },
+			],
+		});
+		const statuses: number[] = [];
+		for (let n = 0; n < 3; n++) {
+			const res = await request(`${emu.mediaBaseUrl}/media/sample.png`);
+			statuses.push(res.statusCode);
+			await res.body.dump();
+		}
+		expect(statuses).toEqual([403, 404, 200]);
+	});
 });
 
 describe('introspection over HTTP', () => {

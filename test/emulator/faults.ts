@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { createPrng } from './prng';
 import type { FaultKind, FaultResponse, Faults, FaultScript } from './types';
 
-const KINDS: FaultKind[] = ['http500', 'http503', 'http429', 'http409', 'resetBefore', 'resetAfter', 'hangAfter', 'truncateBody', 'respond'];
+const KINDS: FaultKind[] = ['http500', 'http503', 'http429', 'http409', 'resetBefore', 'resetAfter', 'hangAfter', 'truncateBody', 'respond', 'http403', 'http404'];
 
 export interface FaultDecision {
 	kind: FaultKind;

@@ -12,7 +12,7 @@ import type { EmulatorState } from './state';
 import type { FaultKind } from './types';
 import { statusAt } from './tasks';
 
-const INJECTED_STATUS: Partial<Record<FaultKind, number>> = { http500: 500, http503: 503, http429: 429, http409: 409 };
+const INJECTED_STATUS: Partial<Record<FaultKind, number>> = { http500: 500, http503: 503, http429: 429, http409: 409, http403: 403, http404: 404 };
 
 /** Largest blob the media origin makes up: enough for the 1 GiB download tests with room to spare. */
 const BLOB_MAX = 16 * 1024 ** 3;

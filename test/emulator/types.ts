@@ -59,7 +59,10 @@ export type FaultKind =
 	/** Media origin: send the headers and half of the body, then reset the connection. */
 	| 'truncateBody'
 	/** Either origin: answer with the entry's `respond` (any status, headers and body) without processing the request. */
-	| 'respond';
+	| 'respond'
+	/** Media origin: refuse the file as a CDN does for an expired or withheld link (403) or a removed one (404). */
+	| 'http403'
+	| 'http404';
 
 /** What a `respond` fault answers: any status, headers and body, e.g. a proxy's HTML 502 or an envelope of another shape. */
 export interface FaultResponse {

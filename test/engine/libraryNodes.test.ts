@@ -24,7 +24,10 @@ test('Avatar: create from a photo, reframe one ratio keeping the other values, d
 	expect(publicAvatars.every((a) => a.json.framing === null || a.json.framing === undefined)).toBe(true);
 });
 
-test('Avatar: reframing a legacy avatar without saved framing asks for all three values and sends nothing', async () => {
+test.each([
+	['only a zoom', { zoom: 2 }],
+	['all three values', { zoom: 2, offsetX: 0, offsetY: 0 }],
+])('Avatar: reframing a legacy avatar whose framing is null (%s) says it cannot be adjusted and sends nothing', async (_, framing) => {
 	const listed = await fetch(`${engine.emu.baseUrl}/api/v1/avatars`, { headers: { 'X-API-Key': engine.emu.apiKey } });
 	const legacy = ((await listed.json()) as { data: { avatars: Array<{ avatar_id: string; framing: Array<{ zoom: number | null }> }> } }).data.avatars.find(
 		(a) => a.framing?.every((f) => f.zoom === null),
@@ -39,7 +42,7 @@ test('Avatar: reframing a legacy avatar without saved framing asks for all three
 					type: 'n8n-nodes-visionstory.visionStoryAvatar',
 					typeVersion: 1,
 					position: [200, 0],
-					parameters: { operation: 'updateFraming', avatarId: { __rl: true, mode: 'id', value: legacy.avatar_id }, aspectRatio: '9:16', framing: { zoom: 2 } },
+					parameters: { operation: 'updateFraming', avatarId: { __rl: true, mode: 'id', value: legacy.avatar_id }, aspectRatio: '9:16', framing },
 					credentials: { visionStoryApi: { id: '1', name: 'VisionStory' } },
 				},
 			],
@@ -47,7 +50,9 @@ test('Avatar: reframing a legacy avatar without saved framing asks for all three
 		},
 		{ credentials: engine.credentials },
 	);
-	expect(result.error?.message).toMatch(/"Framing" \(framing\).*no saved 9:16 framing.*missing: offset_x, offset_y/);
+	expect(result.error?.message).toMatch(/"Framing" \(framing\):? the 9:16 framing of this avatar cannot be adjusted: it was made before framing existed \(its zoom and offsets are null\)/);
+	expect(result.error?.description).toMatch(/Create the avatar again from its portrait \(Avatar → Create\)/);
+	expect(result.error?.description).not.toMatch(/Fix the value/);
 	expect(engine.emu.requests({ method: 'POST' })).toHaveLength(0);
 });
 

@@ -24,3 +24,15 @@ export function deriveClientRequestId(body: unknown, context?: string): string {
 	if (context) return `n8n-${sha256Hex(`${context}\n${canonical}`).slice(0, 40)}`;
 	return `auto-${sha256Hex(canonical).slice(0, 32)}`;
 }
+
+/**
+ * Keys given to more than one item, with the positions that share each. The service answers every
+ * repeat of a key with the first one's task, so such items would all get one video.
+ */
+export function repeatedKeys(keys: ReadonlyArray<string | null | undefined>): Map<string, number[]> {
+	const positions = new Map<string, number[]>();
+	keys.forEach((key, position) => {
+		if (key) positions.set(key, [...(positions.get(key) ?? []), position]);
+	});
+	return new Map([...positions].filter(([, at]) => at.length > 1));
+}

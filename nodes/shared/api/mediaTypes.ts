@@ -49,3 +49,33 @@ export function urlExtension(url: string): string | undefined {
 		return undefined;
 	}
 }
+
+/**
+ * Names one file type goes by. n8n labels a file by where it came from (a form upload, an HTTP
+ * download, Read Files), so a WAV may arrive as audio/wave, audio/vnd.wave or audio/x-wav. Each
+ * group lists the names in the order they are preferred when an endpoint accepts several.
+ */
+const ALIAS_GROUPS: readonly (readonly string[])[] = [
+	['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave', 'audio/x-pn-wav'],
+	['audio/mpeg', 'audio/mp3', 'audio/mpeg3', 'audio/x-mpeg', 'audio/x-mp3', 'audio/x-mpeg-3', 'audio/mpg'],
+	// An MP4 or M4A recording: n8n labels an .mp4 video/mp4 even when it holds only sound.
+	['audio/mp4', 'audio/m4a', 'audio/x-m4a', 'video/mp4'],
+	['audio/avi', 'video/avi', 'video/x-msvideo', 'video/msvideo'],
+	['image/jpeg', 'image/jpg', 'image/pjpeg'],
+	['image/png', 'image/x-png'],
+	['image/bmp', 'image/x-bmp', 'image/x-ms-bmp'],
+	['image/tiff', 'image/tif'],
+	['image/heic', 'image/heif'],
+	['video/quicktime', 'video/mov'],
+];
+
+/**
+ * The name an endpoint accepts for a file of type `mimeType`: the type itself when accepted, else
+ * the first accepted alias of it; undefined when the endpoint takes no name of it.
+ */
+export function acceptedMimeType(mimeType: string, accepted: readonly string[]): string | undefined {
+	const mime = mimeType.toLowerCase();
+	if (accepted.includes(mime)) return mime;
+	const group = ALIAS_GROUPS.find((names) => names.includes(mime));
+	return group?.find((name) => accepted.includes(name));
+}

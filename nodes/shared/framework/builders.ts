@@ -67,6 +67,11 @@ export function listOperation<N extends OperationName>(
 		items: (page: ResponseOf<N>, params: Params) => object[];
 		/** Largest page the endpoint serves. */
 		pageSize: number;
+		/**
+		 * When everything wanted arrives whole on the first page (Voices' own voices), the page size to
+		 * ask for: one call, and no paging through entries that are not wanted.
+		 */
+		firstPageOnly?: (params: Params) => number | undefined;
 	},
 ): OperationDef {
 	return {
@@ -77,15 +82,17 @@ export function listOperation<N extends OperationName>(
 			await eachItem(items, async (item) => {
 				const returnAll = item.params.returnAll === true;
 				const limit = returnAll ? Infinity : Number(item.params.limit ?? 50);
+				const onePage = meta.firstPageOnly?.(item.params);
 				const found: object[] = [];
 				let cursor: number | undefined;
 				do {
-					const request = { ...item.request, cursor, limit: Math.min(meta.pageSize, limit - found.length) } as RequestOf<N>;
+					const size = onePage ?? Math.min(meta.pageSize, limit - found.length);
+					const request = { ...item.request, cursor, limit: size } as RequestOf<N>;
 					const page = (await scope.client.send(meta.call, request as Checked<N>, { signal: scope.signal })) as ResponseOf<N> & {
 						next_cursor?: number | null;
 					};
 					found.push(...meta.items(page, item.params));
-					cursor = page.next_cursor || undefined;
+					cursor = onePage === undefined ? page.next_cursor || undefined : undefined;
 				} while (cursor !== undefined && found.length < limit);
 				return toItems(found.slice(0, limit));
 			}),

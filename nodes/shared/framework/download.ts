@@ -1,18 +1,63 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
+import { isAborted, redactText, VisionStoryError } from '../api/errors';
 import { binaryFromDownload, withBinary } from '../n8n/binary';
 import type { Scope } from './operation';
 
-/** Streams a result file (video, image) into a binary property of the item. */
-export async function withDownload(
-	scope: Scope,
-	item: INodeExecutionData,
-	url: string,
-	property: string,
-	fallbackName: string,
-	fallbackMime: string,
-): Promise<INodeExecutionData> {
-	const download = await scope.client.download(url, { signal: scope.signal });
-	return withBinary(item, property, await binaryFromDownload(scope.context, download, fallbackName, fallbackMime));
+/** What a result file is, and how the user gets it again when it cannot be fetched now. */
+export interface ResultFile {
+	url: string;
+	property: string;
+	fallbackName: string;
+	fallbackMime: string;
+	/** "The image was generated", "The video was rendered": what happened before the download. */
+	made: string;
+	/** Credits the result cost, when known. */
+	costCredit?: number;
+	/** How to get the file later, e.g. Get with the id. */
+	again: string;
 }
 
+/** Tries at a file whose transfer breaks off midway; the transport already retries failures before the answer. */
+const TRANSFER_ATTEMPTS = 3;
+
+/** Why a download failed, in one line, with anything shaped like a key removed. */
+function reasonOf(error: unknown): string {
+	if (!(error instanceof VisionStoryError)) {
+		const message = (error instanceof Error ? error.message : String(error)).replace(/^Error: /, '');
+		return redactText(`the transfer broke off (${message})`);
+	}
+	const message = error.message.replace(/\.+$/, '');
+	return redactText(error.status !== undefined && !message.includes(String(error.status)) ? `${message} (HTTP ${error.status})` : message);
+}
+
+async function fetchOnce(scope: Scope, file: ResultFile) {
+	return await scope.client
+		.download(file.url, { signal: scope.signal })
+		.then(async (download) => await binaryFromDownload(scope.context, download, file.fallbackName, file.fallbackMime))
+		.then(
+			(binary) => ({ ok: true as const, binary }),
+			(error: unknown) => ({ ok: false as const, error }),
+		);
+}
+
+/**
+ * Streams a result file (video, image) into a binary property of the item. The result was paid
+ * for before its file is fetched, so a failed download keeps the item: its JSON (id, URL, cost)
+ * goes on with `downloadError` saying what failed and how to get the file again, rather than an
+ * error that would stop the workflow and leave the paid result only in an error message.
+ */
+export async function withDownload(scope: Scope, item: INodeExecutionData, file: ResultFile): Promise<INodeExecutionData> {
+	let outcome = await fetchOnce(scope, file);
+	// A transfer cut midway (not an answer refusing the file) is fetched again from the start.
+	for (let attempt = 1; attempt < TRANSFER_ATTEMPTS && !outcome.ok && !(outcome.error instanceof VisionStoryError) && !scope.signal?.aborted; attempt++) {
+		outcome = await fetchOnce(scope, file);
+	}
+	if (outcome.ok) return withBinary(item, file.property, outcome.binary);
+	// A cancelled execution is not a failed download: it stops the item as any cancel does.
+	if (isAborted(outcome.error) || scope.signal?.aborted) throw outcome.error;
+	const cost = file.costCredit ? ` and charged (${file.costCredit} credit${file.costCredit === 1 ? '' : 's'})` : '';
+	// A string, as the trigger gives it: what failed, then how to get the file.
+	const downloadError = `${file.made}${cost}, but its file could not be downloaded: ${reasonOf(outcome.error)}. ${file.again}`;
+	return { ...item, json: { ...item.json, downloadError } };
+}

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import type { InlineRules } from '../api/contract';
 import type { FieldIssue } from '../api/errors';
+import { acceptedMimeType } from '../api/mediaTypes';
 import type { MediaInput } from '../n8n/binary';
 import { binaryMedia, checkInline } from '../n8n/binary';
 import type { MediaDecl, Params } from './operation';
@@ -33,6 +35,13 @@ async function readOne(
 	}
 }
 
+/** A file under another name of a type the endpoint takes is sent under the name it takes. */
+function asAccepted(input: MediaInput, rules: InlineRules): MediaInput {
+	if (input.source !== 'binary') return input;
+	const mimeType = acceptedMimeType(input.mimeType, rules.mimeTypes);
+	return mimeType ? { ...input, mimeType } : input;
+}
+
 function isIssue(value: unknown): value is FieldIssue {
 	return typeof value === 'object' && value !== null && 'message' in value && 'field' in value && !('source' in value);
 }
@@ -41,13 +50,14 @@ export async function readMedia(context: IExecuteFunctions, decl: MediaDecl, par
 	if (!decl.list) {
 		const source = String(params[`${decl.name}Source`] ?? 'none');
 		const parameter = source === 'binary' ? `${decl.name}BinaryProperty` : source === 'url' ? `${decl.name}Url` : `${decl.name}AssetId`;
-		const read = await readOne(context, index, parameter, source, {
+		const given = await readOne(context, index, parameter, source, {
 			binaryProperty: params[`${decl.name}BinaryProperty`],
 			url: params[`${decl.name}Url`],
 			assetId: params[`${decl.name}AssetId`],
 		});
-		if (isIssue(read)) issues.push(read);
-		else if (read) {
+		if (isIssue(given)) issues.push(given);
+		else if (given) {
+			const read = asAccepted(given, decl.rules);
 			const problem = checkInline(read, decl.rules);
 			if (problem) issues.push(problem);
 			return read;
@@ -64,9 +74,10 @@ export async function readMedia(context: IExecuteFunctions, decl: MediaDecl, par
 	const inputs: MediaInput[] = [];
 	for (const [position, entry] of entries.entries()) {
 		const parameter = `${decl.name}.${position}`;
-		const read = await readOne(context, index, parameter, String(entry.source ?? 'binary'), entry);
-		if (isIssue(read)) issues.push(read);
-		else if (read) {
+		const given = await readOne(context, index, parameter, String(entry.source ?? 'binary'), entry);
+		if (isIssue(given)) issues.push(given);
+		else if (given) {
+			const read = asAccepted(given, decl.rules);
 			const problem = checkInline(read, decl.rules);
 			if (problem) issues.push(problem);
 			inputs.push(read);

@@ -6,6 +6,7 @@ import type { RequestOf } from '../api/contract';
 import { isFinished } from '../api/contract';
 import { VisionStoryError } from '../api/errors';
 import { DEFAULT_REQUESTS_PER_SECOND } from '../api/requestBudget';
+import { repeatedKeys } from '../api/idempotency';
 import type { Progress, RunOptions, TaskKind, VideoTask } from '../api/tasks';
 import { notFoundError, readTasks, runTasks, TalkingVideoList, taskFailedError } from '../api/tasks';
 import { requestBudgetOf } from '../n8n/client';
@@ -49,20 +50,67 @@ function itemTimeoutMs(params: Params, waitForCompletion: boolean): number {
 	return waitForCompletion ? minutes(params.timeoutMinutes, 30) : minutes(params.slotWaitMinutes, 5);
 }
 
-/** Puts a finished video into the item's binary, named after the task. */
-export async function attachVideo(scope: Scope, task: VideoTask, property: string): Promise<INodeExecutionData> {
-	const item: INodeExecutionData = { json: task as IDataObject };
-	return task.video_url ? await withDownload(scope, item, task.video_url, property, task.video_id, 'video/mp4') : item;
+/** How to fetch a finished video again: Get with its id, or its URL while the service keeps it. */
+function againHint(kind: TaskKind, task: VideoTask): string {
+	const node = kind === 'aiVideo' ? 'AI Video' : 'Talking Video';
+	const kept = kind === 'talkingVideo' ? ' (VisionStory keeps finished talking videos 7 days)' : '';
+	return `Nothing is lost: fetch the file later with ${node} → Get with video ID ${task.video_id} and Download Result on, or download video_url directly${kept}.`;
 }
 
-/** A finished video's item: with its file when asked, else its JSON; a failed download fails the item. */
-async function finishedItem(scope: Scope, task: VideoTask, params: Params, download: boolean, output?: number): Promise<ItemOutcome> {
+/** Puts a finished video into the item's binary, named after the task; a failed download keeps the task's JSON. */
+export async function attachVideo(scope: Scope, kind: TaskKind, task: VideoTask, property: string): Promise<INodeExecutionData> {
+	const item: INodeExecutionData = { json: task as IDataObject };
+	if (!task.video_url) return item;
+	return await withDownload(scope, item, {
+		url: task.video_url,
+		property,
+		fallbackName: task.video_id,
+		fallbackMime: 'video/mp4',
+		made: 'The video was rendered',
+		costCredit: task.cost_credit ?? undefined,
+		again: againHint(kind, task),
+	});
+}
+
+/** A finished video's item: with its file when asked, else its JSON. */
+async function finishedItem(scope: Scope, kind: TaskKind, task: VideoTask, params: Params, download: boolean, output?: number): Promise<ItemOutcome> {
 	try {
-		const item = download ? await attachVideo(scope, task, outputFieldOf(params)) : { json: task as IDataObject };
+		const item = download ? await attachVideo(scope, kind, task, outputFieldOf(params)) : { json: task as IDataObject };
 		return { ok: true, value: [item], output };
 	} catch (error) {
 		return { ok: false, error: error as VisionStoryError };
 	}
+}
+
+/** "1, 2 and 3"; a long run of items is cut short. */
+function itemList(numbers: number[]): string {
+	if (numbers.length > 5) return `${numbers.slice(0, 3).join(', ')} … ${numbers[numbers.length - 1]} (${numbers.length} items)`;
+	return `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
+}
+
+/**
+ * Items given the same Idempotency Key: VisionStory would answer all of them with one video, so
+ * each is refused before anything is sent.
+ */
+function repeatedKeyErrors(operation: string, items: Prepared[]): Map<number, VisionStoryError> {
+	const errors = new Map<number, VisionStoryError>();
+	const keys = items.map((item) => item.request?.client_request_id as string | null | undefined);
+	for (const [key, positions] of repeatedKeys(keys)) {
+		const error = new VisionStoryError({
+			category: 'validation',
+			operation,
+			message: 'Invalid input',
+			issues: [
+				{
+					field: 'client_request_id',
+					message: `"${key}" is the same for items ${itemList(positions.map((p) => items[p].index + 1))}; VisionStory would return one video for all of them`,
+				},
+			],
+			hint: 'Nothing was sent to VisionStory. Give each item its own key with an expression that differs per item, e.g. {{ "order-" + $json.id }}, or leave Idempotency Key empty for automatic keys.',
+		});
+		for (const position of positions) errors.set(items[position].index, error);
+	}
+	return errors;
 }
 
 /**
@@ -79,6 +127,12 @@ export function videoTaskOperation(
 	return {
 		...meta,
 		validateAs: create,
+		check: async (scope, items) => {
+			const repeated = repeatedKeyErrors(create, items);
+			const rest = items.filter((item) => !repeated.has(item.index));
+			const more = meta.check && rest.length ? await meta.check(scope, rest) : new Map<number, VisionStoryError>();
+			return new Map([...repeated, ...more]);
+		},
 		run: async (scope, items) => {
 			const options = runOptions(items[0]?.params ?? {});
 			const budget = await requestBudgetOf(scope.context, requestsPerSecond(items[0]?.params ?? {}));
@@ -104,7 +158,7 @@ export function videoTaskOperation(
 			return await mapConcurrent(results, DOWNLOAD_CONCURRENCY, async (result, position): Promise<ItemOutcome> => {
 				if (!result.ok) return result;
 				const { params } = items[position];
-				return await finishedItem(scope, result.value as VideoTask, params, options.waitForCompletion && params.downloadResult !== false);
+				return await finishedItem(scope, meta.kind, result.value as VideoTask, params, options.waitForCompletion && params.downloadResult !== false);
 			});
 		},
 	};
@@ -137,7 +191,7 @@ export function checkStatusOperation(kind: TaskKind, properties: INodeProperties
 				if (task instanceof VisionStoryError) return { ok: false, error: task };
 				if (task.status === 'failed') return { ok: false, error: taskFailedError(kind, task) };
 				if (!isFinished(task)) return { ok: true, value: [{ json: task as IDataObject }], output: 1 };
-				return await finishedItem(scope, task, item.params, item.params.downloadResult === true, 0);
+				return await finishedItem(scope, kind, task, item.params, item.params.downloadResult === true, 0);
 			});
 		},
 	};
@@ -151,7 +205,7 @@ export function getVideo(kind: TaskKind) {
 			kind === 'aiVideo'
 				? await scope.client.getAiVideo({ video_id: videoId }, { signal: scope.signal })
 				: await scope.client.getTalkingVideo({ video_id: videoId }, { signal: scope.signal });
-		if (item.params.downloadResult === true && task.status === 'created') return [await attachVideo(scope, task, outputFieldOf(item.params))];
+		if (item.params.downloadResult === true && task.status === 'created') return [await attachVideo(scope, kind, task, outputFieldOf(item.params))];
 		return [{ json: task as IDataObject }];
 	};
 }

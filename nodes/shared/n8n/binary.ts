@@ -138,3 +138,21 @@ export async function binaryFromDownload(
 export function withBinary(item: INodeExecutionData, property: string, binary: IBinaryData): INodeExecutionData {
 	return { ...item, binary: { ...(item.binary ?? {}), [property]: binary } };
 }
+
+/** The first `bytes` of a binary input, for reading its headers; only that much is read. */
+export async function binaryHead(context: IExecuteFunctions, binary: IBinaryData, bytes: number): Promise<Buffer> {
+	if (!binary.id) return Buffer.from(binary.data.slice(0, Math.ceil(bytes / 3) * 4), 'base64');
+	const stream = (await context.helpers.getBinaryStream(binary.id)) as unknown as ByteStream & { destroy?: () => void };
+	const chunks: Buffer[] = [];
+	let size = 0;
+	try {
+		for await (const chunk of stream) {
+			chunks.push(Buffer.from(chunk));
+			size += chunk.length;
+			if (size >= bytes) break;
+		}
+	} finally {
+		stream.destroy?.();
+	}
+	return Buffer.concat(chunks).subarray(0, bytes);
+}

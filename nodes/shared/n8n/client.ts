@@ -8,6 +8,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { VisionStoryClient } from '../api/client';
+import { VisionStoryError } from '../api/errors';
 import type { HttpChannel, HttpRequest, HttpResponse } from '../api/http';
 import { NetworkError } from '../api/http';
 import type { RequestBudget } from '../api/requestBudget';
@@ -124,6 +125,27 @@ export function baseUrlOf(credentials: Partial<VisionStoryCredentials>): string 
 	return String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '') || DEFAULT_BASE_URL;
 }
 
+/** Hosts where http:// never leaves the machine. */
+const LOOPBACK_HOST = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
+
+/** A Base URL that would carry the API key in clear text: http:// to anything but loopback. */
+export function isInsecureBaseUrl(baseUrl: string): boolean {
+	try {
+		const url = new URL(baseUrl);
+		return url.protocol === 'http:' && !LOOPBACK_HOST.test(url.hostname);
+	} catch {
+		return false;
+	}
+}
+
+function insecureBaseUrlError(baseUrl: string): VisionStoryError {
+	return new VisionStoryError({
+		category: 'validation',
+		message: `The Base URL in the VisionStory credential (${baseUrl}) starts with http://, which would send the API key in clear text`,
+		hint: 'Nothing was sent. Change the Base URL to start with https:// (http:// is accepted only for localhost, 127.0.0.1 or ::1).',
+	});
+}
+
 export interface ClientOptions {
 	retry?: Partial<RetryPolicy>;
 }
@@ -131,8 +153,10 @@ export interface ClientOptions {
 /** The client for a node or trigger: base URL and key from the credential, HTTP through n8n. */
 export async function createN8nClient(context: RequestContext, options: ClientOptions = {}): Promise<VisionStoryClient> {
 	const credentials = (await context.getCredentials(CREDENTIAL_TYPE)) as unknown as VisionStoryCredentials;
+	const baseUrl = baseUrlOf(credentials);
+	if (isInsecureBaseUrl(baseUrl)) throw insecureBaseUrlError(baseUrl);
 	const transport = new Transport(new N8nChannel(context), {
-		baseUrl: baseUrlOf(credentials),
+		baseUrl,
 		// Node code waits only through n8n's sleep.
 		sleep,
 		secrets: [credentials.apiKey],

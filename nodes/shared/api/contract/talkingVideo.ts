@@ -63,7 +63,7 @@ export const CreateTalkingVideoRequest = exactlyOneOf(
 		audio_script: AudioScript.nullish(),
 		model_id: Id.nullish(),
 		aspect_ratio: AspectRatio.nullish(),
-		resolution: z.enum(TALKING_VIDEO_RESOLUTIONS).nullish(),
+		resolution: z.enum([...TALKING_VIDEO_RESOLUTIONS, '480p']).nullish(), // 480p: legacy, rendered and billed as 720p
 		emotion: z.enum(EMOTIONS).nullish(),
 		background_color: z
 			.string()
