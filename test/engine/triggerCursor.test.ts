@@ -41,6 +41,7 @@ function prng(seed: number): () => number {
 class FakeService implements TaskSource {
 	kind = 'aiVideo' as const;
 	checksPerPoll = 100;
+	checkBatch = 20;
 	now = 1_700_000_000_000;
 	requests = 0;
 	private seq = 0;
