@@ -25,6 +25,14 @@ export const LIMITS = {
 	aiChecksPerPoll: 100,
 	/** Talking videos: one status call each. */
 	talkingChecksPerPoll: 40,
+	/**
+	 * Watched tasks are read from the list (100 a request) rather than one status call each (AI: 20)
+	 * while checking them one by one would take more than this many requests: hundreds of renders
+	 * finishing together are then all seen by the next poll instead of 40 a poll.
+	 */
+	checkRequestsBeforeList: 3,
+	/** List pages per kind and poll for reading watched tasks, beside those for new ones. */
+	refreshPagesPerPoll: 10,
 	checkConcurrency: 4,
 	/** Polls a pending task may be missing from status answers (still registering, or deleted) before it is dropped. */
 	maxMisses: 5,

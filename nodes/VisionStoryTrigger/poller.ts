@@ -25,6 +25,8 @@ export interface TaskSource {
 	/** The current state of known tasks; an id missing from the answer could not be read this time. */
 	check(ids: string[]): Promise<Map<string, VideoTask>>;
 	checksPerPoll: number;
+	/** Ids one status request reads. */
+	checkBatch: number;
 }
 
 /**
@@ -65,6 +67,7 @@ export function taskSources(client: VisionStoryClient): Record<TaskKind, TaskSou
 				return found;
 			},
 			checksPerPoll: LIMITS.talkingChecksPerPoll,
+			checkBatch: 1,
 		},
 		aiVideo: {
 			kind: 'aiVideo',
@@ -78,6 +81,7 @@ export function taskSources(client: VisionStoryClient): Record<TaskKind, TaskSou
 				return found;
 			},
 			checksPerPoll: LIMITS.aiChecksPerPoll,
+			checkBatch: AI_VIDEO_BATCH_MAX,
 		},
 	};
 }
@@ -88,6 +92,11 @@ export class Allowance {
 		private pages: number,
 		private readonly deadline: number,
 	) {}
+
+	/** Another page count under the same deadline. */
+	withPages(pages: number): Allowance {
+		return new Allowance(pages, this.deadline);
+	}
 
 	hasTime(): boolean {
 		return Date.now() < this.deadline;
@@ -133,6 +142,38 @@ async function walk(source: TaskSource, start: number, stop: Mark | undefined, a
 		if (!next || next === cursor || fresh === 0) return { tasks, done: true, cursor };
 		cursor = next;
 	}
+}
+
+/**
+ * Reads watched tasks from the top of the list, 100 a request, while looking them up one by one would
+ * cost more requests. Stops once the page passes the oldest of them (when every one has a creation
+ * time), or at the end of the list or the allowance; what it did not meet is checked one by one.
+ */
+async function refreshFromList(source: TaskSource, waiting: readonly Pending[], allowance: Allowance): Promise<Map<string, VideoTask>> {
+	const found = new Map<string, VideoTask>();
+	const wanted = new Set(waiting.map((p) => p.id));
+	const times = waiting.map((p) => p.at);
+	const oldest = times.every((at): at is number => at !== null) ? Math.min(...times) : null;
+	const worthIt = () => Math.ceil(wanted.size / source.checkBatch) > LIMITS.checkRequestsBeforeList;
+	const seen = new Set<string>();
+	let cursor = 0;
+	while (worthIt() && allowance.takePage()) {
+		const page = await source.list({ cursor: cursor || undefined, limit: LIMITS.pageSize });
+		let fresh = 0;
+		for (const task of page.videos) {
+			if (seen.has(task.video_id)) continue;
+			seen.add(task.video_id);
+			fresh++;
+			if (wanted.delete(task.video_id)) found.set(task.video_id, task);
+		}
+		const last = page.videos.at(-1);
+		const lastAt = last ? createdAt(last) : null;
+		if (oldest !== null && lastAt !== null && lastAt < oldest) break;
+		const next = page.next_cursor ?? 0;
+		if (!next || next === cursor || fresh === 0) break;
+		cursor = next;
+	}
+	return found;
 }
 
 /** Where a kind stands right after activation: nothing emitted, but what is rendering is watched. */
@@ -196,7 +237,13 @@ export async function pollKind(source: TaskSource, cursor: KindCursor, statuses:
 	for (const task of found.values()) settle(task);
 
 	// Least recently checked first; the ones checked now go to the back of the queue.
-	const waiting = [...cursor.pending].filter((p) => pending.has(p.id) && !found.has(p.id));
+	let waiting = [...cursor.pending].filter((p) => pending.has(p.id) && !found.has(p.id));
+	const listed = await refreshFromList(source, waiting, allowance.withPages(LIMITS.refreshPagesPerPoll));
+	for (const task of listed.values()) {
+		pending.delete(task.video_id);
+		settle(task);
+	}
+	waiting = waiting.filter((p) => !listed.has(p.id));
 	const toCheck = allowance.hasTime() ? waiting.slice(0, source.checksPerPoll) : [];
 	if (toCheck.length > 0) {
 		const answers = await source.check(toCheck.map((p) => p.id));

@@ -237,6 +237,40 @@ test('a restart with the persisted static data neither emits again nor misses', 
 	}
 });
 
+test('500 videos finishing while n8n restarts: each poll after it emits as many as it may hand over, each video once', async () => {
+	const activation = await poll(undefined);
+	const made: Made[] = [];
+	for (let i = 0; i < 500; i++) made.push(await make(i % 2 === 0 ? 'talkingVideo' : 'aiVideo'));
+	emu.advance(1_000);
+	// The last poll before the restart saw all 500 rendering. n8n 2.x saved its static data; 1.x saves
+	// static data only after a poll that emitted, so it restarts from the activation's.
+	const quiet = await poll(activation.staticData);
+	expect(quiet.items).toBeNull();
+	emu.advance(FINISH);
+	for (const saved of [quiet.staticData, activation.staticData]) {
+		const restarted = await createHarness();
+		try {
+			let staticData = saved;
+			const counts: number[] = [];
+			const all: string[] = [];
+			for (let i = 0; i < 4; i++) {
+				const result = await poll(staticData, {}, { activation: 'init' }, restarted);
+				staticData = result.staticData;
+				counts.push(emittedIds(result).length);
+				all.push(...emittedIds(result));
+			}
+			// Only the hand-over cap spreads them: none waits for a status check of its own.
+			expect(counts).toEqual([LIMITS.emitPerPoll, LIMITS.emitPerPoll, 500 - 2 * LIMITS.emitPerPoll, 0]);
+			expect(all).toHaveLength(new Set(all).size);
+			expect(all.sort()).toEqual(made.map((m) => m.id).sort());
+		} finally {
+			await restarted.shutdown();
+		}
+	}
+	// Read from the list pages, not one status request each.
+	expect(emu.requests({ method: 'GET', path: '/api/v1/video' }).length).toBeLessThan(LIMITS.talkingChecksPerPoll);
+}, 120_000);
+
 test('an idle poll sends one list request per kind; rendering tasks add one status request each (AI: per 20)', async () => {
 	const activation = await poll(undefined);
 	emu.clearLog();

@@ -41,6 +41,7 @@ function prng(seed: number): () => number {
 class FakeService implements TaskSource {
 	kind = 'aiVideo' as const;
 	checksPerPoll = 100;
+	checkBatch = 20;
 	now = 1_700_000_000_000;
 	requests = 0;
 	private seq = 0;
@@ -184,6 +185,36 @@ describe.each(services)('exactly once against a service with %s', (_name, option
 		expect(due.filter((id) => !emitted.includes(id))).toEqual([]);
 		expect(due).toContain(slowOnTop.id);
 		expect(due.length).toBeGreaterThan(30);
+	});
+});
+
+// A service that ignores the cursor never lists more than its first page: nothing below can be watched.
+describe.each(services.filter(([, o]) => o.paging !== 'ignored'))('300 watched renders finishing together, %s', (_name, options) => {
+	test('are read from the list pages by the first poll after they finish, each emitted once', async () => {
+		const service = new FakeService(options);
+		for (let i = 0; i < 20; i++) service.create(1_000);
+		service.now += 5_000;
+		let { cursor } = await runPoll(service, undefined, new Set(['created']));
+		const made = Array.from({ length: 300 }, () => service.create(60_000));
+		service.now += 1_000;
+		({ cursor } = await runPoll(service, cursor, new Set(['created'])));
+		expect(cursor!.pending).toHaveLength(300);
+		service.now += 60_000;
+		const polls: string[][] = [];
+		const requests: number[] = [];
+		for (let i = 0; i < 4; i++) {
+			service.requests = 0;
+			const result = await runPoll(service, cursor, new Set(['created']));
+			cursor = result.cursor;
+			polls.push(result.emitted);
+			requests.push(service.requests);
+		}
+		const all = polls.flat();
+		expect(all).toHaveLength(new Set(all).size);
+		expect(all.sort()).toEqual(made.map((t) => t.id).sort());
+		expect(polls[0]).toHaveLength(300);
+		// 300 status lookups would be 15 requests of 20; the list needs a head page and 3 or 4 pages of 100.
+		expect(requests[0]).toBeLessThanOrEqual(1 + 4 + LIMITS.checkRequestsBeforeList);
 	});
 });
 

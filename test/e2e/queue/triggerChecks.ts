@@ -3,7 +3,7 @@
  * while the render runs; the trigger polls on main and its executions run on the workers. Beside the
  * callback example runs the README's workaround for n8n 2.x's static data overwrite: the trigger's
  * workflow hands work that writes workflow static data to a sub-workflow. Then main restarts while
- * videos finish: each trigger must emit each of them exactly once.
+ * videos finish: each trigger must emit each of them exactly once, also when 500 finish together.
  */
 import { waitFor } from '../../../scripts/n8n/queue/executions';
 import { callWebhook } from '../../../scripts/n8n/rest';
@@ -18,6 +18,11 @@ const STATIC_SUB = 'vsQueueSub';
 const CALLBACK_PATH = '/visionstory-callback';
 const STATIC_PATH = '/visionstory-callback/static-sub';
 const RESTART_VIDEOS = 3;
+/** Made straight at the service (the triggers only watch it): half talking videos, half AI videos. */
+const SCALE_VIDEOS = 500;
+const SCALE_RENDER_MS = 30_000;
+/** What one poll hands over at most (LIMITS.emitPerPoll). */
+const EMIT_PER_POLL = 200;
 
 // 1.x polls every 10 s in these tests; 2.x once a minute at the earliest.
 const POLL_MS: Record<string, number> = { n8n1: 10_000, n8n2: 60_000 };
@@ -138,6 +143,56 @@ export function describeTriggerInQueueMode(ctx: QueueContext): void {
 			await afterPolls(1);
 			expectEachOnce(videos);
 		}, 10 * 60_000);
+
+		test(`${SCALE_VIDEOS} videos finishing while main restarts: each trigger emits each of them exactly once, by id`, async () => {
+			const { cluster } = ctx.session;
+			const { emulator } = ctx;
+			// Enough credits and AI concurrency for all of them at once.
+			emulator.addAccount(emulator.apiKey, 100_000);
+			emulator.setConfig({ renderMs: SCALE_RENDER_MS, aiConcurrencyCap: SCALE_VIDEOS });
+			const api = async (method: string, path: string, body?: unknown) => {
+				const response = await fetch(`${emulator.baseUrl}${path}`, {
+					method,
+					headers: { 'X-API-Key': emulator.apiKey, 'Content-Type': 'application/json' },
+					body: body === undefined ? undefined : JSON.stringify(body),
+				});
+				if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+				return ((await response.json()) as { data: Record<string, any> }).data;
+			};
+			const model = (await api('GET', '/api/v1/ai_video/models')).models[0].model_id as string;
+			const talking: string[] = [];
+			const ai: string[] = [];
+			for (let i = 0; i < SCALE_VIDEOS / 2; i++) {
+				talking.push((await api('POST', '/api/v1/video', { avatar_id: ctx.avatarId, text_script: { text: `Scale check ${i + 1}: your order shipped.`, voice_id: 'Alice' } })).video_id);
+				ai.push((await api('POST', '/api/v1/ai_video', { model_id: model, prompt: `Scale check ${i + 1}: a parcel on a doorstep` })).video_id);
+			}
+			const scale = [...talking, ...ai];
+			const finished = () => scale.filter((id) => emulator.tasks().find((t) => t.video_id === id)?.status === 'created').length;
+			ctx.log(`${scale.length} videos submitted, ${finished()} finished`);
+			// The triggers see them rendering before main goes down (2.x saves that poll's static data, 1.x does not).
+			await afterPolls(1);
+			expect(finished()).toBeLessThan(scale.length);
+			await cluster.restartMain(async () => {
+				await waitFor(() => (finished() === scale.length ? true : undefined), SCALE_RENDER_MS + 120_000, `the ${scale.length} renders to finish while main is down`);
+			});
+			const restarted = Date.now();
+			ctx.log('main restarted; all rendered');
+			const scaleAt = (path: string) => delivered(path).filter((id) => scale.includes(id));
+			const progress = () => JSON.stringify({ callback: scaleAt(CALLBACK_PATH).length, subWorkflow: scaleAt(STATIC_PATH).length });
+			// Each poll hands over at most EMIT_PER_POLL; a poll of room for the activation and one to spare.
+			await waitFor(
+				() => (scaleAt(CALLBACK_PATH).length >= scale.length && scaleAt(STATIC_PATH).length >= talking.length ? true : undefined),
+				(Math.ceil(scale.length / EMIT_PER_POLL) + 3) * POLL_MS[ctx.line.id] + 120_000,
+				`the ${scale.length} videos at the callbacks`,
+				{ seen: progress },
+			);
+			ctx.log(`delivered ${progress()} ${Math.round((Date.now() - restarted) / 1000)} s after main was back`);
+			await afterPolls(1);
+			expect([...scaleAt(CALLBACK_PATH)].sort()).toEqual([...scale].sort());
+			expect([...scaleAt(STATIC_PATH)].sort()).toEqual([...talking].sort());
+			// Nothing from before is emitted again either.
+			for (const path of [CALLBACK_PATH, STATIC_PATH]) expect(delivered(path).filter((id) => !scale.includes(id)).sort()).toEqual([...videos].sort());
+		}, 20 * 60_000);
 
 		afterAll(async () => {
 			// Also after a failure: a trigger left active would post to the callback URL the later checks read.
