@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { RequestLogEntry } from '../test/emulator';
+import { peakPerSecond } from '../test/emulator/requestLog';
 import type { Harness, WorkflowJson } from '../test/harness';
 import { TRIGGER } from '../test/support/engine';
 import type { EmulatorProcess } from './emulatorProcess';
@@ -52,17 +52,6 @@ export interface ScaleRun {
 const POLL_SECONDS = 5;
 const MIB = 1024 * 1024;
 let accounts = 0;
-
-/** The most requests that arrived within any one second. */
-export function peakPerSecond(entries: RequestLogEntry[]): number {
-	const times = entries.map((e) => e.at).sort((a, b) => a - b);
-	let peak = 0;
-	for (let end = 0, start = 0; end < times.length; end++) {
-		while (times[start] <= times[end] - 1000) start++;
-		peak = Math.max(peak, end - start + 1);
-	}
-	return peak;
-}
 
 function workflow(run: ScaleRun, avatarId: string): WorkflowJson {
 	const common: INodeParameters = {

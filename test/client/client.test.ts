@@ -2,25 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { VisionStoryClient } from '../../nodes/shared/api/client';
-import { VisionStoryError } from '../../nodes/shared/api/errors';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import { createUndiciClient } from '../support/undiciTransport';
+import { failure } from '../support/failure';
 
 const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 40, maxAttempts: 5 };
 
 function media(name: string): string {
 	return readFileSync(join(__dirname, '../emulator/media', name)).toString('base64');
-}
-
-async function failure(promise: Promise<unknown>): Promise<VisionStoryError> {
-	try {
-		await promise;
-	} catch (error) {
-		expect(error).toBeInstanceOf(VisionStoryError);
-		return error as VisionStoryError;
-	}
-	throw new Error('expected the call to fail');
 }
 
 let emu: Emulator;

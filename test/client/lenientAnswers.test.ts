@@ -9,6 +9,7 @@ import { runTasks } from '../../nodes/shared/api/tasks';
 import type { Transport } from '../../nodes/shared/api/transport';
 import { allowedValue, checkAgainst, modelsOrSkip } from '../../nodes/shared/framework/modelChecks';
 import type { Prepared } from '../../nodes/shared/framework/operation';
+import { failure } from '../support/failure';
 
 /** A client whose every call answers `data` (the success envelope's `data`), as the transport returns it. */
 function answering(data: unknown | ((request: Record<string, unknown>) => unknown)): VisionStoryClient {
@@ -17,16 +18,6 @@ function answering(data: unknown | ((request: Record<string, unknown>) => unknow
 		sleep: async () => undefined,
 	};
 	return new VisionStoryClient(transport as unknown as Transport);
-}
-
-async function failure(promise: Promise<unknown>): Promise<VisionStoryError> {
-	try {
-		await promise;
-	} catch (error) {
-		expect(error).toBeInstanceOf(VisionStoryError);
-		return error as VisionStoryError;
-	}
-	throw new Error('expected the call to fail');
 }
 
 describe('model lists (entry shape: a guess)', () => {

@@ -4,12 +4,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { VisionStoryClient } from '../../nodes/shared/api/client';
-import { VisionStoryError } from '../../nodes/shared/api/errors';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import { LateService } from '../support/lateService';
 import { createUndiciClient } from '../support/undiciTransport';
 import { virtualClock } from '../support/virtualTime';
+import { failure } from '../support/failure';
 
 /**
  * The same decision through the undici channel (scripts, benchmarks): after a reset or a timeout a
@@ -50,15 +50,6 @@ const calls: Array<{ name: string; path: string; send: (c: VisionStoryClient, ti
 	},
 	{ name: 'voice clone', path: '/api/v1/voice', send: (c, timeoutMs) => c.cloneVoice({ inline_data: { data: mp3, mime_type: 'audio/mpeg' } }, { timeoutMs }) },
 ];
-
-async function failure(promise: Promise<unknown>): Promise<VisionStoryError> {
-	const error = await promise.then(
-		() => undefined,
-		(e: unknown) => e,
-	);
-	expect(error).toBeInstanceOf(VisionStoryError);
-	return error as VisionStoryError;
-}
 
 describe.each(calls)('$name (charged)', (call) => {
 	test('reset after the work was done: sent once, and the error says it may have been charged', async () => {

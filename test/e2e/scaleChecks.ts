@@ -4,22 +4,11 @@
  */
 import { nodeOutput } from '../../scripts/n8n/runData';
 import type { WorkflowJson } from '../../scripts/n8n/examples';
-import type { RequestLogEntry } from '../emulator';
+import { peakPerSecond } from '../emulator/requestLog';
 import type { SuiteContext } from './realN8n';
 
 const ROWS = 200;
 const DEFAULT_BUDGET = 5;
-
-/** The most requests that arrived within any one second. */
-function peakPerSecond(entries: RequestLogEntry[]): number {
-	const times = entries.map((e) => e.at).sort((a, b) => a - b);
-	let peak = 0;
-	for (let end = 0, start = 0; end < times.length; end++) {
-		while (times[start] <= times[end] - 1000) start++;
-		peak = Math.max(peak, end - start + 1);
-	}
-	return peak;
-}
 
 /** The example with its sample CSV grown to `rows` rows, under an id and name of its own. */
 function withRows(example: WorkflowJson, rows: number): WorkflowJson {

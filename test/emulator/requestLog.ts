@@ -26,3 +26,14 @@ export class RequestLog {
 		this.entries = [];
 	}
 }
+
+/** The most requests that arrived within any one second (emulator clock), e.g. to check a request budget. */
+export function peakPerSecond(entries: RequestLogEntry[]): number {
+	const times = entries.map((e) => e.at).sort((a, b) => a - b);
+	let peak = 0;
+	for (let end = 0, start = 0; end < times.length; end++) {
+		while (times[start] <= times[end] - 1000) start++;
+		peak = Math.max(peak, end - start + 1);
+	}
+	return peak;
+}

@@ -6,7 +6,7 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { RequestLogEntry } from '../emulator';
+import { peakPerSecond } from '../emulator/requestLog';
 import { logListeners } from '../harness/logger';
 import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
@@ -32,17 +32,6 @@ function freshCredentials() {
 	const apiKey = `sk-vs-budget-test-${++keys}-000000000000`;
 	engine.emu.addAccount(apiKey, 100_000);
 	return { credentials: { visionStoryApi: { apiKey, baseUrl: engine.emu.baseUrl } }, account: engine.emu.accountId(apiKey)! };
-}
-
-/** The most requests of one account that arrived within any one second. */
-function peakPerSecond(entries: RequestLogEntry[]): number {
-	const times = entries.map((e) => e.at).sort((a, b) => a - b);
-	let peak = 0;
-	for (let end = 0, start = 0; end < times.length; end++) {
-		while (times[start] <= times[end] - 1000) start++;
-		peak = Math.max(peak, end - start + 1);
-	}
-	return peak;
 }
 
 const create = (perSecond?: number, extra: INodeParameters = {}): INodeParameters => ({
