@@ -147,9 +147,11 @@ export function describeTriggerInQueueMode(ctx: QueueContext): void {
 		test(`${SCALE_VIDEOS} videos finishing while main restarts: each trigger emits each of them exactly once, by id`, async () => {
 			const { cluster } = ctx.session;
 			const { emulator } = ctx;
-			// Enough credits and AI concurrency for all of them at once.
+			// Enough credits and AI concurrency for all of them at once; renders long enough that the
+			// submissions and one poll of either line (2.x polls every minute) end before the first finishes.
 			emulator.addAccount(emulator.apiKey, 100_000);
-			emulator.setConfig({ renderMs: SCALE_RENDER_MS, aiConcurrencyCap: SCALE_VIDEOS });
+			const renderMs = 2 * POLL_MS[ctx.line.id] + SCALE_RENDER_MS;
+			emulator.setConfig({ renderMs, aiConcurrencyCap: SCALE_VIDEOS });
 			const api = async (method: string, path: string, body?: unknown) => {
 				const response = await fetch(`${emulator.baseUrl}${path}`, {
 					method,
@@ -173,7 +175,7 @@ export function describeTriggerInQueueMode(ctx: QueueContext): void {
 			await afterPolls(1);
 			expect(finished()).toBeLessThan(scale.length);
 			await cluster.restartMain(async () => {
-				await waitFor(() => (finished() === scale.length ? true : undefined), SCALE_RENDER_MS + 120_000, `the ${scale.length} renders to finish while main is down`);
+				await waitFor(() => (finished() === scale.length ? true : undefined), renderMs + 120_000, `the ${scale.length} renders to finish while main is down`);
 			});
 			const restarted = Date.now();
 			ctx.log('main restarted; all rendered');
