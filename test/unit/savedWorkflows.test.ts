@@ -1,0 +1,110 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { NodeHelpers } from 'n8n-workflow';
+import type { INode, INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeType } from 'n8n-workflow';
+
+import { loadPackageNodeTypes } from '../harness/package';
+
+/**
+ * Saved workflows keep parameters by name, and n8n silently drops a saved value whose parameter no
+ * longer exists or is no longer shown. A rename is therefore a lost setting, not an error: these tests
+ * hold the names of the first release (frozen in `release-0.1.0/`) and run every workflow we ship or
+ * test through n8n's own parameter resolution.
+ */
+const root = join(__dirname, '..', '..');
+const frozen = join(root, 'test/workflows/release-0.1.0');
+const PACKAGE = 'n8n-nodes-visionstory.';
+
+const nodeTypes = new Map(
+	Object.entries(loadPackageNodeTypes()).map(([type, node]) => [type.slice(PACKAGE.length), node as INodeType] as const),
+);
+
+/** n8n's loader adds Poll Times to every polling node: n8n's parameter, not ours. */
+const N8N_OWN = new Set(['pollTimes']);
+
+/** Each parameter as `path: type [allowed values]`, nested ones under their collection's name. */
+function interfaceLines(properties: INodeProperties[], prefix = ''): string[] {
+	return properties.flatMap((p) => {
+		const path = `${prefix}${p.name}`;
+		const options = (p.options ?? []) as Array<INodePropertyOptions | INodeProperties | INodePropertyCollection>;
+		const values = p.type === 'options' || p.type === 'multiOptions' ? ` [${options.map((o) => String((o as INodePropertyOptions).value)).join(', ')}]` : '';
+		const nested = options.flatMap((o) => {
+			if ('values' in o) return interfaceLines(o.values, `${path}.${o.name}.`);
+			if ('type' in o) return interfaceLines([o], `${path}.`);
+			return [];
+		});
+		return [`${path}: ${p.type}${values}`, ...nested];
+	});
+}
+
+function currentInterface(): Record<string, string[]> {
+	return Object.fromEntries([...nodeTypes].map(([name, node]) => [name, [...new Set(interfaceLines(node.description.properties))].sort()]));
+}
+
+if (process.env.FREEZE_INTERFACE === '1') writeFileSync(join(frozen, 'interface.json'), `${JSON.stringify(currentInterface(), null, '\t')}\n`);
+
+test('every parameter of the first release still exists with its type and every value it allowed', () => {
+	const released = JSON.parse(readFileSync(join(frozen, 'interface.json'), 'utf8')) as Record<string, string[]>;
+	const now = currentInterface();
+	const lost: string[] = [];
+	for (const [node, lines] of Object.entries(released)) {
+		for (const line of lines) {
+			const [path, rest] = line.split(': ');
+			const [type, values = ''] = rest.split(' [');
+			const current = (now[node] ?? []).find((l) => l.startsWith(`${path}: ${type}`));
+			const missing = values
+				.replace(/]$/, '')
+				.split(', ')
+				.filter((v) => v && !(current ?? '').replace(/^[^[]*\[/, ', ').replace(/]$/, ', ').includes(`, ${v}, `));
+			if (!current) lost.push(`${node} ${path}: ${type}`);
+			else if (missing.length > 0) lost.push(`${node} ${path}: no longer allows ${missing.join(', ')}`);
+		}
+	}
+	expect(lost).toEqual([]);
+	expect(Object.keys(released).length).toBe(nodeTypes.size);
+});
+
+/** Every leaf of a saved parameter value, as a path and the value saved. */
+function leaves(value: unknown, path: string[] = []): Array<[string[], unknown]> {
+	if (value && typeof value === 'object' && !Array.isArray(value) && !('__rl' in value)) {
+		return Object.entries(value).flatMap(([k, v]) => leaves(v, [...path, k]));
+	}
+	if (Array.isArray(value) && value.some((v) => v && typeof v === 'object')) return value.flatMap((v, i) => leaves(v, [...path, String(i)]));
+	return [[path, value]];
+}
+
+function at(parameters: unknown, path: string[]): unknown {
+	return path.reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), parameters);
+}
+
+const folders = ['examples', 'test/workflows', 'test/e2e/queue/workflows', 'test/workflows/release-0.1.0'];
+const workflows = folders.flatMap((folder) =>
+	readdirSync(join(root, folder))
+		.filter((f) => f.endsWith('.json') && f !== 'interface.json')
+		.map((file) => [`${folder}/${file}`, JSON.parse(readFileSync(join(root, folder, file), 'utf8')) as { nodes: INode[] }] as const),
+);
+
+test('the shipped examples are frozen as the first release saved them', () => {
+	const shipped = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.json'));
+	expect(readdirSync(frozen).filter((f) => f.endsWith('.json') && f !== 'interface.json')).toEqual(expect.arrayContaining(shipped));
+});
+
+test.each(workflows)('%s: n8n keeps every VisionStory parameter it saved', (_, workflow) => {
+	const nodes = workflow.nodes.filter((n) => n.type.startsWith(PACKAGE));
+	expect(nodes.length + workflow.nodes.length).toBeGreaterThan(0);
+	const dropped: string[] = [];
+	for (const node of nodes) {
+		// n8n serves a node used as an AI tool under its name with `Tool` appended.
+		const type = nodeTypes.get(node.type.slice(PACKAGE.length).replace(/Tool$/, ''));
+		if (!type) {
+			dropped.push(`${node.name}: unknown node type ${node.type}`);
+			continue;
+		}
+		const kept = NodeHelpers.getNodeParameters(type.description.properties, node.parameters, true, false, node, type.description);
+		for (const [path, value] of leaves(node.parameters).filter(([p]) => !N8N_OWN.has(p[0]))) {
+			if (JSON.stringify(at(kept, path)) !== JSON.stringify(value)) dropped.push(`${node.name}: ${path.join('.')}`);
+		}
+	}
+	expect(dropped).toEqual([]);
+});
