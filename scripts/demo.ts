@@ -7,6 +7,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startEmulator, type Emulator } from '../test/emulator';
+import { AGENT_EXAMPLE, agentRun, OPENAI_CREDENTIAL } from '../test/support/agentScript';
+import { startScriptedOpenAi, type ScriptedOpenAi } from '../test/support/scriptedOpenAi';
 import { reportRun } from './demo/steps';
 import { renderSummary, type DemoSummary, type ExampleReport } from './demo/summary';
 import { runWebhookPair } from './demo/webhookPair';
@@ -43,11 +45,13 @@ async function main(): Promise<void> {
 		? { apiKey: realKey, baseUrl: process.env.VISIONSTORY_API_BASE?.trim() || DEFAULT_BASE_URL }
 		: { apiKey: emulator!.apiKey, baseUrl: emulator!.baseUrl };
 	const serviceName = realKey ? `the VisionStory service at ${service.baseUrl}` : `the VisionStory emulator at ${service.baseUrl}`;
-	const outDir = join(repoRoot(), 'out');
+	// DEMO_OUT_DIR: where the test of this demo collects what it made.
+	const outDir = process.env.DEMO_OUT_DIR?.trim() || join(repoRoot(), 'out');
 	rmSync(outDir, { recursive: true, force: true });
 	mkdirSync(outDir, { recursive: true });
 	const callback = await startCallbackServer();
 	let session: N8nSession | undefined;
+	let model: ScriptedOpenAi | undefined;
 	try {
 		log(`VisionStory demo: real n8n ${line.n8n} against ${serviceName}${realKey ? ' (this spends credits on your account)' : ''}`);
 		session = await prepareSession({
@@ -59,6 +63,12 @@ async function main(): Promise<void> {
 			pollCron: line.id === 'n8n1' ? '0/10 * * * * *' : undefined,
 			log,
 		});
+		if (session.examples[AGENT_EXAMPLE]) {
+			// The agent example needs a chat model: a scripted OpenAI-compatible server on loopback plays it, so no OpenAI key is needed.
+			model = await startScriptedOpenAi(agentRun());
+			await session.instance.importCredentials([{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-demo', url: model.baseUrl } }]);
+			log(`the AI Agent's model is played by a scripted OpenAI-compatible server at ${model.baseUrl} (no OpenAI key needed)`);
+		}
 		const reports: ExampleReport[] = [];
 		for (const key of manualExamples(session)) {
 			const workflow = session.examples[key];
@@ -95,6 +105,7 @@ async function main(): Promise<void> {
 		if (reports.some((r) => r.status !== 'success')) process.exitCode = 1;
 	} finally {
 		await session?.instance.stop();
+		await model?.stop();
 		await callback.stop();
 		await emulator?.stop();
 	}

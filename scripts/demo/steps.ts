@@ -41,8 +41,15 @@ const DESCRIPTIONS: Record<string, Describe> = {
 	'visionStoryImage:generate': (items) => items.map((i) => `generated a ${i.json.width}×${i.json.height} image with ${i.json.model_id}`).join('; '),
 	'visionStoryTalkingVideo:create': (items) =>
 		items
-			.map((i) => (i.json.status === 'created' ? `rendered talking video ${i.json.video_id} (${i.json.aspect_ratio}, ${i.json.resolution})` : `started talking video ${i.json.video_id} (status ${i.json.status})`))
+			.map((i) => {
+				if (i.json.status === 'created') return `rendered talking video ${i.json.video_id} (${i.json.aspect_ratio}, ${i.json.resolution})`;
+				return `started talking video ${i.json.video_id}${i.json.status ? ` (status ${i.json.status})` : ''}`;
+			})
 			.join('; '),
+	'visionStoryTalkingVideo:check': (items) => items.map((i) => `checked talking video ${i.json.video_id}: ${i.json.status}`).join('; '),
+	'visionStoryVoice:getMany': (items) => `listed ${plural(items.length, 'voice')}`,
+	'lmChatOpenAi:': (items) => `answered ${plural(items.length, 'turn')} of the agent`,
+	'agent:': (items) => `answered: "${items.map((i) => String(i.json.output)).join(' ')}"`,
 	'visionStoryAiVideo:listModels': (items) => `listed ${plural(items.length, 'AI video model')}: ${items.map((i) => i.json.model_id).join(', ')}`,
 	'visionStoryAiVideo:create': (items) =>
 		items.map((i) => `rendered AI video ${i.json.video_id} with ${i.json.model_id} (${i.json.duration_sec} s, ${i.json.resolution}, ${i.json.aspect_ratio})`).join('; '),
@@ -67,7 +74,8 @@ const DESCRIPTIONS: Record<string, Describe> = {
 };
 
 function describe(type: string, operation: string | undefined, items: RunItem[]): string {
-	const local = type.startsWith(PACKAGE_PREFIX) ? type.slice(PACKAGE_PREFIX.length) : type.replace(/^n8n-nodes-base\./, '');
+	// A node used as an AI tool runs as its `…Tool` variant: described as the node it is.
+	const local = type.startsWith(PACKAGE_PREFIX) ? type.slice(PACKAGE_PREFIX.length).replace(/Tool$/, '') : type.replace(/^(n8n-nodes-base|@n8n\/n8n-nodes-langchain)\./, '');
 	const known = DESCRIPTIONS[`${local}:${operation ?? ''}`];
 	return known ? known(items) : `${local}: ${plural(items.length, 'item')}`;
 }
@@ -82,7 +90,9 @@ export function reportRun(example: string, workflow: WorkflowJson, result: Execu
 	for (const nodeName of ran) {
 		const node = workflow.nodes.find((n) => n.name === nodeName);
 		if (!node || node.type === 'n8n-nodes-base.manualTrigger') continue;
-		const items = result.runData[nodeName][0]?.data?.main?.[0] ?? [];
+		const runs = result.runData[nodeName];
+		// An AI Agent's sub-nodes run once per call, their items on the connection they serve instead of main.
+		const items = runs[0]?.data?.main ? (runs[0].data.main[0] ?? []) : runs.flatMap((run) => run.data?.ai_tool?.[0] ?? run.data?.ai_languageModel?.[0] ?? []);
 		const ours = node.type.startsWith(PACKAGE_PREFIX);
 		const files: string[] = [];
 		items.forEach((item, index) => {

@@ -27,7 +27,7 @@ export interface RunItem {
 export interface NodeRun {
 	executionStatus?: string;
 	error?: { message?: string; description?: string };
-	data?: { main?: Array<RunItem[] | null> };
+	data?: { main?: Array<RunItem[] | null>; ai_tool?: Array<RunItem[] | null>; ai_languageModel?: Array<RunItem[] | null> };
 }
 
 export interface ExecutionResult {

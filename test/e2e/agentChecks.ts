@@ -8,55 +8,12 @@
 import { MAX_TOOL_RESULT_CHARS } from '../../nodes/shared/framework/toolResult';
 import type { WorkflowJson } from '../../scripts/n8n/examples';
 import type { LedgerEntry } from '../emulator';
-import { fieldIn, startScriptedOpenAi, toolResults, type ChatRequest, type Reply, type ScriptedOpenAi } from '../support/scriptedOpenAi';
+import { AGENT_EXAMPLE, agentRun, answer, choose, createVideo, OPENAI_CREDENTIAL, playSteps, synthesize } from '../support/agentScript';
+import { fieldIn, startScriptedOpenAi, toolResults, type ScriptedOpenAi } from '../support/scriptedOpenAi';
 import type { SuiteContext } from './realN8n';
 
-export const AGENT_EXAMPLE = 'agent-brief-to-voice-over-and-video';
-/** The OpenAI credential the agent example names, imported here with the scripted server as its Base URL. */
-const OPENAI_CREDENTIAL = { id: 'openAiExample01', name: 'OpenAI account' };
-const SCRIPT = 'Meet the AirStep Lite: thirty percent lighter, a recycled knit upper, made for your morning miles. In stores March first.';
 /** What n8n wraps around a tool's JSON before the model sees it (`[{"response":…}]`). */
 const WRAPPER_CHARS = 200;
-
-/** One turn of a scripted agent: how many tool calls it makes (0: the final answer) and what they are, given the results so far. */
-interface Step {
-	calls: number;
-	reply: (results: Array<{ name: string; content: string }>) => Reply;
-}
-
-/**
- * Plays the steps in order. Where it is is read from the tool results the conversation holds (n8n
- * may split one turn's parallel calls into separate messages, so turns are not counted).
- */
-export function playSteps(steps: Step[]): (request: ChatRequest) => Reply {
-	return (request) => {
-		const results = toolResults(request);
-		let done = 0;
-		for (const step of steps) {
-			if (done === results.length || step.calls === 0) return step.reply(results);
-			done += step.calls;
-		}
-		return { content: 'Out of script.' };
-	};
-}
-
-const pick = (results: Array<{ name: string; content: string }>, name: string, field: string) => {
-	const value = [...results].reverse().find((r) => r.name === name);
-	const found = value ? fieldIn(value.content, field) : undefined;
-	if (!found) throw new Error(`no ${field} in the ${name} result: ${value?.content.slice(0, 300) ?? 'not called'}`);
-	return found;
-};
-
-const choose: Step = { calls: 2, reply: () => ({ toolCalls: [{ name: 'list_voices', args: {} }, { name: 'list_avatars', args: {} }] }) };
-const synthesize: Step = { calls: 1, reply: (r) => ({ toolCalls: [{ name: 'synthesize_speech', args: { text: SCRIPT, voice_id: pick(r, 'list_voices', 'voice_id') } }] }) };
-const createVideo: Step = {
-	calls: 1,
-	reply: (r) => ({
-		toolCalls: [{ name: 'create_talking_video', args: { avatar_id: pick(r, 'list_avatars', 'avatar_id'), script: SCRIPT, voice_id: pick(r, 'list_voices', 'voice_id') } }],
-	}),
-};
-const checkStatus: Step = { calls: 1, reply: (r) => ({ toolCalls: [{ name: 'check_video_status', args: { video_id: pick(r, 'create_talking_video', 'video_id') } }] }) };
-const answer: Step = { calls: 0, reply: (r) => ({ content: `Done: ${r.map((x) => x.name).join(', ')}` }) };
 
 /** Every tool result a model got: JSON, no file bytes, within the bound. */
 export function expectReadableResults(results: Array<{ name: string; content: string }>): void {
@@ -108,7 +65,7 @@ export function describeAgentChecks(ctx: SuiteContext): void {
 		};
 
 		test('the agent lists voices and avatars, synthesizes, creates a talking video and checks it; tools and results are what a model needs', async () => {
-			model.script = playSteps([choose, synthesize, createVideo, checkStatus, answer]);
+			model.script = agentRun();
 			const { requests, charges, results } = await run(ctx.session.examples[AGENT_EXAMPLE].id);
 
 			// The tool schemas n8n sent: our descriptions, the $fromAI parameters with their descriptions.
