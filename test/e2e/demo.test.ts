@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
+const DEMO_TIMEOUT_MS = 840_000;
 
 function runDemo(outDir: string): Promise<{ code: number | null; output: string }> {
 	return new Promise((resolve) => {
@@ -18,7 +19,12 @@ function runDemo(outDir: string): Promise<{ code: number | null; output: string 
 		let output = '';
 		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		child.on('close', (code) => resolve({ code, output }));
+		// Ends before the hook's own timeout, so a hung demo fails this suite instead of outliving it.
+		const timer = setTimeout(() => child.kill('SIGKILL'), DEMO_TIMEOUT_MS);
+		child.on('close', (code) => {
+			clearTimeout(timer);
+			resolve({ code, output });
+		});
 	});
 }
 
