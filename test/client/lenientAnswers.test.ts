@@ -214,7 +214,7 @@ describe('waiting on 20 AI videos', () => {
 			sleep: async () => undefined,
 		};
 		const client = new VisionStoryClient(transport as unknown as Transport);
-		const jobs = Array.from({ length: 20 }, () => ({ submit: async () => (await client.createAiVideo({ model_id: 'wan-2.5', prompt: 'x' })).video_id, timeoutMs: 60_000 }));
+		const jobs = Array.from({ length: 20 }, () => ({ request: client.validate('createAiVideo', { model_id: 'wan-2.5', prompt: 'x' }), timeoutMs: 60_000 }));
 		const outcomes = await runTasks(client, 'aiVideo', jobs, { waitForCompletion: true, pollIntervalMs: 1, atLimit: 'queue' });
 		expect(outcomes.filter((o) => o.ok)).toHaveLength(19);
 		const failed = outcomes[7];

@@ -34,14 +34,14 @@ const TIMEOUT_MS = 30 * 60_000;
 
 function aiSubmissions(count: number, prompt = (i: number) => `Shot ${i}`, timeoutMs = TIMEOUT_MS): TaskJob[] {
 	return Array.from({ length: count }, (_, i) => ({
-		submit: async () => (await client.createAiVideo({ model_id: modelId, prompt: prompt(i) })).video_id,
+		request: client.validate('createAiVideo', { model_id: modelId, prompt: prompt(i) }),
 		timeoutMs,
 	}));
 }
 
 function talkingSubmissions(count: number, timeoutMs = TIMEOUT_MS, first = 0): TaskJob[] {
 	return Array.from({ length: count }, (_, i) => ({
-		submit: async () => (await client.createTalkingVideo({ avatar_id: avatarId, text_script: { text: `Line ${first + i}`, voice_id: 'Alice' } })).video_id,
+		request: client.validate('createTalkingVideo', { avatar_id: avatarId, text_script: { text: `Line ${first + i}`, voice_id: 'Alice' } }),
 		timeoutMs,
 	}));
 }

@@ -49,6 +49,20 @@ function batchEntries(data: unknown): unknown[] {
 }
 
 /** A request that passed its operation's checks: sent as is, without checking it again. */
+/**
+ * A request as a node assembles it from parameters, before it is checked: values the contract narrows
+ * (a choice among strings) may be any string here; `validate` checks them and names what is allowed.
+ */
+export type Draft<T> = T extends string
+	? string
+	: T extends number | boolean | null | undefined
+		? T
+		: T extends ReadonlyArray<infer U>
+			? Array<Draft<U>>
+			: T extends object
+				? { [K in keyof T]: Draft<T[K]> }
+				: T;
+
 export type Checked<N extends OperationName> = z.output<Operations[N]['request']> & { readonly __checked?: N };
 
 /**
@@ -59,7 +73,7 @@ export class VisionStoryClient {
 	constructor(readonly transport: Transport) {}
 
 	/** Checks a request without sending it; throws the same error the call would. */
-	validate<N extends OperationName>(name: N, request: RequestOf<N>): Checked<N> {
+	validate<N extends OperationName>(name: N, request: Draft<RequestOf<N>>): Checked<N> {
 		// Operations without parameters are called often (credits, model lists): nothing to check.
 		if (operations[name].request === Empty && Object.keys(request as object).length === 0) return request as Checked<N>;
 		const parsed = operations[name].request.safeParse(request);
@@ -68,7 +82,7 @@ export class VisionStoryClient {
 	}
 
 	/** Any JSON operation by name: checked, then sent. The typed methods below are the usual way in. */
-	async call<N extends OperationName>(name: N, request: RequestOf<N>, options?: CallOptions): Promise<ResponseOf<N>> {
+	async call<N extends OperationName>(name: N, request: Draft<RequestOf<N>>, options?: CallOptions): Promise<ResponseOf<N>> {
 		return await this.send(name, this.validate(name, request), options);
 	}
 

@@ -11,3 +11,30 @@ export async function mapConcurrent<T, R>(items: readonly T[], limit: number, wo
 	await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 	return results;
 }
+
+/**
+ * At most `limit` holders at once: `take` waits for a slot, `give` hands it back. Callers keep their
+ * own loop (`Promise.all` over their items), so no code of theirs is called from here.
+ */
+export class Slots {
+	private free: number;
+	private readonly waiting: Array<() => void> = [];
+
+	constructor(limit: number) {
+		this.free = Math.max(1, limit);
+	}
+
+	async take(): Promise<void> {
+		if (this.free > 0) {
+			this.free--;
+			return;
+		}
+		await new Promise<void>((resolve) => this.waiting.push(resolve));
+	}
+
+	give(): void {
+		const next = this.waiting.shift();
+		if (next) next();
+		else this.free++;
+	}
+}

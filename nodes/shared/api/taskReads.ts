@@ -1,5 +1,5 @@
 import type { VisionStoryClient } from './client';
-import { mapConcurrent } from './concurrency';
+import { Slots } from './concurrency';
 import type { AiVideoDto, RequestOf, TalkingVideoDto } from './contract';
 import { AI_VIDEO_BATCH_MAX } from './contract';
 import { isAborted, VisionStoryError } from './errors';
@@ -129,13 +129,19 @@ async function readAiVideos(client: VisionStoryClient, ids: string[], options: R
 	const chunks: string[][] = [];
 	for (let i = 0; i < ids.length; i += AI_VIDEO_BATCH_MAX) chunks.push(ids.slice(i, i + AI_VIDEO_BATCH_MAX));
 	const results = new Map<string, PollResult>();
-	await mapConcurrent(chunks, 4, async (chunk) => {
-		try {
-			for (const [id, video] of await client.readAiVideos(chunk, { signal: options.signal, budget: options.budget })) results.set(id, video);
-		} catch (error) {
-			for (const id of chunk) results.set(id, asError(error));
-		}
-	});
+	const slots = new Slots(4);
+	await Promise.all(
+		chunks.map(async (chunk) => {
+			await slots.take();
+			try {
+				for (const [id, video] of await client.readAiVideos(chunk, { signal: options.signal, budget: options.budget })) results.set(id, video);
+			} catch (error) {
+				for (const id of chunk) results.set(id, asError(error));
+			} finally {
+				slots.give();
+			}
+		}),
+	);
 	return results;
 }
 
@@ -148,13 +154,19 @@ async function readTalkingVideos(client: VisionStoryClient, ids: string[], optio
 		for (const [id, task] of listed) results.set(id, task);
 		single = ids.filter((id) => !listed.has(id));
 	}
-	await mapConcurrent(single, options.concurrency ?? DEFAULT_CONCURRENCY, async (id) => {
-		try {
-			results.set(id, await client.getTalkingVideo({ video_id: id }, { signal: options.signal, budget: options.budget }));
-		} catch (error) {
-			results.set(id, asError(error));
-		}
-	});
+	const slots = new Slots(options.concurrency ?? DEFAULT_CONCURRENCY);
+	await Promise.all(
+		single.map(async (id) => {
+			await slots.take();
+			try {
+				results.set(id, await client.getTalkingVideo({ video_id: id }, { signal: options.signal, budget: options.budget }));
+			} catch (error) {
+				results.set(id, asError(error));
+			} finally {
+				slots.give();
+			}
+		}),
+	);
 	return results;
 }
 

@@ -1,6 +1,6 @@
-import type { VisionStoryClient } from './client';
+import type { CallOptions, Checked, VisionStoryClient } from './client';
 import { abortedError } from './clock';
-import { mapConcurrent } from './concurrency';
+import { Slots } from './concurrency';
 import type { AiVideoDto } from './contract';
 import { AI_VIDEO_BATCH_MAX, isFinished } from './contract';
 import { defaultHint, VisionStoryError } from './errors';
@@ -47,14 +47,32 @@ export interface RunOptions {
 	/** The credential's request budget: every status read waits for a slot in it (submissions take theirs in `submit`). */
 	budget?: RequestBudget;
 	/** Told how the batch is doing, at most every `progressEveryMs`, while it runs. */
-	onProgress?: (progress: Progress) => void;
+	/** Told how the batch is doing (a line naming `node`), at most every `progressEveryMs`, while it runs. */
+	log?: { to: ProgressLog; node: string };
 	progressEveryMs?: number;
 }
 
-/** One item to submit, and how long it may take in all: queueing for a slot, and rendering when waited on. */
+/** One item to submit: its checked create request and call options, and how long it may take in all (queueing for a slot, and rendering when waited on). */
 export interface TaskJob {
-	submit: Submission;
+	request: Checked<CreateName>;
+	call?: CallOptions;
 	timeoutMs: number;
+}
+
+type CreateName = 'createTalkingVideo' | 'createAiVideo';
+
+const CREATE: Record<TaskKind, CreateName> = { talkingVideo: 'createTalkingVideo', aiVideo: 'createAiVideo' };
+
+/** What the progress lines are written to: n8n's logger in the nodes. */
+export interface ProgressLog {
+	info(message: string): void;
+}
+
+/** A line for the log while a batch runs, so a long execution shows how far it got. */
+export function progressLine(node: string, p: Progress): string {
+	const what = p.kind === 'aiVideo' ? 'AI videos' : 'talking videos';
+	const budget = p.perSecond !== undefined ? `; ${p.perSecond} requests/s${p.rateLimited ? `, ${p.rateLimited} rate limits met` : ''}` : '';
+	return `VisionStory ${node}: ${p.submitted} of ${p.total} ${what} submitted, ${p.finished} finished, ${p.failed} failed, ${p.rendering} rendering, ${p.queued} to send${budget}`;
 }
 
 /** A submitted task being watched, keyed by its item. */
@@ -102,9 +120,6 @@ class RenderTimes {
 		return (this.longerThan + this.atMost) / 2;
 	}
 }
-
-/** Submits one item and resolves with its video_id. */
-export type Submission = () => Promise<string>;
 
 const DEFAULT_CONCURRENCY = 8;
 /** Polls that may fail in a row (after the transport's own retries) before an item gives up. */
@@ -227,19 +242,21 @@ export async function runTasks(
 	let lastReport = started;
 
 	const report = (force = false) => {
-		if (!options.onProgress) return;
+		if (!options.log) return;
 		const now = Date.now();
 		if (!force && now - lastReport < (options.progressEveryMs ?? DEFAULT_PROGRESS_EVERY_MS)) return;
 		lastReport = now;
 		const stats = budget?.stats();
-		options.onProgress({
+		options.log.to.info(
+			progressLine(options.log.node, {
 			kind,
 			total: jobs.length,
 			...counts,
 			rendering: pending.size,
 			queued: waiting.length,
 			...(stats ? { perSecond: stats.perSecond, rateLimited: stats.rateLimited } : {}),
-		});
+			}),
+		);
 	};
 
 	const fail = (index: number, error: VisionStoryError) => {
@@ -249,7 +266,9 @@ export async function runTasks(
 
 	const submit = async (index: number): Promise<VisionStoryError | undefined> => {
 		try {
-			const id = await jobs[index].submit();
+			const job = jobs[index];
+			const created = await client.send(CREATE[kind], job.request, { ...job.call, signal, budget });
+			const id = created.video_id;
 			const now = Date.now();
 			pending.set(index, { id, failures: 0, missing: 0, submittedAt: now, dueAt: now + (renders.estimate() ?? pollIntervalMs) });
 			outcomes[index] = { ok: true, value: { video_id: id } };
@@ -266,13 +285,21 @@ export async function runTasks(
 	const submitWaiting = async () => {
 		if (kind === 'talkingVideo') {
 			const batch = waiting.splice(0, waiting.length);
-			await mapConcurrent(batch, concurrency, async (index) => {
-				const failure = await submit(index);
-				if (failure && isRateLimit(failure)) {
-					limitedBy.set(index, failure);
-					waiting.push(index);
-				} else if (failure) fail(index, failure);
-			});
+			const slots = new Slots(concurrency);
+			await Promise.all(
+				batch.map(async (index) => {
+					await slots.take();
+					try {
+						const failure = await submit(index);
+						if (failure && isRateLimit(failure)) {
+							limitedBy.set(index, failure);
+							waiting.push(index);
+						} else if (failure) fail(index, failure);
+					} finally {
+						slots.give();
+					}
+				}),
+			);
 			return;
 		}
 		// AI videos one by one: the first concurrency refusal says the remaining ones would be refused too.

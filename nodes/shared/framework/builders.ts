@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Checked } from '../api/client';
+import type { Checked, Draft } from '../api/client';
 import { mapConcurrent } from '../api/concurrency';
 import type { OperationName, RequestOf, ResponseOf } from '../api/contract';
 import { isAborted } from '../api/errors';
@@ -107,7 +107,7 @@ export function catalogOperation<N extends OperationName>(
 		...meta,
 		run: async (scope, items) => {
 			// The same catalog for every item: fetched once.
-			const result = await scope.client.call(meta.call, {} as RequestOf<N>, { signal: scope.signal });
+			const result = await scope.client.call(meta.call, {} as Draft<RequestOf<N>>, { signal: scope.signal });
 			return items.map(() => ({ ok: true, value: toItems(meta.items(result)) }));
 		},
 	};

@@ -2,7 +2,10 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { isAborted, redactText, VisionStoryError } from '../api/errors';
 import { binaryFromDownload, withBinary } from '../n8n/binary';
-import type { Scope } from './operation';
+import type { Run } from './action';
+
+/** What fetching a file needs of the run. */
+type Scope = Pick<Run, 'context' | 'signal'> & { client: Pick<Run['client'], 'download'> };
 
 /** What a result file is, and how the user gets it again when it cannot be fetched now. */
 export interface ResultFile {

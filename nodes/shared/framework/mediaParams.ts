@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { InlineRules } from '../api/contract';
+import type { InlineRules, MediaRef } from '../api/contract';
 import type { FieldIssue } from '../api/errors';
+import { invalidInput } from '../api/errors';
 import { acceptedMimeType } from '../api/mediaTypes';
 import type { MediaInput } from '../n8n/binary';
-import { binaryMedia, checkInline } from '../n8n/binary';
+import { binaryMedia, checkInline, mediaRefOf } from '../n8n/binary';
 import type { MediaDecl, Params } from './operation';
 
 
@@ -84,4 +85,54 @@ export async function readMedia(context: IExecuteFunctions, decl: MediaDecl, par
 		}
 	}
 	return inputs;
+}
+
+/**
+ * One item's media inputs, read by name (`audio` → audioSource, audioBinaryProperty, audioUrl,
+ * audioAssetId; a list → its fixed collection) and checked against the endpoint's rules. Every
+ * problem is kept until `check`, so one error names them all before anything is sent. Binary bytes
+ * stay placeholders in the request; `inputs` holds the files behind them, in placeholder order.
+ */
+export class ItemMedia {
+	readonly inputs: MediaInput[] = [];
+	private readonly issues: FieldIssue[] = [];
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly index: number,
+	) {}
+
+	/** A single media input; undefined when its source is None or hidden. */
+	async one(name: string, rules: InlineRules): Promise<MediaRef | undefined> {
+		const params: Params = {};
+		for (const suffix of ['Source', 'BinaryProperty', 'Url']) this.read(params, name + suffix);
+		this.read(params, `${name}AssetId`, true);
+		const read = await readMedia(this.context, { name, rules }, params, this.index, this.issues);
+		return read && !Array.isArray(read) ? this.place(read) : undefined;
+	}
+
+	/** A list of media from a fixed collection, `entry` being its entries' key. */
+	async list(name: string, rules: InlineRules, list: NonNullable<MediaDecl['list']>): Promise<MediaRef[]> {
+		const params: Params = {};
+		this.read(params, name);
+		const read = await readMedia(this.context, { name, rules, list }, params, this.index, this.issues);
+		return (Array.isArray(read) ? read : []).map((input) => this.place(input));
+	}
+
+	/** Throws every problem found, naming its field. */
+	check(operation: string): void {
+		if (this.issues.length) throw invalidInput(operation, this.issues);
+	}
+
+	private read(params: Params, name: string, extractValue = false): void {
+		const value = this.context.getNodeParameter(name, this.index, null) as IDataObject[string];
+		if (value === null) return;
+		// Only a shown resource locator can be reduced to its id: n8n throws for hidden ones.
+		params[name] = extractValue ? (this.context.getNodeParameter(name, this.index, null, { extractValue: true }) as IDataObject[string]) : value;
+	}
+
+	private place(input: MediaInput): MediaRef {
+		this.inputs.push(input);
+		return mediaRefOf(input, this.inputs.length - 1);
+	}
 }

@@ -1,6 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import type { z } from 'zod/v3';
+
 import type { FieldIssue } from '../api/errors';
+import { invalidInput } from '../api/errors';
 import type { Params } from './operation';
 
 export function readParams(context: IExecuteFunctions, properties: INodeProperties[], index: number): Params {
@@ -80,3 +83,44 @@ export function checkDeclared(properties: INodeProperties[], params: Params): Fi
 	}
 	return issues;
 }
+
+/**
+ * Reading one parameter of an item by name, typed. A parameter hidden by its display options is
+ * absent from the node, so each reader has the value an empty field would have.
+ */
+export const param = {
+	string(context: IExecuteFunctions, name: string, index: number): string {
+		const value = context.getNodeParameter(name, index, '') as unknown;
+		return value === null || value === undefined ? '' : String(value);
+	},
+	/** A resource locator's id, whichever mode (list, ID, URL) the user picked. */
+	id(context: IExecuteFunctions, name: string, index: number): string {
+		// Only a shown resource locator can be reduced to its id: n8n throws for hidden ones.
+		if (context.getNodeParameter(name, index, null) === null) return '';
+		const value = context.getNodeParameter(name, index, '', { extractValue: true }) as unknown;
+		return value === null || value === undefined ? '' : String(value).trim();
+	},
+	boolean(context: IExecuteFunctions, name: string, index: number, fallback = false): boolean {
+		return context.getNodeParameter(name, index, fallback) === true;
+	},
+	/** A number, undefined when empty, NaN for text that is not one (validation then names the field). */
+	number(context: IExecuteFunctions, name: string, index: number): number | undefined {
+		const value = context.getNodeParameter(name, index, '') as unknown;
+		if (value === undefined || value === null || value === '') return undefined;
+		return Number(value);
+	},
+	/**
+	 * A value checked with the contract's rule for the request field it fills, where that field's name
+	 * is not the parameter's (Idempotency Key → client_request_id), so an error names the parameter.
+	 */
+	checked<T extends z.ZodTypeAny>(name: string, value: unknown, schema: T): z.output<T> {
+		const parsed = schema.safeParse(value);
+		if (!parsed.success) throw invalidInput(name, parsed.error.issues.map((issue) => ({ field: name, message: issue.message })));
+		return parsed.data;
+	},
+	/** A collection (Options, Filters): the values the user added. */
+	collection(context: IExecuteFunctions, name: string, index: number): IDataObject {
+		const value = context.getNodeParameter(name, index, {}) as unknown;
+		return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : {};
+	},
+};

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Checked } from '../api/client';
 import { mapConcurrent } from '../api/concurrency';
@@ -7,16 +7,17 @@ import { isFinished } from '../api/contract';
 import { VisionStoryError } from '../api/errors';
 import { DEFAULT_REQUESTS_PER_SECOND } from '../api/requestBudget';
 import { repeatedKeys } from '../api/idempotency';
-import type { Progress, RunOptions, TaskKind, VideoTask } from '../api/tasks';
+import type { RunOptions, TaskKind, VideoTask } from '../api/tasks';
 import { notFoundError, readTasks, runTasks, TalkingVideoList, taskFailedError } from '../api/tasks';
 import { requestBudgetOf } from '../n8n/client';
 import { withDownload } from './download';
 import { optionsOf, outputFieldOf } from './mapping';
+import { param } from './params';
 import type { ItemOutcome, MediaRefs, OperationDef, OperationMeta, Params, Prepared, Scope } from './operation';
 
-type CreateName = 'createTalkingVideo' | 'createAiVideo';
+export type CreateName = 'createTalkingVideo' | 'createAiVideo';
 
-const CREATE: Record<TaskKind, CreateName> = { talkingVideo: 'createTalkingVideo', aiVideo: 'createAiVideo' };
+export const CREATE: Record<TaskKind, CreateName> = { talkingVideo: 'createTalkingVideo', aiVideo: 'createAiVideo' };
 
 /** Downloads at once: large files, so few. */
 const DOWNLOAD_CONCURRENCY = 3;
@@ -38,13 +39,6 @@ function requestsPerSecond(params: Params): number {
 	return Number(optionsOf(params).requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND) || DEFAULT_REQUESTS_PER_SECOND;
 }
 
-/** A line for n8n's log while a batch runs, so a long execution shows how far it got. */
-function progressLine(node: string, p: Progress): string {
-	const what = p.kind === 'aiVideo' ? 'AI videos' : 'talking videos';
-	const budget = p.perSecond !== undefined ? `; ${p.perSecond} requests/s${p.rateLimited ? `, ${p.rateLimited} rate limits met` : ''}` : '';
-	return `VisionStory ${node}: ${p.submitted} of ${p.total} ${what} submitted, ${p.finished} finished, ${p.failed} failed, ${p.rendering} rendering, ${p.queued} to send${budget}`;
-}
-
 /** How long one item may take: its render when waited on, else the time it may be held for a slot. */
 function itemTimeoutMs(params: Params, waitForCompletion: boolean): number {
 	return waitForCompletion ? minutes(params.timeoutMinutes, 30) : minutes(params.slotWaitMinutes, 5);
@@ -58,7 +52,7 @@ function againHint(kind: TaskKind, task: VideoTask): string {
 }
 
 /** Puts a finished video into the item's binary, named after the task; a failed download keeps the task's JSON. */
-export async function attachVideo(scope: Scope, kind: TaskKind, task: VideoTask, property: string): Promise<INodeExecutionData> {
+export async function attachVideo(scope: Pick<Scope, 'context' | 'client' | 'signal'>, kind: TaskKind, task: VideoTask, property: string): Promise<INodeExecutionData> {
 	const item: INodeExecutionData = { json: task as IDataObject };
 	if (!task.video_url) return item;
 	return await withDownload(scope, item, {
@@ -72,10 +66,10 @@ export async function attachVideo(scope: Scope, kind: TaskKind, task: VideoTask,
 	});
 }
 
-/** A finished video's item: with its file when asked, else its JSON. */
-async function finishedItem(scope: Scope, kind: TaskKind, task: VideoTask, params: Params, download: boolean, output?: number): Promise<ItemOutcome> {
+/** A finished video's item: with its file (in binary field `property`) when asked, else its JSON. */
+export async function finishedItem(scope: Pick<Scope, 'context' | 'client' | 'signal'>, kind: TaskKind, task: VideoTask, property: string | undefined, output?: number): Promise<ItemOutcome> {
 	try {
-		const item = download ? await attachVideo(scope, kind, task, outputFieldOf(params)) : { json: task as IDataObject };
+		const item = property !== undefined ? await attachVideo(scope, kind, task, property) : { json: task as IDataObject };
 		return { ok: true, value: [item], output };
 	} catch (error) {
 		return { ok: false, error: error as VisionStoryError };
@@ -92,9 +86,9 @@ function itemList(numbers: number[]): string {
  * Items given the same Idempotency Key: VisionStory would answer all of them with one video, so
  * each is refused before anything is sent.
  */
-function repeatedKeyErrors(operation: string, items: Prepared[]): Map<number, VisionStoryError> {
+export function repeatedKeyErrors(operation: string, items: Array<{ index: number; key?: string | null }>): Map<number, VisionStoryError> {
 	const errors = new Map<number, VisionStoryError>();
-	const keys = items.map((item) => item.request?.client_request_id as string | null | undefined);
+	const keys = items.map((item) => item.key);
 	for (const [key, positions] of repeatedKeys(keys)) {
 		const error = new VisionStoryError({
 			category: 'validation',
@@ -102,7 +96,7 @@ function repeatedKeyErrors(operation: string, items: Prepared[]): Map<number, Vi
 			message: 'Invalid input',
 			issues: [
 				{
-					field: 'client_request_id',
+					field: 'idempotencyKey',
 					message: `"${key}" is the same for items ${itemList(positions.map((p) => items[p].index + 1))}; VisionStory would return one video for all of them`,
 				},
 			],
@@ -128,7 +122,7 @@ export function videoTaskOperation(
 		...meta,
 		validateAs: create,
 		check: async (scope, items) => {
-			const repeated = repeatedKeyErrors(create, items);
+			const repeated = repeatedKeyErrors(create, items.map((item) => ({ index: item.index, key: item.request?.client_request_id as string | null | undefined })));
 			const rest = items.filter((item) => !repeated.has(item.index));
 			const more = meta.check && rest.length ? await meta.check(scope, rest) : new Map<number, VisionStoryError>();
 			return new Map([...repeated, ...more]);
@@ -138,27 +132,20 @@ export function videoTaskOperation(
 			const budget = await requestBudgetOf(scope.context, requestsPerSecond(items[0]?.params ?? {}));
 			const node = scope.context.getNode().name;
 			const jobs = items.map((item) => ({
-				submit: async () => {
-					const created = await scope.client.send(create, item.request as Checked<CreateName>, {
-						signal: scope.signal,
-						idempotencyContext: scope.idempotencyContext(item.index),
-						media: scope.media(item),
-						budget,
-					});
-					return created.video_id;
-				},
+				request: item.request as Checked<CreateName>,
+				call: { idempotencyContext: scope.idempotencyContext(item.index), media: scope.media(item) },
 				timeoutMs: itemTimeoutMs(item.params, options.waitForCompletion),
 			}));
 			const results = await runTasks(scope.client, meta.kind, jobs, {
 				...options,
 				signal: scope.signal,
 				budget,
-				onProgress: (progress) => scope.context.logger?.info(progressLine(node, progress)),
+				log: scope.context.logger ? { to: scope.context.logger, node } : undefined,
 			});
 			return await mapConcurrent(results, DOWNLOAD_CONCURRENCY, async (result, position): Promise<ItemOutcome> => {
 				if (!result.ok) return result;
 				const { params } = items[position];
-				return await finishedItem(scope, meta.kind, result.value as VideoTask, params, options.waitForCompletion && params.downloadResult !== false);
+				return await finishedItem(scope, meta.kind, result.value as VideoTask, options.waitForCompletion && params.downloadResult !== false ? outputFieldOf(params) : undefined);
 			});
 		},
 	};
@@ -191,7 +178,7 @@ export function checkStatusOperation(kind: TaskKind, properties: INodeProperties
 				if (task instanceof VisionStoryError) return { ok: false, error: task };
 				if (task.status === 'failed') return { ok: false, error: taskFailedError(kind, task) };
 				if (!isFinished(task)) return { ok: true, value: [{ json: task as IDataObject }], output: 1 };
-				return await finishedItem(scope, kind, task, item.params, item.params.downloadResult === true, 0);
+				return await finishedItem(scope, kind, task, item.params.downloadResult === true ? outputFieldOf(item.params) : undefined, 0);
 			});
 		},
 	};
@@ -208,4 +195,33 @@ export function getVideo(kind: TaskKind) {
 		if (item.params.downloadResult === true && task.status === 'created') return [await attachVideo(scope, kind, task, outputFieldOf(item.params))];
 		return [{ json: task as IDataObject }];
 	};
+}
+
+/** The settings one wait spans, for every item: the editor offers no per-item value. */
+export interface WaitSettings extends Omit<RunOptions, 'signal'> {
+	/** How fast this run may submit and check on videos (the credential's budget clamps it). */
+	requestsPerSecond: number;
+}
+
+/** Reads the wait settings by name, from the first item. */
+export function waitSettings(context: IExecuteFunctions): WaitSettings {
+	const waitForCompletion = param.boolean(context, 'waitForCompletion', 0, true);
+	const options = param.collection(context, 'options', 0);
+	return {
+		waitForCompletion,
+		pollIntervalMs: Math.max(5, param.number(context, 'pollIntervalSeconds', 0) ?? 10) * 1000,
+		atLimit: waitForCompletion || param.string(context, 'atConcurrencyLimit', 0) === 'holdForSlot' ? 'queue' : 'refuse',
+		requestsPerSecond: Number(options.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND) || DEFAULT_REQUESTS_PER_SECOND,
+	};
+}
+
+/** How long item `index` may take: its render when waited on, else the time it may be held for a slot. */
+export function timeoutOf(context: IExecuteFunctions, index: number, waitForCompletion: boolean): number {
+	return waitForCompletion ? minutes(param.number(context, 'timeoutMinutes', index), 30) : minutes(param.number(context, 'slotWaitMinutes', index), 5);
+}
+
+/** The binary field a finished video goes to, or undefined when it is not to be downloaded. */
+export function downloadFieldOf(context: IExecuteFunctions, index: number, download: boolean): string | undefined {
+	if (!download) return undefined;
+	return param.string(context, 'outputBinaryProperty', index) || 'data';
 }
