@@ -53,3 +53,20 @@ export function checkAgainst<M extends { model_id: string }>(
 	}
 	return rejected;
 }
+
+/**
+ * The models of a list answer, or undefined when the answer cannot be read at all: the local checks
+ * are then skipped and the service checks the request itself, rather than every item failing on a list.
+ */
+export async function modelList<M>(answer: Promise<{ models: M[] }>): Promise<M[] | undefined> {
+	const [outcome] = await Promise.allSettled([answer]);
+	if (outcome.status === 'fulfilled') return outcome.value.models;
+	if (outcome.reason instanceof VisionStoryError && outcome.reason.category === 'response') return undefined;
+	throw outcome.reason;
+}
+
+/** The model an item names, or the issue saying it is not one of those offered. */
+export function findModel<M extends { model_id: string }>(models: M[], modelId: string): { model: M } | { issue: FieldIssue } {
+	const model = models.find((m) => m.model_id === modelId);
+	return model ? { model } : { issue: unknownModel(modelId, models) };
+}
