@@ -10,6 +10,7 @@ import type { MediaInput } from '../../shared/n8n/binary';
 import { mediaParts } from '../../shared/n8n/binary';
 import { requestBudgetOf } from '../../shared/n8n/client';
 import type { ItemOutcome, Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
+import { idempotencyContext } from '../../shared/framework/action';
 import { optional } from '../../shared/framework/mapping';
 import { ItemMedia } from '../../shared/framework/mediaParams';
 import { param } from '../../shared/framework/params';
@@ -309,7 +310,7 @@ async function executeAll(run: Run, items: Array<Prepared<CreateRequest>>): Prom
 	const budget = await requestBudgetOf(context, settings.requestsPerSecond);
 	const jobs = items.map((item) => ({
 		request: item.request.request,
-		call: { idempotencyContext: run.idempotencyContext(item.index), media: mediaParts(context, item.request.media) },
+		call: { idempotencyContext: idempotencyContext(run, item.index), media: mediaParts(context, item.request.media) },
 		timeoutMs: timeoutOf(context, item.index, settings.waitForCompletion),
 	}));
 	const results = await runTasks(run.client, 'talkingVideo', jobs, {

@@ -9,8 +9,16 @@ export interface Run {
 	/** The VisionStory client, keeping the execution's spend ledger and cap. */
 	client: SpendingClient;
 	signal?: AbortSignal;
-	/** Execution, run, node and item: stable when n8n re-runs this node within the same execution, or retries it. */
-	idempotencyContext(itemIndex: number): string;
+	/**
+	 * Instance, execution, node and run: with the item's index, a create's idempotency context, stable
+	 * when n8n re-runs this node within the same execution or retries the execution.
+	 */
+	idempotencyScope: string;
+}
+
+/** The idempotency context of item `index`: its creates get the same client_request_id when sent again. */
+export function idempotencyContext(run: Run, index: number): string {
+	return `${run.idempotencyScope}:${index}`;
 }
 
 /** An item that passed every check before sending, with what its operation made of its parameters. */

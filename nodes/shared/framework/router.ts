@@ -130,7 +130,7 @@ export async function router(context: IExecuteFunctions, operations: readonly Op
 		client: spendingClient(client, ledgerOf(context), policy),
 		signal: context.getExecutionCancelSignal?.(),
 		// Execution ids restart at 1 in every n8n database: the instance id keeps two installations apart.
-		idempotencyContext: (itemIndex) => `${instanceIdOf(context)}:${executionId}:${node.id ?? node.name}:${runIndex}:${itemIndex}`,
+		idempotencyScope: `${instanceIdOf(context)}:${executionId}:${node.id ?? node.name}:${runIndex}`,
 	};
 	const asTool = isToolRun(context);
 	// A model reads a failure as the tool's answer (message, hint, ids) and can act on it; a thrown error would end its run.
