@@ -5,6 +5,8 @@ import { AI_VIDEO_BATCH_MAX, AiVideoDto as AiVideoSchema, Empty, operations } fr
 import type { FieldIssue } from './errors';
 import { invalidInput, VisionStoryError } from './errors';
 import type { Download } from './http';
+import type { ChargedOperation, SpendLedger, SpendPolicy } from './spend';
+import { isCharged, spendCapError, speechPrice } from './spend';
 import type { AudioResult, CallOptions, Transport } from './transport';
 
 export type { CallOptions } from './transport';
@@ -254,4 +256,163 @@ export class VisionStoryClient {
 	}
 }
 
+/** Duration defaults of models without one in the request, by model id. */
+function defaultDuration(models: ResponseOf<'listAiVideoModels'>, modelId: string): number | undefined {
+	const model = models.models.find((m) => m.model_id === modelId);
+	const spec = (model?.params?.duration_sec ?? model?.params?.duration) as { default?: unknown } | undefined;
+	return typeof spec?.default === 'number' ? spec.default : undefined;
+}
 
+/**
+ * A client that keeps the execution's ledger: every charged call is priced first where a price is
+ * known (AI video cost endpoint, TTS formula, image model prices) and refused when it would pass the
+ * cap; calls of unknown price (talking video, align, transcribe, understand) run one at a time and
+ * are refused once the charges reported so far reach the cap.
+ */
+export class SpendingClient extends VisionStoryClient {
+	private imageModels?: Promise<ResponseOf<'listImageModels'>>;
+	private aiVideoModels?: Promise<ResponseOf<'listAiVideoModels'>>;
+	/** AI video prices by model, duration and resolution: a batch, or a submission held for a slot, asks once. */
+	private readonly aiVideoPrices = new Map<string, Promise<number>>();
+
+	constructor(
+		inner: VisionStoryClient,
+		readonly ledger: SpendLedger,
+		readonly policy: SpendPolicy,
+	) {
+		super(inner.transport);
+	}
+
+	get capped(): boolean {
+		return (this.policy.cap ?? 0) > 0;
+	}
+
+	/**
+	 * The price of one call before it is sent, or undefined where the service tells it only after.
+	 * Only free calls are made to find it (the cost endpoint, the model lists).
+	 */
+	async estimate(name: OperationName, request: Record<string, unknown>, options?: CallOptions): Promise<number | undefined> {
+		if (name === 'synthesizeSpeech') return speechPrice(String(request.text ?? '').length);
+		if (name === 'generateImage') {
+			this.imageModels ??= super.send('listImageModels', {} as Checked<'listImageModels'>, { signal: options?.signal });
+			const model = (await this.imageModels).models.find((m) => m.model_id === request.model_id);
+			const resolution = typeof request.resolution === 'string' ? request.resolution : undefined;
+			const price = (resolution !== undefined ? model?.credit_by_resolution?.[resolution] : undefined) ?? model?.credit_per_image;
+			return typeof price === 'number' ? price : undefined;
+		}
+		if (name === 'createAiVideo') {
+			const modelId = String(request.model_id ?? '');
+			let duration = typeof request.duration_sec === 'number' ? request.duration_sec : undefined;
+			if (duration === undefined) {
+				this.aiVideoModels ??= super.send('listAiVideoModels', {} as Checked<'listAiVideoModels'>, { signal: options?.signal });
+				duration = defaultDuration(await this.aiVideoModels, modelId);
+			}
+			if (duration === undefined) return undefined;
+			const resolution = (request.resolution as string | null | undefined) ?? undefined;
+			const key = JSON.stringify([modelId, duration, resolution ?? null]);
+			let price = this.aiVideoPrices.get(key);
+			if (!price) {
+				price = super
+					.send('estimateAiVideoCost', { model_id: modelId, duration_sec: duration, resolution } as Checked<'estimateAiVideoCost'>, { signal: options?.signal })
+					.then((cost) => cost.credit);
+				// A failed estimate is asked again next time.
+				price.catch(() => this.aiVideoPrices.delete(key));
+				this.aiVideoPrices.set(key, price);
+			}
+			return await price;
+		}
+		return undefined;
+	}
+
+	/** Refuses when `credits` more would pass the cap (used for a whole long text before its first part). */
+	ensureRoom(operation: string, credits: number): void {
+		if (!this.capped) return;
+		const committed = this.ledger.committed();
+		const spent = this.ledger.spent();
+		if (committed + credits > this.policy.cap!) throw spendCapError(operation, this.policy, spent, credits, committed - spent);
+	}
+
+	override async send<N extends OperationName>(name: N, request: Checked<N>, options?: CallOptions): Promise<ResponseOf<N>> {
+		if (!isCharged(name)) {
+			const response = await super.send(name, request, options);
+			if (name === 'getTalkingVideo' || name === 'getAiVideo' || name === 'listTalkingVideos') this.observe(response);
+			return response;
+		}
+		return await this.charged(name, request as Record<string, unknown>, options, async () => await super.send(name, request, options));
+	}
+
+	override async sendSpeech(request: Checked<'synthesizeSpeech'>, options?: CallOptions): Promise<AudioResult> {
+		return await this.charged('synthesizeSpeech', request as Record<string, unknown>, options, async () => await super.sendSpeech(request, options));
+	}
+
+	private observe(response: unknown): void {
+		const data = response as { videos?: unknown };
+		const tasks = Array.isArray(data.videos) ? data.videos : [response];
+		for (const task of tasks) if (task && typeof task === 'object') this.ledger.observeTask(task as { video_id?: unknown });
+	}
+
+	/** The ledger entry of a call: a create's idempotency key, so a replayed create is not counted twice. */
+	private chargeKey(name: ChargedOperation, request: Record<string, unknown>, options?: CallOptions): string {
+		if (name === 'createTalkingVideo' || name === 'createAiVideo') {
+			const key = typeof request.client_request_id === 'string' ? request.client_request_id : options?.idempotencyContext;
+			if (key) return `${name}:${key}`;
+		}
+		return this.ledger.newKey(name);
+	}
+
+	private async charged<T>(name: ChargedOperation, request: Record<string, unknown>, options: CallOptions | undefined, send: () => Promise<T>): Promise<T> {
+		const key = this.chargeKey(name, request, options);
+		// The service answers a replayed create with the task it already made and charges nothing new.
+		const replay = this.ledger.has(key);
+		const estimate = this.capped && !replay ? await this.estimate(name, request, options) : undefined;
+		const run = async () => {
+			const cost = replay ? 0 : (estimate ?? 1);
+			const committed = this.ledger.committed();
+			if (this.capped && committed + cost > this.policy.cap!) {
+				const spent = this.ledger.spent();
+				throw spendCapError(name, this.policy, spent, estimate, committed - spent);
+			}
+			const release = this.ledger.reserve(cost);
+			try {
+				const response = await send();
+				await this.settle(name, key, response, replay ? undefined : estimate, options);
+				return response;
+			} finally {
+				release();
+			}
+		};
+		// Without a price, the next call has to wait for this one's reported charge.
+		if (!this.capped || estimate !== undefined || replay) return await run();
+		const next = await this.ledger.turn();
+		try {
+			return await run();
+		} finally {
+			next();
+		}
+	}
+
+	private async settle(name: ChargedOperation, key: string, response: unknown, estimate: number | undefined, options?: CallOptions): Promise<void> {
+		if (name === 'createTalkingVideo' || name === 'createAiVideo') {
+			const videoId = (response as { video_id?: unknown }).video_id;
+			if (typeof videoId !== 'string') return;
+			this.ledger.trackVideo(videoId, key);
+			if (!this.ledger.has(key)) this.ledger.record(key, estimate ?? 0);
+			// The talking-video price is known only from the task: read it now, so the next call sees it.
+			if (estimate === undefined && this.capped) {
+				try {
+					const read = { signal: options?.signal, budget: options?.budget };
+					const task =
+						name === 'createTalkingVideo'
+							? await super.send('getTalkingVideo', { video_id: videoId } as Checked<'getTalkingVideo'>, read)
+							: await super.send('getAiVideo', { video_id: videoId } as Checked<'getAiVideo'>, read);
+					this.observe(task);
+				} catch {
+					// The video exists either way; its cost is learned at the next status read.
+				}
+			}
+			return;
+		}
+		const reported = name === 'synthesizeSpeech' ? (response as AudioResult).metadata.cost_credit : (response as { cost_credit?: number | null }).cost_credit;
+		this.ledger.record(key, typeof reported === 'number' ? reported : (estimate ?? 0));
+	}
+}

@@ -1,15 +1,16 @@
 import type { CallOptions, Checked, VisionStoryClient } from './client';
 import { abortedError } from './clock';
 import { Slots } from './concurrency';
-import type { AiVideoDto } from './contract';
+import type { RequestOf } from './contract';
 import { AI_VIDEO_BATCH_MAX, isFinished } from './contract';
-import { defaultHint, VisionStoryError } from './errors';
+import { VisionStoryError } from './errors';
+import { RenderTimes } from './renderTimes';
 import type { RequestBudget } from './requestBudget';
-import type { TaskKind, VideoTask } from './taskReads';
-import { asError, readTasks, TalkingVideoList } from './taskReads';
+import type { TaskKind, VideoTask } from './taskErrors';
+import { asError, isClientError, isRateLimit, notFoundError, rateLimitedError, refusedError, slotTimeoutError, taskFailedError, timeoutError } from './taskErrors';
 
-export type { PollResult, TaskKind, VideoTask } from './taskReads';
-export { readTasks, TalkingVideoList } from './taskReads';
+export type { TaskKind, VideoTask } from './taskErrors';
+export { notFoundError, taskFailedError } from './taskErrors';
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: VisionStoryError };
 
@@ -87,127 +88,179 @@ interface PendingTask {
 	dueAt: number;
 }
 
-/**
- * What the polls so far say about how long a render takes: longer than the longest time a task was
- * seen still rendering, and no longer than the quickest time a task was seen finished. Tasks are read
- * when they should be done rather than on a fixed beat (the next wave of slot-bound AI videos, the
- * later part of a large batch); while the two bounds are far apart, reading at their midpoint narrows
- * them round by round.
- */
-class RenderTimes {
-	private longerThan = 0;
-	private atMost = Infinity;
-
-	unfinished(task: PendingTask, seenAt: number): void {
-		this.longerThan = Math.max(this.longerThan, seenAt - task.submittedAt);
-	}
-
-	finished(task: PendingTask, seenAt: number): void {
-		if (task.unfinishedAt !== undefined) this.longerThan = Math.max(this.longerThan, task.unfinishedAt - task.submittedAt);
-		this.atMost = Math.min(this.atMost, seenAt - task.submittedAt);
-	}
-
-	estimate(): number | undefined {
-		if (this.atMost === Infinity) return this.longerThan > 0 ? this.longerThan + Math.max(250, this.longerThan * 0.02) : undefined;
-		// Close enough to stop narrowing. Read a little after it: a read that comes too early costs a whole
-		// poll interval, one that comes late only the margin (renders vary a little).
-		// A task seen unfinished a little past the quickest finish moves the read that little later; a slow outlier does not.
-		const tolerance = Math.max(MIN_NARROWING_MS, this.atMost * 0.05);
-		if (this.atMost - this.longerThan <= tolerance) {
-			const known = this.atMost + Math.min(Math.max(0, this.longerThan - this.atMost), tolerance);
-			return known + Math.max(MIN_NARROWING_MS, Math.min(known * 0.03, MAX_MARGIN_MS));
-		}
-		return (this.longerThan + this.atMost) / 2;
-	}
-}
-
 const DEFAULT_CONCURRENCY = 8;
 /** Polls that may fail in a row (after the transport's own retries) before an item gives up. */
 const MAX_POLL_FAILURES = 5;
 /** Rounds a freshly created AI video may be missing from the batch answer while it registers. */
 const MAX_MISSING_ROUNDS = 3;
 const DEFAULT_PROGRESS_EVERY_MS = 30_000;
-/** Render-time bounds this close (or within 5 %) are taken as known. */
-const MIN_NARROWING_MS = 250;
-/** How late a read may come after the render time learned: enough for the service's own jitter. */
-const MAX_MARGIN_MS = 1000;
 
-/** A rate limit (429) that is not the AI-video concurrency cap: nothing was created, so the item may be sent again. */
-function isRateLimit(error: VisionStoryError): boolean {
-	return error.status === 429 && !error.isConcurrencyLimit;
+/** The service's view of one task, or why it could not be read this round. */
+export type PollResult = VideoTask | VisionStoryError | undefined;
+
+export interface ReadOptions {
+	/** Single reads in flight at once. */
+	concurrency?: number;
+	signal?: AbortSignal;
+	budget?: RequestBudget;
+	/** What the list of talking videos was found to support, kept across the rounds of one wait. */
+	list?: TalkingVideoList;
 }
 
-export function taskFailedError(kind: TaskKind, task: VideoTask): VisionStoryError {
-	const failure = (task as AiVideoDto).error ?? undefined;
-	const what = kind === 'aiVideo' ? 'AI video' : 'Talking video';
-	const code = failure?.code ?? undefined;
-	const reason = failure?.message ? `: ${failure.message}${code !== undefined ? ` (code ${code})` : ''}` : '';
-	return new VisionStoryError({
-		category: 'taskFailed',
-		message: `${what} ${task.video_id} failed${reason}`,
-		hint: 'VisionStory refunded its credits automatically. Adjust the input (prompt, media, script) and run again.',
-		code,
-		videoIds: [task.video_id],
-	});
+/** Asked of the list; the service may give fewer, or ignore it (its parameters are not in the contract). */
+const LIST_PAGE_SIZE = 100;
+/** Until a page showed how many it holds: the default of the service's other lists. */
+const ASSUMED_PAGE_SIZE = 20;
+/** Fewer tasks due than this are read one by one. */
+const LIST_MIN_DUE = 4;
+
+/**
+ * What `GET /api/v1/videos` turned out to offer, learned from its answers (the contract leaves its
+ * parameters and answer unstated). `unknown` until the first read; `unsupported` when it failed with
+ * a client error, or when its first page showed none of the run's tasks in a readable entry (no status,
+ * say); then whether `limit` and `cursor` had any effect. After that, nothing is concluded from a task
+ * missing from the list: such a task is read on its own.
+ */
+export class TalkingVideoList {
+	state: 'unknown' | 'supported' | 'unsupported' = 'unknown';
+	/** Whether `limit` was accepted (dropped after a client error, once). */
+	sendLimit = true;
+	/** Whether following `next_cursor` led to new tasks; false once a page repeated an earlier one. */
+	cursorMoves: boolean | undefined;
+	/** The most tasks one page held: how many pages the tasks of a run may span. */
+	pageSize = 0;
+	/** List requests made. */
+	requests = 0;
+
+	/**
+	 * Whether pages are cheaper than reading `due` tasks one by one, with `known` tasks of the run on
+	 * them: a few videos are read the documented way, one by one.
+	 */
+	worthReading(due: number, known: number): boolean {
+		return this.state !== 'unsupported' && due >= LIST_MIN_DUE && due > Math.ceil(known / (this.pageSize || ASSUMED_PAGE_SIZE));
+	}
+
+	/**
+	 * Reads pages, newest first, until every wanted id was seen (or the pages run out or stop moving,
+	 * or enough pages for every known id, plus one, are read). Returns the tasks seen that are among
+	 * `known`, fully described.
+	 */
+	async read(client: VisionStoryClient, wanted: Set<string>, known: Set<string>, options: ReadOptions): Promise<Map<string, VideoTask>> {
+		const found = new Map<string, VideoTask>();
+		if (this.state === 'unsupported') return found;
+		const left = new Set(wanted);
+		const seen = new Set<string>();
+		const firstRead = this.state === 'unknown';
+		let sawKnown = false;
+		let cursor: number | undefined;
+		const maxPages = () => Math.ceil(known.size / (this.pageSize || LIST_PAGE_SIZE)) + 1;
+		for (let page = 0; page < maxPages() && left.size > 0; page++) {
+			const request: RequestOf<'listTalkingVideos'> = { ...(this.sendLimit ? { limit: LIST_PAGE_SIZE } : {}), ...(cursor ? { cursor } : {}) };
+			let answer: { videos: VideoTask[]; next_cursor?: number | null };
+			try {
+				this.requests++;
+				answer = await client.listTalkingVideos(request, { signal: options.signal, budget: options.budget });
+			} catch (error) {
+				const failure = asError(error);
+				if (this.state === 'unknown' && this.sendLimit && isClientError(failure)) {
+					// Perhaps only `limit` is unknown to it: once more as the official clients ask, with nothing.
+					this.sendLimit = false;
+					page--;
+					continue;
+				}
+				if (this.state === 'unknown' && (isClientError(failure) || failure.category === 'response')) this.state = 'unsupported';
+				return found;
+			}
+			this.state = 'supported';
+			this.pageSize = Math.max(this.pageSize, answer.videos.length);
+			let repeated = false;
+			for (const task of answer.videos) {
+				if (seen.has(task.video_id)) repeated = true;
+				seen.add(task.video_id);
+				if (!known.has(task.video_id)) continue;
+				sawKnown = true;
+				if (!isComplete(task)) continue;
+				found.set(task.video_id, task);
+				left.delete(task.video_id);
+			}
+			if (firstRead && !sawKnown) break;
+			if (page > 0) this.cursorMoves = !repeated && (this.cursorMoves ?? true);
+			const next = typeof answer.next_cursor === 'number' ? answer.next_cursor : 0;
+			if (!next || next === cursor || this.cursorMoves === false) break;
+			cursor = next;
+		}
+		// Entries it could not read (no status, say) are skipped by the lenient parser: a list that
+		// showed none of this run's tasks is no use, whatever it answered.
+		if (firstRead && !sawKnown) this.state = 'unsupported';
+		return found;
+	}
 }
 
-/** "1 minute", "2.5 minutes". */
-function minutesText(ms: number): string {
-	const minutes = Math.round((ms / 60000) * 10) / 10;
-	return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+/** A list entry says as much as a single read: a finished video carries its link. */
+function isComplete(task: VideoTask): boolean {
+	return task.status !== 'created' || (typeof task.video_url === 'string' && task.video_url !== '');
 }
 
-export function notFoundError(id: string): VisionStoryError {
-	return new VisionStoryError({ category: 'api', status: 404, message: `Video ${id} was not found`, hint: defaultHint(404), videoIds: [id] });
+async function readAiVideos(client: VisionStoryClient, ids: string[], options: ReadOptions): Promise<Map<string, PollResult>> {
+	const chunks: string[][] = [];
+	for (let i = 0; i < ids.length; i += AI_VIDEO_BATCH_MAX) chunks.push(ids.slice(i, i + AI_VIDEO_BATCH_MAX));
+	const results = new Map<string, PollResult>();
+	const slots = new Slots(4);
+	await Promise.all(
+		chunks.map(async (chunk) => {
+			await slots.take();
+			try {
+				for (const [id, video] of await client.readAiVideos(chunk, { signal: options.signal, budget: options.budget })) results.set(id, video);
+			} catch (error) {
+				for (const id of chunk) results.set(id, asError(error));
+			} finally {
+				slots.give();
+			}
+		}),
+	);
+	return results;
 }
 
-function timeoutError(kind: TaskKind, ids: string[], timeoutMs: number): VisionStoryError {
-	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
-	return new VisionStoryError({
-		category: 'timeout',
-		message: `The ${what} ${ids.join(', ')} was still rendering after ${minutesText(timeoutMs)}`,
-		hint: "Nothing is lost: the video keeps rendering. Retry the execution in n8n (it picks up the same video, charged once), fetch it later with Get and this id, or raise Timeout (Minutes).",
-		videoIds: ids,
-	});
+async function readTalkingVideos(client: VisionStoryClient, ids: string[], options: ReadOptions, known: Set<string>): Promise<Map<string, PollResult>> {
+	const results = new Map<string, PollResult>();
+	let single = ids;
+	if (options.list?.worthReading(ids.length, known.size)) {
+		// Newest first: the tasks of this run are on the first pages unless others were made since.
+		const listed = await options.list.read(client, new Set(ids), known, options);
+		for (const [id, task] of listed) results.set(id, task);
+		single = ids.filter((id) => !listed.has(id));
+	}
+	const slots = new Slots(options.concurrency ?? DEFAULT_CONCURRENCY);
+	await Promise.all(
+		single.map(async (id) => {
+			await slots.take();
+			try {
+				results.set(id, await client.getTalkingVideo({ video_id: id }, { signal: options.signal, budget: options.budget }));
+			} catch (error) {
+				results.set(id, asError(error));
+			} finally {
+				slots.give();
+			}
+		}),
+	);
+	return results;
 }
 
-function slotTimeoutError(timeoutMs: number, concurrency?: { limit?: number }): VisionStoryError {
-	return new VisionStoryError({
-		category: 'timeout',
-		status: 429,
-		message: `No AI video slot became free within ${minutesText(timeoutMs)}${concurrency?.limit ? ` (your key renders at most ${concurrency.limit} at once)` : ''}`,
-		hint: 'Nothing was created or charged for this item. Run it again later, or raise the time limit.',
-		concurrency,
-	});
-}
-
-function refusedError(concurrency?: { limit?: number; inFlight?: number }): VisionStoryError {
-	const { limit, inFlight } = concurrency ?? {};
-	const usage =
-		limit !== undefined && inFlight !== undefined
-			? ` (${inFlight} of ${limit} in progress)`
-			: limit !== undefined
-				? ` (at most ${limit} at once)`
-				: inFlight !== undefined
-					? ` (${inFlight} in progress)`
-					: '';
-	return new VisionStoryError({
-		category: 'api',
-		status: 429,
-		code: 429,
-		message: `Not submitted: your VisionStory key is already rendering as many AI videos as it may${usage}`,
-		hint: 'Nothing was created or charged for this item. Run it again once a render finishes, turn on Wait for Completion to queue it until a slot frees, or set At Concurrency Limit to Hold Until a Slot Frees.',
-		concurrency,
-	});
-}
-
-function rateLimitedError(timeoutMs: number, cause: VisionStoryError): VisionStoryError {
-	return new VisionStoryError({
-		category: 'timeout',
-		status: 429,
-		message: `VisionStory kept answering that the key sends too many requests; not submitted within ${minutesText(timeoutMs)}: ${cause.message}`,
-		hint: cause.hint ?? 'Nothing was created or charged for this item. Lower Requests per Second in the node\'s Options, or run it again later.',
-	});
+/**
+ * The current state of tasks by id, read the cheapest way the service allows: AI videos 20 ids a
+ * call; talking videos from the list when it proved to carry full tasks, else one call each. `known`
+ * (default: the ids themselves) are the ids whose state is worth keeping when a list page shows them.
+ * An id missing from the map was not found.
+ */
+export async function readTasks(
+	client: VisionStoryClient,
+	kind: TaskKind,
+	ids: string[],
+	options: ReadOptions = {},
+	known?: Set<string>,
+): Promise<Map<string, PollResult>> {
+	const unique = [...new Set(ids)];
+	return kind === 'aiVideo' ? await readAiVideos(client, unique, options) : await readTalkingVideos(client, unique, options, known ?? new Set(unique));
 }
 
 /**

@@ -1,8 +1,9 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { isAborted, redactText, VisionStoryError } from '../api/errors';
 import { binaryFromDownload, withBinary } from '../n8n/binary';
-import type { Run } from './action';
+import type { TaskKind, VideoTask } from '../api/tasks';
+import type { ItemOutcome, Run } from './action';
 
 /** What fetching a file needs of the run. */
 type Scope = Pick<Run, 'context' | 'signal'> & { client: Pick<Run['client'], 'download'> };
@@ -63,4 +64,36 @@ export async function withDownload(scope: Scope, item: INodeExecutionData, file:
 	// A string, as the trigger gives it: what failed, then how to get the file.
 	const downloadError = `${file.made}${cost}, but its file could not be downloaded: ${reasonOf(outcome.error)}. ${file.again}`;
 	return { ...item, json: { ...item.json, downloadError } };
+}
+
+/** How to fetch a finished video again: Get with its id, or its URL while the service keeps it. */
+function againHint(kind: TaskKind, task: VideoTask): string {
+	const node = kind === 'aiVideo' ? 'AI Video' : 'Talking Video';
+	const kept = kind === 'talkingVideo' ? ' (VisionStory keeps finished talking videos 7 days)' : '';
+	return `Nothing is lost: fetch the file later with ${node} → Get with video ID ${task.video_id} and Download Result on, or download video_url directly${kept}.`;
+}
+
+/** Puts a finished video into the item's binary, named after the task; a failed download keeps the task's JSON. */
+export async function attachVideo(scope: Scope, kind: TaskKind, task: VideoTask, property: string): Promise<INodeExecutionData> {
+	const item: INodeExecutionData = { json: task as IDataObject };
+	if (!task.video_url) return item;
+	return await withDownload(scope, item, {
+		url: task.video_url,
+		property,
+		fallbackName: task.video_id,
+		fallbackMime: 'video/mp4',
+		made: 'The video was rendered',
+		costCredit: task.cost_credit ?? undefined,
+		again: againHint(kind, task),
+	});
+}
+
+/** A finished video's item: with its file (in binary field `property`) when asked, else its JSON. */
+export async function finishedItem(scope: Scope, kind: TaskKind, task: VideoTask, property: string | undefined, output?: number): Promise<ItemOutcome> {
+	try {
+		const item = property !== undefined ? await attachVideo(scope, kind, task, property) : { json: task as IDataObject };
+		return { ok: true, value: [item], output };
+	} catch (error) {
+		return { ok: false, error: error as VisionStoryError };
+	}
 }

@@ -5,7 +5,7 @@ import type { VisionStoryClient } from '../api/client';
 import type { InlineRules, MediaRef, OperationName } from '../api/contract';
 import type { VisionStoryError } from '../api/errors';
 import type { MediaPart } from '../api/mediaBody';
-import type { SpendingClient } from '../api/spend';
+import type { SpendingClient } from '../api/client';
 import type { MediaInput } from '../n8n/binary';
 
 /** One item's parameter values, by parameter name (resource locators already reduced to their id). */

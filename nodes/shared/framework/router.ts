@@ -102,6 +102,16 @@ async function executeItems(run: Run, operation: Operation, items: Array<Prepare
 }
 
 /**
+ * A node's `execute`: the router over its operations. n8n calls it with the execution's context as
+ * `this`, so the node file holds only its description and this line.
+ */
+export function routerFor(operations: readonly Operation[]): (this: IExecuteFunctions) => Promise<INodeExecutionData[][]> {
+	return async function execute(this: IExecuteFunctions) {
+		return await router(this, operations);
+	};
+}
+
+/**
  * The one item loop of every node, as n8n's routers have it: picks the operation, prepares and checks
  * every item before anything is sent (a bad item sends nothing), runs the good ones, and assembles the
  * outputs with pairedItem, the On Error setting and the spend. The operation is called, never calls back.

@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { VisionStoryClient } from '../api/client';
 import { invalidInput } from '../api/errors';
 import type { SpendPolicy } from '../api/spend';
-import { isCharged, SpendingClient, SpendLedger } from '../api/spend';
+import { SpendingClient } from '../api/client';
+import { isCharged, SpendLedger } from '../api/spend';
 import { CREDENTIAL_TYPE } from '../n8n/client';
 import type { OperationDef, Prepared, Scope } from './operation';
 

@@ -10,7 +10,9 @@ import { repeatedKeys } from '../api/idempotency';
 import type { RunOptions, TaskKind, VideoTask } from '../api/tasks';
 import { notFoundError, readTasks, runTasks, TalkingVideoList, taskFailedError } from '../api/tasks';
 import { requestBudgetOf } from '../n8n/client';
-import { withDownload } from './download';
+import { attachVideo, finishedItem } from './download';
+
+export { attachVideo, finishedItem } from './download';
 import { optionsOf, outputFieldOf } from './mapping';
 import { param } from './params';
 import type { ItemOutcome, MediaRefs, OperationDef, OperationMeta, Params, Prepared, Scope } from './operation';
@@ -42,38 +44,6 @@ function requestsPerSecond(params: Params): number {
 /** How long one item may take: its render when waited on, else the time it may be held for a slot. */
 function itemTimeoutMs(params: Params, waitForCompletion: boolean): number {
 	return waitForCompletion ? minutes(params.timeoutMinutes, 30) : minutes(params.slotWaitMinutes, 5);
-}
-
-/** How to fetch a finished video again: Get with its id, or its URL while the service keeps it. */
-function againHint(kind: TaskKind, task: VideoTask): string {
-	const node = kind === 'aiVideo' ? 'AI Video' : 'Talking Video';
-	const kept = kind === 'talkingVideo' ? ' (VisionStory keeps finished talking videos 7 days)' : '';
-	return `Nothing is lost: fetch the file later with ${node} → Get with video ID ${task.video_id} and Download Result on, or download video_url directly${kept}.`;
-}
-
-/** Puts a finished video into the item's binary, named after the task; a failed download keeps the task's JSON. */
-export async function attachVideo(scope: Pick<Scope, 'context' | 'client' | 'signal'>, kind: TaskKind, task: VideoTask, property: string): Promise<INodeExecutionData> {
-	const item: INodeExecutionData = { json: task as IDataObject };
-	if (!task.video_url) return item;
-	return await withDownload(scope, item, {
-		url: task.video_url,
-		property,
-		fallbackName: task.video_id,
-		fallbackMime: 'video/mp4',
-		made: 'The video was rendered',
-		costCredit: task.cost_credit ?? undefined,
-		again: againHint(kind, task),
-	});
-}
-
-/** A finished video's item: with its file (in binary field `property`) when asked, else its JSON. */
-export async function finishedItem(scope: Pick<Scope, 'context' | 'client' | 'signal'>, kind: TaskKind, task: VideoTask, property: string | undefined, output?: number): Promise<ItemOutcome> {
-	try {
-		const item = property !== undefined ? await attachVideo(scope, kind, task, property) : { json: task as IDataObject };
-		return { ok: true, value: [item], output };
-	} catch (error) {
-		return { ok: false, error: error as VisionStoryError };
-	}
 }
 
 /** "1, 2 and 3"; a long run of items is cut short. */
