@@ -1,24 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { callOperation } from '../shared/framework/builders';
-import { executeOperation } from '../shared/framework/execute';
-import type { OperationDef } from '../shared/framework/operation';
-import { credentials, operationProperties, operationProperty, operationSubtitle } from '../shared/ui/description';
+import type { Operation } from '../shared/framework/action';
+import { router } from '../shared/framework/router';
+import { credentials } from '../shared/ui/description';
+import { getCredits } from './actions/getCredits';
 
-export const accountOperations: OperationDef[] = [
-	callOperation({
-		value: 'getCredits',
-		name: 'Get Credits',
-		action: 'Get the credit balance',
-		description: 'Get how many credits your VisionStory account has left (free)',
-		toolDescription:
-			'Tell how many VisionStory credits the account has left. Free.',
-		call: 'getCredits',
-		request: () => ({}),
-		properties: [],
-	}),
-];
+const operations: readonly Operation[] = [getCredits];
 
 export class VisionStoryAccount implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,17 +15,27 @@ export class VisionStoryAccount implements INodeType {
 		icon: { light: 'file:../../icons/visionstory.svg', dark: 'file:../../icons/visionstory.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: operationSubtitle(accountOperations),
+		subtitle: '={{ {"getCredits":"Get Credits"}[$parameter["operation"]] }}',
 		description: 'Read your VisionStory account, e.g. the credits left',
 		defaults: { name: 'VisionStory Account' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials,
-		properties: [operationProperty(accountOperations, 'getCredits'), ...operationProperties(accountOperations)],
+		properties: [
+			{
+				displayName: 'Operation',
+				name: 'operation',
+				type: 'options',
+				noDataExpression: true,
+				options: [getCredits.option],
+				default: 'getCredits',
+			},
+			...getCredits.properties,
+		],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await executeOperation(this, accountOperations);
+		return await router(this, operations);
 	}
 }

@@ -1,8 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { FieldIssue } from '../shared/api/errors';
 import { invalidInput } from '../shared/api/errors';
-import type { Params } from '../shared/framework/operation';
+import { param } from '../shared/framework/params';
 
 /** A field of the simple schema editor: what a no-code user fills in instead of writing JSON Schema. */
 export interface SchemaField {
@@ -77,10 +77,13 @@ export function parseJsonSchema(value: unknown): { schema?: IDataObject; issues:
 	return { schema: schema as IDataObject, issues: [] };
 }
 
-/** The output schema of Understand, from the field list or the pasted JSON Schema. */
-export function understandSchema(params: Params): IDataObject {
-	const fields = ((params.fields as IDataObject | undefined)?.field as SchemaField[] | undefined) ?? [];
-	const result = params.schemaMode === 'json' ? parseJsonSchema(params.jsonSchema) : schemaFromFields(fields);
+/** The output schema of Understand for item `index`, from the field list or the pasted JSON Schema. */
+export function understandSchema(context: IExecuteFunctions, index: number): IDataObject {
+	const fields = (param.collection(context, 'fields', index).field as SchemaField[] | undefined) ?? [];
+	const result =
+		param.string(context, 'schemaMode', index) === 'json'
+			? parseJsonSchema(context.getNodeParameter('jsonSchema', index, null))
+			: schemaFromFields(fields);
 	if (result.issues.length || !result.schema) throw invalidInput('analyze', result.issues);
 	return result.schema;
 }
