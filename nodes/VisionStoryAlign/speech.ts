@@ -1,32 +1,29 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-
 import type { Checked } from '../shared/api/client';
-import { withBinary } from '../shared/n8n/binary';
-import { optional, optionsOf, outputFieldOf } from '../shared/framework/mapping';
-import type { Prepared, Scope } from '../shared/framework/operation';
-import { withCaptions } from './captionOutput';
+import type { MediaRef } from '../shared/api/contract';
+import { HttpUrl, MEDIA_MIME_TYPES, MIB } from '../shared/api/contract';
+import { invalidInput } from '../shared/api/errors';
+import type { MediaInput } from '../shared/n8n/binary';
+import type { Run } from '../shared/framework/action';
+import { ItemMedia } from '../shared/framework/mediaParams';
+import { param } from '../shared/framework/params';
 
-/** Word timings for a known text, with captions built from them when asked. */
-export async function alignAudio(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
-	const result = await scope.client.send('alignAudio', item.request as Checked<'alignAudio'>, { signal: scope.signal, media: scope.media(item) });
-	return [await withCaptions(scope, item, { json: result as IDataObject }, result.words)];
+/** Alignment and transcription take WAV or MP3, up to 15 MB as a file in the workflow. */
+const AUDIO_RULES = { mimeTypes: MEDIA_MIME_TYPES.audio, maxBytes: { audio: 15 * MIB } };
+
+/** An item's checked request and the files behind its binary placeholders. */
+export interface AudioRequest<N extends 'alignAudio' | 'transcribeAudio'> {
+	request: Checked<N>;
+	media: MediaInput[];
 }
 
-/** Transcription; VisionStory's own SRT also comes as a .srt file, and captions built from the word timings when asked. */
-export async function transcribeAudio(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
-	const result = await scope.client.send('transcribeAudio', item.request as Checked<'transcribeAudio'>, {
-		signal: scope.signal,
-		media: scope.media(item),
-	});
-	let output: INodeExecutionData = { json: result as IDataObject };
-	if (result.srt) {
-		const fileName = optional(optionsOf(item.params).fileName) ?? 'transcript.srt';
-		const binary = await scope.context.helpers.prepareBinaryData(
-			Buffer.from(result.srt, 'utf8'),
-			fileName.endsWith('.srt') ? fileName : `${fileName}.srt`,
-			'application/x-subrip',
-		);
-		output = withBinary(output, outputFieldOf(item.params), binary);
-	}
-	return [await withCaptions(scope, item, output, result.words ?? [])];
+/** The recording of one item, read from its source parameters; every problem names the parameter the user sees. */
+export async function readAudio(run: Run, index: number, operation: string): Promise<{ audio: MediaRef; media: MediaInput[] }> {
+	const media = new ItemMedia(run.context, index);
+	const audio = await media.one('audio', AUDIO_RULES);
+	media.check(operation);
+	// The source has no None choice, and a value outside its choices is refused before this.
+	if (!audio) throw invalidInput(operation, [{ field: 'audioSource', message: 'is required' }]);
+	// The request calls it `audio.url`: checked here, so the error names Audio URL.
+	if (audio.url !== undefined && audio.url !== null) param.checked('audioUrl', audio.url, HttpUrl);
+	return { audio, media: media.inputs };
 }

@@ -1,15 +1,14 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
-import { mapConcurrent } from '../shared/api/concurrency';
+import type { Draft } from '../shared/api/client';
+import { fieldIssues } from '../shared/api/client';
+import { Slots } from '../shared/api/concurrency';
 import type { SpeechHeaders } from '../shared/api/contract';
 import { SynthesizeSpeechRequest, TTS_TEXT_MAX } from '../shared/api/contract';
-import { isAborted, VisionStoryError } from '../shared/api/errors';
+import { invalidInput, isAborted, VisionStoryError } from '../shared/api/errors';
 import { speechPrice } from '../shared/api/spend';
 import type { ByteStream } from '../shared/api/http';
-import { binaryFromDownload, withBinary } from '../shared/n8n/binary';
-import { optional, optionsOf, outputFieldOf } from '../shared/framework/mapping';
-import type { Prepared, Scope } from '../shared/framework/operation';
+import type { Run } from '../shared/framework/action';
 import { joinMp3, Mp3Error } from './mp3';
 import type { ScriptPart } from './textParts';
 import { SCRIPT_MAX_CHARS, ScriptSplitError, splitScript } from './textParts';
@@ -42,7 +41,14 @@ export const SpeechRequest = SynthesizeSpeechRequest.extend({
 	ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['text'], message: `cannot be spoken in parts: ${split.problem}` });
 	return z.NEVER;
 });
-type SpeechRequest = z.output<typeof SpeechRequest>;
+export type SpeechRequest = z.output<typeof SpeechRequest>;
+
+/** Checks a request read from the parameters; an issue names the request field, which the router labels with its parameter. */
+export function checkedSpeech(draft: Draft<z.input<typeof SynthesizeSpeechRequest>>): SpeechRequest {
+	const parsed = SpeechRequest.safeParse(draft);
+	if (!parsed.success) throw invalidInput('synthesize', fieldIssues(parsed.error));
+	return parsed.data;
+}
 
 interface PartAudio {
 	bytes: Buffer;
@@ -55,7 +61,7 @@ async function readAll(stream: ByteStream): Promise<Buffer> {
 	return Buffer.concat(chunks);
 }
 
-const sum = (values: Array<number | null | undefined>) => values.reduce<number>((total, v) => total + (v ?? 0), 0);
+export const sum = (values: Array<number | null | undefined>) => values.reduce<number>((total, v) => total + (v ?? 0), 0);
 
 /** Which parts were made (and so charged) when another failed; nothing is sent again. */
 function partFailedError(failedIndex: number, error: VisionStoryError, parts: ScriptPart[], done: Array<PartAudio | undefined>): VisionStoryError {
@@ -77,19 +83,25 @@ function partFailedError(failedIndex: number, error: VisionStoryError, parts: Sc
 }
 
 /** Every part, several at a time, kept in order; after a failure no further part is started. */
-async function synthesizeParts(scope: Scope, request: SpeechRequest): Promise<PartAudio[]> {
+export async function synthesizeParts(run: Run, request: SpeechRequest): Promise<PartAudio[]> {
 	const { parts, ...base } = request;
 	const done = new Array<PartAudio | undefined>(parts.length);
 	let failure: { index: number; error: unknown } | undefined;
-	await mapConcurrent(parts, PART_CONCURRENCY, async (part, index) => {
-		if (failure) return;
-		try {
-			const audio = await scope.client.synthesizeSpeech({ ...base, text: part.text }, { signal: scope.signal });
-			done[index] = { bytes: await readAll(audio.stream), metadata: audio.metadata };
-		} catch (error) {
-			failure ??= { index, error };
-		}
-	});
+	const slots = new Slots(PART_CONCURRENCY);
+	await Promise.all(
+		parts.map(async (part, index) => {
+			await slots.take();
+			try {
+				if (failure) return;
+				const audio = await run.client.synthesizeSpeech({ ...base, text: part.text }, { signal: run.signal });
+				done[index] = { bytes: await readAll(audio.stream), metadata: audio.metadata };
+			} catch (error) {
+				failure ??= { index, error };
+			} finally {
+				slots.give();
+			}
+		}),
+	);
 	if (failure) {
 		if (isAborted(failure.error) || !(failure.error instanceof VisionStoryError)) throw failure.error;
 		throw partFailedError(failure.index, failure.error, parts, done);
@@ -98,12 +110,12 @@ async function synthesizeParts(scope: Scope, request: SpeechRequest): Promise<Pa
 }
 
 /** What the whole text costs: every part is charged on its own, rounded up. */
-export async function estimateSpeech(_scope: Scope, item: Prepared): Promise<number> {
-	return sum((item.request as SpeechRequest).parts.map((part) => speechPrice(part.text.length)));
+export function speechEstimate(request: SpeechRequest): number {
+	return sum(request.parts.map((part) => speechPrice(part.text.length)));
 }
 
 /** The parts' MP3s as one track: frames joined, the parts' tags and VBR headers replaced by one header. */
-function joinParts(audios: PartAudio[]): ReturnType<typeof joinMp3> {
+export function joinParts(audios: PartAudio[]): ReturnType<typeof joinMp3> {
 	let joined: ReturnType<typeof joinMp3> | undefined;
 	let problem = '';
 	try {
@@ -118,38 +130,4 @@ function joinParts(audios: PartAudio[]): ReturnType<typeof joinMp3> {
 		message: `The audio parts could not be joined: ${problem}`,
 		hint: 'VisionStory answered with audio this node cannot join. Please report this to the n8n-nodes-visionstory maintainers.',
 	});
-}
-
-/**
- * The MP3 goes to binary; duration, characters and cost to JSON. A text longer than one call takes is
- * spoken in parts with the same voice, locale and speed, joined into one MP3.
- */
-export async function synthesizeSpeech(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
-	const { parts, ...request } = item.request as SpeechRequest;
-	const chosenName = optional(optionsOf(item.params).fileName)?.replace(/\.mp3$/i, '');
-	if (parts.length <= 1) {
-		const audio = await scope.client.synthesizeSpeech(request, { signal: scope.signal });
-		const name = chosenName ?? `speech-${audio.metadata.audio_id ?? request.voice_id}`;
-		const binary = await binaryFromDownload(scope.context, { stream: audio.stream, mimeType: audio.mimeType }, name, 'audio/mpeg');
-		const json: IDataObject = { ...audio.metadata, voice_id: request.voice_id, mime_type: audio.mimeType, file_name: binary.fileName, parts: 1 };
-		return [withBinary({ json }, outputFieldOf(item.params), binary)];
-	}
-	// Refused whole before the first part, rather than charged for some parts and stopped at the cap.
-	scope.spend.ensureRoom('synthesizeSpeech', await estimateSpeech(scope, item));
-	const audios = await synthesizeParts(scope, item.request as SpeechRequest);
-	const joined = joinParts(audios);
-	const binary = await scope.context.helpers.prepareBinaryData(joined.mp3, `${chosenName ?? `speech-${request.voice_id}`}.mp3`, 'audio/mpeg');
-	const milliseconds = (seconds: number) => Math.round(seconds * 1000) / 1000;
-	const json: IDataObject = {
-		duration_sec: milliseconds(joined.durationSec),
-		characters: sum(audios.map((a) => a.metadata.characters)),
-		cost_credit: sum(audios.map((a) => a.metadata.cost_credit)),
-		audio_ids: audios.map((a) => a.metadata.audio_id ?? null),
-		voice_id: request.voice_id,
-		mime_type: 'audio/mpeg',
-		file_name: binary.fileName,
-		parts: parts.length,
-		part_durations_sec: joined.partDurationsSec.map(milliseconds),
-	};
-	return [withBinary({ json }, outputFieldOf(item.params), binary)];
 }
