@@ -1,14 +1,18 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { z } from 'zod/v3';
 
-import type { AvatarDto, AvatarFraming } from '../shared/api/contract';
+import type { AvatarDto, AvatarFraming, FramingChanges } from '../shared/api/contract';
 import { invalidInput, VisionStoryError } from '../shared/api/errors';
-import type { Prepared, Scope } from '../shared/framework/operation';
+import type { Run } from '../shared/framework/action';
+
+/** What Update Framing reads from its parameters: the values left out keep their current setting. */
+export type Changes = z.output<typeof FramingChanges>;
 
 /** Own avatars are the only ones listed with their framing. */
-async function findOwnAvatar(scope: Scope, avatarId: string): Promise<AvatarDto | undefined> {
+async function findOwnAvatar(run: Run, avatarId: string): Promise<AvatarDto | undefined> {
 	let cursor: number | undefined;
 	do {
-		const page = await scope.client.listAvatars({ is_public: false, cursor, limit: 100 }, { signal: scope.signal });
+		const page = await run.client.listAvatars({ is_public: false, cursor, limit: 100 }, { signal: run.signal });
 		const found = page.avatars.find((a) => a.avatar_id === avatarId);
 		if (found) return found;
 		cursor = page.next_cursor || undefined;
@@ -20,9 +24,8 @@ async function findOwnAvatar(scope: Scope, avatarId: string): Promise<AvatarDto 
  * Update Framing: values the user left out keep their current value, read first, because the service
  * needs all three and a null sent back would be rejected.
  */
-export async function updateFraming(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
-	const changes = item.request as { avatar_id: string; aspect_ratio: string; zoom?: number; offset_x?: number; offset_y?: number };
-	const avatar = await findOwnAvatar(scope, changes.avatar_id);
+export async function applyFraming(run: Run, changes: Changes): Promise<INodeExecutionData[]> {
+	const avatar = await findOwnAvatar(run, changes.avatar_id);
 	if (!avatar) {
 		throw new VisionStoryError({
 			category: 'api',
@@ -47,14 +50,13 @@ export async function updateFraming(scope: Scope, item: Prepared): Promise<INode
 			hint: 'Nothing was sent. Create the avatar again from its portrait (Avatar → Create) to get adjustable framing, and use the new avatar ID.',
 		});
 	}
-	const request = {
-		...changes,
-		zoom: changes.zoom ?? current?.zoom ?? undefined,
-		offset_x: changes.offset_x ?? current?.offset_x ?? undefined,
-		offset_y: changes.offset_y ?? current?.offset_y ?? undefined,
-	};
-	const missing = (['zoom', 'offset_x', 'offset_y'] as const).filter((k) => request[k] === undefined);
-	if (missing.length) {
+	const zoom = changes.zoom ?? current?.zoom ?? undefined;
+	const offsetX = changes.offset_x ?? current?.offset_x ?? undefined;
+	const offsetY = changes.offset_y ?? current?.offset_y ?? undefined;
+	if (zoom === undefined || offsetX === undefined || offsetY === undefined) {
+		const missing = Object.entries({ zoom, offset_x: offsetX, offset_y: offsetY })
+			.filter(([, value]) => value === undefined)
+			.map(([name]) => name);
 		throw invalidInput('updateFraming', [
 			{
 				field: 'framing',
@@ -62,8 +64,13 @@ export async function updateFraming(scope: Scope, item: Prepared): Promise<INode
 			},
 		]);
 	}
-	const valid = scope.client.validate('updateAvatarFraming', request as never);
-	const result = await scope.client.updateAvatarFraming(valid, { signal: scope.signal });
+	const request = run.client.validate('updateAvatarFraming', {
+		avatar_id: changes.avatar_id,
+		aspect_ratio: changes.aspect_ratio,
+		zoom,
+		offset_x: offsetX,
+		offset_y: offsetY,
+	});
+	const result = await run.client.send('updateAvatarFraming', request, { signal: run.signal });
 	return [{ json: { ...result, previous: (current ?? null) as IDataObject | null } }];
 }
-
