@@ -1,13 +1,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { VisionStoryError } from '../shared/api/errors';
-import { toItems } from '../shared/framework/builders';
-import type { Prepared, Scope } from '../shared/framework/operation';
+import type { Run } from '../shared/framework/action';
 
 /** Many AI videos by id: 20 per status call. */
-export async function getAiVideos(scope: Scope, item: Prepared): Promise<INodeExecutionData[]> {
-	const ids = (item.request?.video_ids as string[] | undefined) ?? [];
-	const read = [...(await scope.client.readAiVideos(ids, { signal: scope.signal })).values()];
+export async function getAiVideos(run: Run, ids: string[]): Promise<INodeExecutionData[]> {
+	const read = [...(await run.client.readAiVideos(ids, { signal: run.signal })).values()];
 	const videos = read.filter((v) => !(v instanceof VisionStoryError));
 	// Found but unreadable is not "not found": say what was wrong with the answer.
 	const unreadable = read.find((v): v is VisionStoryError => v instanceof VisionStoryError);
@@ -21,6 +19,5 @@ export async function getAiVideos(scope: Scope, item: Prepared): Promise<INodeEx
 			videoIds: ids,
 		});
 	}
-	return toItems(videos as IDataObject[]);
+	return videos.map((video) => ({ json: video as IDataObject }));
 }
-

@@ -7,8 +7,7 @@ import { VisionStoryClient } from '../../nodes/shared/api/client';
 import { VisionStoryError } from '../../nodes/shared/api/errors';
 import { runTasks } from '../../nodes/shared/api/tasks';
 import type { Transport } from '../../nodes/shared/api/transport';
-import { allowedValue, checkAgainst, modelsOrSkip } from '../../nodes/shared/framework/modelChecks';
-import type { Prepared } from '../../nodes/shared/framework/operation';
+import { allowedValue, findModel, modelList } from '../../nodes/shared/framework/modelChecks';
 import { failure } from '../support/failure';
 
 /** A client whose every call answers `data` (the success envelope's `data`), as the transport returns it. */
@@ -182,23 +181,19 @@ describe('tasks', () => {
 describe('model checks', () => {
 	test('a model list that cannot be read at all skips the local checks instead of failing every item', async () => {
 		const unreadable = answering({ items: [] });
-		expect(await modelsOrSkip(() => unreadable.listAiVideoModels())).toBeUndefined();
-		const items = [{ index: 0, request: { model_id: 'any-model', prompt: 'x' } }] as unknown as Prepared[];
-		expect(checkAgainst('create', items, undefined, () => [{ field: 'prompt', message: 'never asked' }]).size).toBe(0);
+		expect(await modelList(unreadable.listAiVideoModels())).toBeUndefined();
 		// Other failures (the service refusing the key, the network) still end the operation.
 		const refused = new VisionStoryError({ category: 'api', status: 401, message: 'Unauthorized' });
-		await expect(modelsOrSkip(() => Promise.reject(refused))).rejects.toBe(refused);
+		await expect(modelList(Promise.reject(refused))).rejects.toBe(refused);
 	});
 
 	test('a model whose params could not be read is checked only for what is known: it exists', async () => {
-		const { models } = await answering({ models: [{ model_id: 'wan-2.5', params: 'see the documentation' }] }).listAiVideoModels();
-		const items = [
-			{ index: 0, request: { model_id: 'wan-2.5', prompt: 'x', duration_sec: 7 } },
-			{ index: 1, request: { model_id: 'unknown-model', prompt: 'x' } },
-		] as unknown as Prepared[];
-		const rejected = checkAgainst('create', items, models, (model, request) => [allowedValue(model.params?.duration_sec, 'duration_sec', request.duration_sec, model.model_id)].filter((i) => i !== undefined));
-		expect([...rejected.keys()]).toEqual([1]);
-		expect(rejected.get(1)?.message).toMatch(/"unknown-model" is not a model; available: wan-2.5/);
+		const models = await modelList(answering({ models: [{ model_id: 'wan-2.5', params: 'see the documentation' }] }).listAiVideoModels());
+		expect(models).toBeDefined();
+		const known = findModel(models!, 'wan-2.5');
+		expect(known).toHaveProperty('model');
+		if ('model' in known) expect(allowedValue(known.model.params?.duration_sec, 'duration', 7, known.model.model_id)).toBeUndefined();
+		expect(findModel(models!, 'unknown-model')).toEqual({ issue: { field: 'model_id', message: expect.stringMatching(/"unknown-model" is not a model; available: wan-2.5/) } });
 	});
 });
 
