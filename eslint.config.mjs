@@ -34,9 +34,10 @@ export default tseslint.config(
 		plugins: { 'n8n-nodes-base': n8nNodesBase },
 		rules: {
 			...n8nNodesBase.configs.nodes.rules,
+			// These two ask for the string 'main', which n8n's newer community rules (node-connection-type-literal,
+			// below) forbid in favour of NodeConnectionTypes.Main: the newer rule wins.
 			'n8n-nodes-base/node-class-description-inputs-wrong-regular-node': 'off',
 			'n8n-nodes-base/node-class-description-outputs-wrong': 'off',
-			'n8n-nodes-base/node-param-type-options-max-value-present': 'off',
 		},
 	},
 	{

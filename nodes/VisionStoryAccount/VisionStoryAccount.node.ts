@@ -1,8 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { Operation } from '../shared/framework/action';
-import { router } from '../shared/framework/router';
+import { routerFor } from '../shared/framework/router';
 import { credentials } from '../shared/ui/description';
 import { getCredits } from './actions/getCredits';
 
@@ -35,7 +35,5 @@ export class VisionStoryAccount implements INodeType {
 		],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router(this, operations);
-	}
+	execute = routerFor(operations);
 }

@@ -1,8 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { Operation } from '../shared/framework/action';
-import { router } from '../shared/framework/router';
+import { routerFor } from '../shared/framework/router';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
 import { credentials } from '../shared/ui/description';
@@ -53,7 +53,5 @@ export class VisionStoryAiVideo implements INodeType {
 
 	methods = { listSearch, loadOptions };
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router(this, operations);
-	}
+	execute = routerFor(operations);
 }

@@ -2,7 +2,7 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { credentials } from '../shared/ui/description';
-import { downloadResultFields, statusOptions } from '../shared/ui/fields';
+import { outputBinaryProperty } from '../shared/ui/parameters';
 import { pollVisionStory } from './trigger';
 
 export class VisionStoryTrigger implements INodeType {
@@ -46,11 +46,21 @@ export class VisionStoryTrigger implements INodeType {
 				name: 'statuses',
 				type: 'multiOptions',
 				required: true,
-				options: statusOptions(['created', 'failed']),
+				options: [
+					{ name: 'Failed', value: 'failed', description: 'Failed; its credits were refunded (status failed)' },
+					{ name: 'Ready', value: 'created', description: 'Rendered; the video can be downloaded (status created)' },
+				],
 				default: ['created'],
 				description: 'Which outcomes start the workflow; each task starts it once',
 			},
-			...downloadResultFields(false),
+			{
+				displayName: 'Download Result',
+				name: 'downloadResult',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to put a finished video into a binary field of the output item',
+			},
+			outputBinaryProperty,
 		],
 	};
 

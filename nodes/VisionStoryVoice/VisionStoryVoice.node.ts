@@ -1,8 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { Operation } from '../shared/framework/action';
-import { router } from '../shared/framework/router';
+import { routerFor } from '../shared/framework/router';
 import { listSearch } from '../shared/methods/listSearch';
 import { credentials } from '../shared/ui/description';
 import { clone } from './actions/clone';
@@ -42,7 +42,5 @@ export class VisionStoryVoice implements INodeType {
 
 	methods = { listSearch };
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router(this, operations);
-	}
+	execute = routerFor(operations);
 }

@@ -1,14 +1,10 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { Slots } from '../../shared/api/concurrency';
-import { isFinished } from '../../shared/api/contract';
-import { VisionStoryError } from '../../shared/api/errors';
-import { notFoundError, readTasks, taskFailedError } from '../../shared/api/tasks';
 import { requestBudgetOf } from '../../shared/n8n/client';
 import type { ItemOutcome, Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
 import { param } from '../../shared/framework/params';
-import { downloadFieldOf, finishedItem } from '../../shared/framework/videoTasks';
+import { checkVideos } from '../../shared/framework/videoTasks';
 import { downloadResult, outputBinaryProperty } from '../../shared/ui/parameters';
 
 const option: OperationOption = {
@@ -50,38 +46,14 @@ const properties: INodeProperties[] = [
 	outputBinaryProperty,
 ];
 
-/** Downloads at once: large files, so few. */
-const DOWNLOAD_CONCURRENCY = 3;
 
 async function prepare(run: Run, index: number): Promise<string> {
 	return run.client.validate('getAiVideo', { video_id: param.id(run.context, 'videoId', index) }).video_id ?? '';
 }
 
-/**
- * The videos' current state, read together (20 a call): finished ones to the first output
- * (downloaded when asked), those still rendering to the second, so a workflow can wait in n8n's Wait
- * node and loop back without holding a worker. A failed render is an error for its item, as when waiting.
- */
+/** Every item's video read together; finished ones to the first output, those still rendering to the second. */
 async function executeAll(run: Run, items: Array<Prepared<string>>): Promise<ItemOutcome[]> {
-	const ids = items.map((item) => item.request);
-	const budget = await requestBudgetOf(run.context);
-	const tasks = await readTasks(run.client, 'aiVideo', ids, { signal: run.signal, budget });
-	const downloads = new Slots(DOWNLOAD_CONCURRENCY);
-	return await Promise.all(
-		items.map(async (item): Promise<ItemOutcome> => {
-			const task = tasks.get(item.request) ?? notFoundError(item.request);
-			if (task instanceof VisionStoryError) return { ok: false, error: task };
-			if (task.status === 'failed') return { ok: false, error: taskFailedError('aiVideo', task) };
-			if (!isFinished(task)) return { ok: true, value: [{ json: task as IDataObject }], output: 1 };
-			const download = param.boolean(run.context, 'downloadResult', item.index);
-			await downloads.take();
-			try {
-				return await finishedItem(run, 'aiVideo', task, downloadFieldOf(run.context, item.index, download), 0);
-			} finally {
-				downloads.give();
-			}
-		}),
-	);
+	return await checkVideos(run, 'aiVideo', items, await requestBudgetOf(run.context));
 }
 
 export const check: Operation<string> = {

@@ -1,20 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { Checked } from '../../shared/api/client';
-import { Slots } from '../../shared/api/concurrency';
 import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, ClientRequestId, CreateAiVideoRequest } from '../../shared/api/contract';
 import type { MediaRef } from '../../shared/api/contract';
 import type { VisionStoryError } from '../../shared/api/errors';
 import { runTasks } from '../../shared/api/tasks';
-import type { MediaInput } from '../../shared/n8n/binary';
-import { mediaParts } from '../../shared/n8n/binary';
 import { requestBudgetOf } from '../../shared/n8n/client';
 import type { ItemOutcome, Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
 import { optional } from '../../shared/framework/mapping';
+import { videoItems } from '../../shared/framework/download';
 import { ItemMedia } from '../../shared/framework/mediaParams';
 import { param } from '../../shared/framework/params';
-import { downloadFieldOf, finishedItem, repeatedKeyErrors, timeoutOf, waitSettings } from '../../shared/framework/videoTasks';
+import type { CreateRequest as VideoCreate } from '../../shared/framework/videoTasks';
+import { downloadFieldOf, repeatedKeyErrors, taskRunOptions, videoJobs, waitSettings } from '../../shared/framework/videoTasks';
 import { downloadResultWhenWaiting, idempotencyKey, maxCreditsPerExecution, outputBinaryPropertyWhenWaiting, pollIntervalSeconds, requestsPerSecond, timeoutMinutes, validateOnly, waitForCompletionAsTool } from '../../shared/ui/parameters';
 import { checkAiVideoModels } from '../modelChecks';
 import { generateAudio, modelId, resolution } from './parameters';
@@ -277,17 +275,11 @@ const properties: INodeProperties[] = [
 /** The media the endpoint takes: every image, clip and audio type, within the asset library's sizes. */
 const mediaRules = { mimeTypes: ALL_MEDIA_MIME_TYPES, maxBytes: ASSET_MAX_BYTES };
 
-/** Downloads at once: large files, so few. */
-const DOWNLOAD_CONCURRENCY = 3;
 
 /** Which parameter of a frame holds its reference, by the frame's source. */
 const FRAME_PARAMETER: Record<string, string> = { binary: 'BinaryProperty', url: 'Url', asset: 'AssetId' };
 
-interface CreateRequest {
-	request: Checked<'createAiVideo'>;
-	/** The files behind the request's binary placeholders. */
-	media: MediaInput[];
-}
+type CreateRequest = VideoCreate<'createAiVideo'>;
 
 /**
  * A frame checked with the contract's rule for a media reference, so a URL it refuses names the
@@ -339,36 +331,13 @@ async function estimate(run: Run, request: CreateRequest): Promise<number | unde
 	return await run.client.estimate('createAiVideo', request.request, { signal: run.signal });
 }
 
-/** Submits every item, waits on all of them together (within the key's concurrency cap), then streams the finished videos into binary. */
+/** Submits every item, waits on all of them together, then streams the finished videos into binary. */
 async function executeAll(run: Run, items: Array<Prepared<CreateRequest>>): Promise<ItemOutcome[]> {
-	const { context } = run;
-	const settings = waitSettings(context);
-	const budget = await requestBudgetOf(context, settings.requestsPerSecond);
-	const jobs = items.map((item) => ({
-		request: item.request.request,
-		call: { idempotencyContext: run.idempotencyContext(item.index), media: mediaParts(context, item.request.media) },
-		timeoutMs: timeoutOf(context, item.index, settings.waitForCompletion),
-	}));
-	const results = await runTasks(run.client, 'aiVideo', jobs, {
-		...settings,
-		signal: run.signal,
-		budget,
-		log: context.logger ? { to: context.logger, node: context.getNode().name } : undefined,
-	});
-	const downloads = new Slots(DOWNLOAD_CONCURRENCY);
-	return await Promise.all(
-		results.map(async (result, position): Promise<ItemOutcome> => {
-			if (!result.ok) return result;
-			if (!('status' in result.value)) return { ok: true, value: [{ json: result.value }] };
-			const download = settings.waitForCompletion && param.boolean(context, 'downloadResult', items[position].index, true);
-			await downloads.take();
-			try {
-				return await finishedItem(run, 'aiVideo', result.value, downloadFieldOf(context, items[position].index, download));
-			} finally {
-				downloads.give();
-			}
-		}),
-	);
+	const settings = waitSettings(run.context);
+	const budget = await requestBudgetOf(run.context, settings.requestsPerSecond);
+	const results = await runTasks(run.client, 'aiVideo', videoJobs(run, items, settings), taskRunOptions(run, settings, budget));
+	const fields = items.map((item) => downloadFieldOf(run.context, item.index, settings.waitForCompletion && param.boolean(run.context, 'downloadResult', item.index, true)));
+	return await videoItems(run, 'aiVideo', results, fields);
 }
 
 export const create: Operation<CreateRequest> = {

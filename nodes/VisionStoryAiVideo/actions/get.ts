@@ -5,7 +5,7 @@ import type { Checked } from '../../shared/api/client';
 import type { Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
 import { idList } from '../../shared/framework/mapping';
 import { param } from '../../shared/framework/params';
-import { attachVideo } from '../../shared/framework/videoTasks';
+import { attachVideo } from '../../shared/framework/download';
 import { getAiVideos } from '../getSeveral';
 
 const option: OperationOption = {

@@ -1,13 +1,10 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { isFinished } from '../../shared/api/contract';
-import { VisionStoryError } from '../../shared/api/errors';
-import { notFoundError, readTasks, TalkingVideoList, taskFailedError } from '../../shared/api/tasks';
 import { requestBudgetOf } from '../../shared/n8n/client';
 import type { ItemOutcome, Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
 import { param } from '../../shared/framework/params';
-import { downloadFieldOf, finishedItem } from '../../shared/framework/videoTasks';
+import { checkVideos } from '../../shared/framework/videoTasks';
 import { downloadResult, outputBinaryProperty } from '../../shared/ui/parameters';
 
 const option: OperationOption = {
@@ -53,25 +50,9 @@ async function prepare(run: Run, index: number): Promise<string> {
 	return run.client.validate('getTalkingVideo', { video_id: param.id(run.context, 'videoId', index) }).video_id;
 }
 
-/**
- * The videos' current state, read together: finished ones to the first output (downloaded when asked),
- * those still rendering to the second, so a workflow can wait in n8n's Wait node and loop back without
- * holding a worker. A failed render is an error for its item, as when waiting.
- */
+/** Every item's video read together; finished ones to the first output, those still rendering to the second. */
 async function executeAll(run: Run, items: Array<Prepared<string>>): Promise<ItemOutcome[]> {
-	const ids = items.map((item) => item.request);
-	const budget = await requestBudgetOf(run.context);
-	const tasks = await readTasks(run.client, 'talkingVideo', ids, { signal: run.signal, budget, list: new TalkingVideoList() });
-	return await Promise.all(
-		items.map(async (item): Promise<ItemOutcome> => {
-			const task = tasks.get(item.request) ?? notFoundError(item.request);
-			if (task instanceof VisionStoryError) return { ok: false, error: task };
-			if (task.status === 'failed') return { ok: false, error: taskFailedError('talkingVideo', task) };
-			if (!isFinished(task)) return { ok: true, value: [{ json: task as IDataObject }], output: 1 };
-			const download = param.boolean(run.context, 'downloadResult', item.index);
-			return await finishedItem(run, 'talkingVideo', task, downloadFieldOf(run.context, item.index, download), 0);
-		}),
-	);
+	return await checkVideos(run, 'talkingVideo', items, await requestBudgetOf(run.context));
 }
 
 export const check: Operation<string> = {

@@ -1,20 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { Checked } from '../../shared/api/client';
 import { ClientRequestId, MIB, TALKING_VIDEO_AUDIO_MIME_TYPES } from '../../shared/api/contract';
 import { invalidInput } from '../../shared/api/errors';
 import type { VisionStoryError } from '../../shared/api/errors';
 import { runTasks } from '../../shared/api/tasks';
-import type { MediaInput } from '../../shared/n8n/binary';
-import { mediaParts } from '../../shared/n8n/binary';
 import { requestBudgetOf } from '../../shared/n8n/client';
 import type { ItemOutcome, Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
-import { idempotencyContext } from '../../shared/framework/action';
 import { optional } from '../../shared/framework/mapping';
+import { videoItems } from '../../shared/framework/download';
 import { ItemMedia } from '../../shared/framework/mediaParams';
 import { param } from '../../shared/framework/params';
-import { downloadFieldOf, finishedItem, repeatedKeyErrors, timeoutOf, waitSettings } from '../../shared/framework/videoTasks';
+import type { CreateRequest as VideoCreate } from '../../shared/framework/videoTasks';
+import { downloadFieldOf, repeatedKeyErrors, taskRunOptions, videoJobs, waitSettings } from '../../shared/framework/videoTasks';
 import { downloadResultWhenWaiting, idempotencyKey, maxCreditsPerExecution, outputBinaryPropertyWhenWaiting, pollIntervalSeconds, requestsPerSecond, timeoutMinutes, validateOnly, waitForCompletionAsTool } from '../../shared/ui/parameters';
 
 const option: OperationOption = {
@@ -251,11 +249,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-interface CreateRequest {
-	request: Checked<'createTalkingVideo'>;
-	/** The files behind the request's binary placeholders. */
-	media: MediaInput[];
-}
+type CreateRequest = VideoCreate<'createTalkingVideo'>;
 
 /** One item's parameters, read by name, into the checked create request; nothing is sent. */
 async function prepare(run: Run, index: number): Promise<CreateRequest> {
@@ -305,28 +299,11 @@ async function check(_run: Run, items: Array<Prepared<CreateRequest>>): Promise<
 
 /** Submits every item, waits on all of them together, then streams the finished videos into binary. */
 async function executeAll(run: Run, items: Array<Prepared<CreateRequest>>): Promise<ItemOutcome[]> {
-	const { context } = run;
-	const settings = waitSettings(context);
-	const budget = await requestBudgetOf(context, settings.requestsPerSecond);
-	const jobs = items.map((item) => ({
-		request: item.request.request,
-		call: { idempotencyContext: idempotencyContext(run, item.index), media: mediaParts(context, item.request.media) },
-		timeoutMs: timeoutOf(context, item.index, settings.waitForCompletion),
-	}));
-	const results = await runTasks(run.client, 'talkingVideo', jobs, {
-		...settings,
-		signal: run.signal,
-		budget,
-		log: context.logger ? { to: context.logger, node: context.getNode().name } : undefined,
-	});
-	return await Promise.all(
-		results.map(async (result, position): Promise<ItemOutcome> => {
-			if (!result.ok) return result;
-			if (!('status' in result.value)) return { ok: true, value: [{ json: result.value }] };
-			const download = settings.waitForCompletion && param.boolean(context, 'downloadResult', items[position].index, true);
-			return await finishedItem(run, 'talkingVideo', result.value, downloadFieldOf(context, items[position].index, download));
-		}),
-	);
+	const settings = waitSettings(run.context);
+	const budget = await requestBudgetOf(run.context, settings.requestsPerSecond);
+	const results = await runTasks(run.client, 'talkingVideo', videoJobs(run, items, settings), taskRunOptions(run, settings, budget));
+	const fields = items.map((item) => downloadFieldOf(run.context, item.index, settings.waitForCompletion && param.boolean(run.context, 'downloadResult', item.index, true)));
+	return await videoItems(run, 'talkingVideo', results, fields);
 }
 
 export const create: Operation<CreateRequest> = {

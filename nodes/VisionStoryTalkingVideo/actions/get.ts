@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { Checked } from '../../shared/api/client';
 import type { Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
 import { param } from '../../shared/framework/params';
-import { attachVideo } from '../../shared/framework/videoTasks';
+import { attachVideo } from '../../shared/framework/download';
 import { outputBinaryProperty } from '../../shared/ui/parameters';
 import { videoId } from './parameters';
 

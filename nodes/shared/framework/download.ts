@@ -2,7 +2,8 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { isAborted, redactText, VisionStoryError } from '../api/errors';
 import { binaryFromDownload, withBinary } from '../n8n/binary';
-import type { TaskKind, VideoTask } from '../api/tasks';
+import { Slots } from '../api/concurrency';
+import type { Outcome, TaskKind, VideoTask } from '../api/tasks';
 import type { ItemOutcome, Run } from './action';
 
 /** What fetching a file needs of the run. */
@@ -96,4 +97,35 @@ export async function finishedItem(scope: Scope, kind: TaskKind, task: VideoTask
 	} catch (error) {
 		return { ok: false, error: error as VisionStoryError };
 	}
+}
+
+/** Video files fetched at once: large files, so few. */
+const DOWNLOAD_CONCURRENCY = 3;
+
+/**
+ * Each video's item, in order: a failure stays its item's error; a video comes with its file when
+ * `fields[i]` names the binary field for it (a finished video), else as its JSON (a video id when
+ * nothing was waited for); `outputs[i]`, when given, is the node output it goes to.
+ */
+export async function videoItems(
+	scope: Scope,
+	kind: TaskKind,
+	results: Array<Outcome<VideoTask | { video_id: string }>>,
+	fields: Array<string | undefined>,
+	outputs: Array<number | undefined> = [],
+): Promise<ItemOutcome[]> {
+	const downloads = new Slots(DOWNLOAD_CONCURRENCY);
+	return await Promise.all(
+		results.map(async (result, position): Promise<ItemOutcome> => {
+			if (!result.ok) return result;
+			const output = outputs[position];
+			if (!('status' in result.value)) return { ok: true, value: [{ json: result.value }], output };
+			await downloads.take();
+			try {
+				return await finishedItem(scope, kind, result.value, fields[position], output);
+			} finally {
+				downloads.give();
+			}
+		}),
+	);
 }

@@ -6,8 +6,17 @@ import { invalidInput } from '../api/errors';
 import { acceptedMimeType } from '../api/mediaTypes';
 import type { MediaInput } from '../n8n/binary';
 import { binaryMedia, checkInline, mediaRefOf } from '../n8n/binary';
-import type { MediaDecl, Params } from './operation';
+import type { Params } from './params';
 
+
+/** A media input of an operation: its parameters' prefix, the endpoint's rules for it, and for a list its entries. */
+export interface MediaDecl {
+	/** Parameter prefix (`audio` → audioSource, audioBinaryProperty, audioUrl, audioAssetId), or a fixed collection's name for lists. */
+	name: string;
+	rules: InlineRules;
+	/** A list of media: the fixed collection's entry key and how many entries are allowed. */
+	list?: { entry: string; min?: number; max?: number };
+}
 
 /** Reads one media input from its source choice; an issue names the field when it is unusable. */
 async function readOne(

@@ -1,7 +1,6 @@
 import type { ParamSpec } from '../api/contract';
 import type { FieldIssue } from '../api/errors';
-import { invalidInput, VisionStoryError } from '../api/errors';
-import type { Prepared } from './operation';
+import { VisionStoryError } from '../api/errors';
 
 /**
  * Per-model limits checked before anything is submitted: the model lists are the source of truth,
@@ -22,36 +21,6 @@ export function promptLength(spec: ParamSpec | null | undefined, prompt: unknown
 
 function unknownModel(modelId: string, models: Array<{ model_id: string }>): FieldIssue {
 	return { field: 'model_id', message: `"${modelId}" is not a model; available: ${models.map((m) => m.model_id).join(', ')}` };
-}
-
-/**
- * The model list, or undefined when its answer cannot be read at all: the local checks are then
- * skipped and the service checks the request itself, rather than every item failing on a list.
- */
-export async function modelsOrSkip<M>(read: () => Promise<{ models: M[] }>): Promise<M[] | undefined> {
-	const [outcome] = await Promise.allSettled([read()]);
-	if (outcome.status === 'fulfilled') return outcome.value.models;
-	if (outcome.reason instanceof VisionStoryError && outcome.reason.category === 'response') return undefined;
-	throw outcome.reason;
-}
-
-/** Each item's request against its model's entry; the items with problems, by index. */
-export function checkAgainst<M extends { model_id: string }>(
-	operation: string,
-	items: Prepared[],
-	models: M[] | undefined,
-	issuesOf: (model: M, request: Record<string, unknown>) => FieldIssue[],
-): Map<number, VisionStoryError> {
-	const rejected = new Map<number, VisionStoryError>();
-	if (!models) return rejected;
-	for (const item of items) {
-		const request = item.request ?? {};
-		const modelId = String(request.model_id ?? '');
-		const model = models.find((m) => m.model_id === modelId);
-		const issues = model ? issuesOf(model, request) : [unknownModel(modelId, models)];
-		if (issues.length) rejected.set(item.index, invalidInput(operation, issues));
-	}
-	return rejected;
 }
 
 /**

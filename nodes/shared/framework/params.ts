@@ -4,7 +4,9 @@ import type { z } from 'zod/v3';
 
 import type { FieldIssue } from '../api/errors';
 import { invalidInput } from '../api/errors';
-import type { Params } from './operation';
+
+/** One item's parameter values, by parameter name (resource locators reduced to their id). */
+export type Params = IDataObject;
 
 export function readParams(context: IExecuteFunctions, properties: INodeProperties[], index: number): Params {
 	const params: Params = {};

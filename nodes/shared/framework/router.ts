@@ -8,7 +8,7 @@ import type { FieldLabeler } from '../n8n/nodeErrors';
 import { errorItem, toNodeError } from '../n8n/nodeErrors';
 import type { ItemOutcome, Operation, Prepared, Run } from './action';
 import { labeler } from './fieldLabels';
-import type { Params } from './operation';
+import type { Params } from './params';
 import { checkDeclared, readParams } from './params';
 import { ledgerOf, spendingClient, spendPolicyOf, spendSummary, validateOnlyOf, withSpend } from './spend';
 import { isToolRun, toolOutput } from './toolResult';
@@ -126,7 +126,7 @@ export async function router(context: IExecuteFunctions, operations: readonly Op
 	}
 	const items = context.getInputData();
 	const paramsOf = new Map<number, Params>();
-	const label = (index: number): FieldLabeler => labeler(operation.properties, undefined, paramsOf.get(index));
+	const label = (index: number): FieldLabeler => labeler(operation.properties, paramsOf.get(index));
 	const charged = operation.charged === true;
 	const [client, policy] = await Promise.all([createN8nClient(context), charged ? spendPolicyOf(context) : {}]).catch((error: unknown) =>
 		Promise.reject(toNodeError(node, error, 0)),

@@ -4,9 +4,8 @@ import type { VisionStoryClient } from '../api/client';
 import { invalidInput } from '../api/errors';
 import type { SpendPolicy } from '../api/spend';
 import { SpendingClient } from '../api/client';
-import { isCharged, SpendLedger } from '../api/spend';
+import { SpendLedger } from '../api/spend';
 import { CREDENTIAL_TYPE } from '../n8n/client';
-import type { OperationDef, Prepared, Scope } from './operation';
 
 /**
  * One ledger per execution, shared by every VisionStory node that execution runs (an AI Agent calls
@@ -64,16 +63,6 @@ export function rememberedExecutions(): number {
 	return ledgers.size;
 }
 
-/** Whether an operation sends charged calls: it gets the cap, Validate Only and the spend in its output. */
-export function isChargedOperation(operation: OperationDef): boolean {
-	return operation.charged === true || (operation.validateAs !== undefined && isCharged(operation.validateAs));
-}
-
-/** Operations that read video tasks learn what the execution's videos cost: their output shows the spend too. */
-export function reportsSpend(operation: OperationDef): boolean {
-	return isChargedOperation(operation) || operation.validateAs === 'getTalkingVideo' || operation.validateAs === 'getAiVideo';
-}
-
 export const MAX_CREDITS_FIELD = 'Max Credits per Execution (maxCreditsPerExecution)';
 
 /** A cap value: empty or 0 means none; anything else must be a positive whole number. */
@@ -103,38 +92,6 @@ export async function spendPolicyOf(context: IExecuteFunctions): Promise<SpendPo
 
 export function validateOnlyOf(context: IExecuteFunctions): boolean {
 	return context.getNodeParameter('options.validateOnly', 0, false) === true;
-}
-
-/** The credits an item would cost, where a price is known; nothing charged is sent to find out. */
-export async function estimateItem(scope: Scope, operation: OperationDef, item: Prepared): Promise<number | undefined> {
-	if (operation.estimate) return await operation.estimate(scope, item);
-	if (!operation.validateAs || !item.request) return undefined;
-	return await scope.spend.estimate(operation.validateAs, item.request, { signal: scope.signal });
-}
-
-/**
- * Validate Only: every item checked as for a real run, and its estimate instead of the call. Items
- * are counted against the cap in order, the way a real run of the batch would spend.
- */
-export async function dryRun(scope: Scope, operation: OperationDef, items: Prepared[]): Promise<Map<number, IDataObject>> {
-	const results = new Map<number, IDataObject>();
-	const { cap } = scope.spend.policy;
-	let total = scope.spend.ledger.spent();
-	for (const item of items) {
-		const estimate = await estimateItem(scope, operation, item);
-		// An unknown price costs at least one credit.
-		total += estimate ?? 1;
-		results.set(item.index, {
-			validateOnly: true,
-			valid: true,
-			operation: operation.value,
-			estimatedCredits: estimate ?? null,
-			priceKnown: estimate !== undefined,
-			withinCap: cap === undefined || total <= cap,
-			...spendSummary(scope.spend),
-		});
-	}
-	return results;
 }
 
 export function spendingClient(client: VisionStoryClient, ledger: SpendLedger, policy: SpendPolicy): SpendingClient {

@@ -1,50 +1,35 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { Checked } from '../api/client';
-import { mapConcurrent } from '../api/concurrency';
-import type { RequestOf } from '../api/contract';
+import type { CallOptions, Checked } from '../api/client';
 import { isFinished } from '../api/contract';
 import { VisionStoryError } from '../api/errors';
-import { DEFAULT_REQUESTS_PER_SECOND } from '../api/requestBudget';
 import { repeatedKeys } from '../api/idempotency';
-import type { RunOptions, TaskKind, VideoTask } from '../api/tasks';
-import { notFoundError, readTasks, runTasks, TalkingVideoList, taskFailedError } from '../api/tasks';
-import { requestBudgetOf } from '../n8n/client';
-import { attachVideo, finishedItem } from './download';
-
-export { attachVideo, finishedItem } from './download';
-import { optionsOf, outputFieldOf } from './mapping';
+import { DEFAULT_REQUESTS_PER_SECOND } from '../api/requestBudget';
+import type { Outcome, RunOptions, TaskJob, TaskKind, VideoTask } from '../api/tasks';
+import { notFoundError, readTasks, TalkingVideoList, taskFailedError } from '../api/tasks';
+import type { MediaInput } from '../n8n/binary';
+import { mediaParts } from '../n8n/binary';
+import type { RequestBudget } from '../api/requestBudget';
+import type { ItemOutcome, Prepared, Run } from './action';
+import { idempotencyContext } from './action';
+import { videoItems } from './download';
 import { param } from './params';
-import type { ItemOutcome, MediaRefs, OperationDef, OperationMeta, Params, Prepared, Scope } from './operation';
+
+/**
+ * What the two video creates (talking video, AI video) and their Check Status share: the wait
+ * settings, the jobs handed to `runTasks`, and reading many videos' status. Operations call these;
+ * nothing here calls back into an operation.
+ */
 
 export type CreateName = 'createTalkingVideo' | 'createAiVideo';
 
-export const CREATE: Record<TaskKind, CreateName> = { talkingVideo: 'createTalkingVideo', aiVideo: 'createAiVideo' };
-
-/** Downloads at once: large files, so few. */
-const DOWNLOAD_CONCURRENCY = 3;
+/** A create item: its checked request and the files behind the request's binary placeholders. */
+export interface CreateRequest<N extends CreateName = CreateName> {
+	request: Checked<N>;
+	media: MediaInput[];
+}
 
 const minutes = (value: unknown, fallback: number) => Math.max(1, Number(value ?? fallback) || fallback) * 60_000;
-
-/** The settings one wait spans: read from the first item, since the editor offers no per-item value. */
-function runOptions(params: Params): Omit<RunOptions, 'signal'> {
-	const waitForCompletion = params.waitForCompletion !== false;
-	return {
-		waitForCompletion,
-		pollIntervalMs: Math.max(5, Number(params.pollIntervalSeconds ?? 10)) * 1000,
-		atLimit: waitForCompletion || params.atConcurrencyLimit === 'holdForSlot' ? 'queue' : 'refuse',
-	};
-}
-
-/** The Requests per Second option: how fast this run may submit and check on videos (the budget clamps it). */
-function requestsPerSecond(params: Params): number {
-	return Number(optionsOf(params).requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND) || DEFAULT_REQUESTS_PER_SECOND;
-}
-
-/** How long one item may take: its render when waited on, else the time it may be held for a slot. */
-function itemTimeoutMs(params: Params, waitForCompletion: boolean): number {
-	return waitForCompletion ? minutes(params.timeoutMinutes, 30) : minutes(params.slotWaitMinutes, 5);
-}
 
 /** "1, 2 and 3"; a long run of items is cut short. */
 function itemList(numbers: number[]): string {
@@ -77,96 +62,6 @@ export function repeatedKeyErrors(operation: string, items: Array<{ index: numbe
 	return errors;
 }
 
-/**
- * An asynchronous create: every item is submitted first, then all are waited on together, and the
- * finished videos are downloaded.
- */
-export function videoTaskOperation(
-	meta: OperationMeta & {
-		kind: TaskKind;
-		request: (params: Params, media: MediaRefs) => RequestOf<CreateName>;
-	},
-): OperationDef {
-	const create = CREATE[meta.kind];
-	return {
-		...meta,
-		validateAs: create,
-		check: async (scope, items) => {
-			const repeated = repeatedKeyErrors(create, items.map((item) => ({ index: item.index, key: item.request?.client_request_id as string | null | undefined })));
-			const rest = items.filter((item) => !repeated.has(item.index));
-			const more = meta.check && rest.length ? await meta.check(scope, rest) : new Map<number, VisionStoryError>();
-			return new Map([...repeated, ...more]);
-		},
-		run: async (scope, items) => {
-			const options = runOptions(items[0]?.params ?? {});
-			const budget = await requestBudgetOf(scope.context, requestsPerSecond(items[0]?.params ?? {}));
-			const node = scope.context.getNode().name;
-			const jobs = items.map((item) => ({
-				request: item.request as Checked<CreateName>,
-				call: { idempotencyContext: scope.idempotencyContext(item.index), media: scope.media(item) },
-				timeoutMs: itemTimeoutMs(item.params, options.waitForCompletion),
-			}));
-			const results = await runTasks(scope.client, meta.kind, jobs, {
-				...options,
-				signal: scope.signal,
-				budget,
-				log: scope.context.logger ? { to: scope.context.logger, node } : undefined,
-			});
-			return await mapConcurrent(results, DOWNLOAD_CONCURRENCY, async (result, position): Promise<ItemOutcome> => {
-				if (!result.ok) return result;
-				const { params } = items[position];
-				return await finishedItem(scope, meta.kind, result.value as VideoTask, options.waitForCompletion && params.downloadResult !== false ? outputFieldOf(params) : undefined);
-			});
-		},
-	};
-}
-
-/**
- * Check Status: the videos' current state, finished ones to the first output (downloaded when asked)
- * and those still rendering to the second, so a workflow can wait in n8n's Wait node and loop back
- * without holding a worker. A failed render is an error for its item, as when waiting.
- */
-export function checkStatusOperation(kind: TaskKind, properties: INodeProperties[]): OperationDef {
-	return {
-		value: 'check',
-		name: 'Check Status',
-		action: `Check the status of ${kind === 'aiVideo' ? 'an AI video' : 'a talking video'}`,
-		description: 'Route finished videos to the first output and those still rendering to the second, to wait in a loop with n8n’s Wait node',
-		toolDescription: `Check a ${kind === 'aiVideo' ? 'AI' : 'talking'} video by video_id: status (queued, creating: still rendering, call again in a minute; created: done, video_url is the MP4; failed: error says why, refunded), duration_sec and cost_credit. Free.`,
-		validateAs: kind === 'aiVideo' ? 'getAiVideo' : 'getTalkingVideo',
-		fieldParameters: { video_id: 'videoId' },
-		properties,
-		outputs: ['Finished', 'Still Rendering'],
-		request: (params) => ({ video_id: String(params.videoId ?? '') }),
-		run: async (scope, items) => {
-			const ids = items.map((item) => String(item.request?.video_id ?? ''));
-			const budget = await requestBudgetOf(scope.context);
-			const tasks = await readTasks(scope.client, kind, ids, { signal: scope.signal, budget, list: new TalkingVideoList() });
-			return await mapConcurrent(items, DOWNLOAD_CONCURRENCY, async (item, position): Promise<ItemOutcome> => {
-				const id = ids[position];
-				const task = tasks.get(id) ?? notFoundError(id);
-				if (task instanceof VisionStoryError) return { ok: false, error: task };
-				if (task.status === 'failed') return { ok: false, error: taskFailedError(kind, task) };
-				if (!isFinished(task)) return { ok: true, value: [{ json: task as IDataObject }], output: 1 };
-				return await finishedItem(scope, kind, task, item.params.downloadResult === true ? outputFieldOf(item.params) : undefined, 0);
-			});
-		},
-	};
-}
-
-/** Get one video task; with Download Result, a finished video comes along as binary. */
-export function getVideo(kind: TaskKind) {
-	return async (scope: Scope, item: Prepared): Promise<INodeExecutionData[]> => {
-		const videoId = String(item.request?.video_id ?? '');
-		const task: VideoTask =
-			kind === 'aiVideo'
-				? await scope.client.getAiVideo({ video_id: videoId }, { signal: scope.signal })
-				: await scope.client.getTalkingVideo({ video_id: videoId }, { signal: scope.signal });
-		if (item.params.downloadResult === true && task.status === 'created') return [await attachVideo(scope, kind, task, outputFieldOf(item.params))];
-		return [{ json: task as IDataObject }];
-	};
-}
-
 /** The settings one wait spans, for every item: the editor offers no per-item value. */
 export interface WaitSettings extends Omit<RunOptions, 'signal'> {
 	/** How fast this run may submit and check on videos (the credential's budget clamps it). */
@@ -194,4 +89,43 @@ export function timeoutOf(context: IExecuteFunctions, index: number, waitForComp
 export function downloadFieldOf(context: IExecuteFunctions, index: number, download: boolean): string | undefined {
 	if (!download) return undefined;
 	return param.string(context, 'outputBinaryProperty', index) || 'data';
+}
+
+/** Each item's submission for `runTasks`: its request, files and idempotency context, and its time limit. */
+export function videoJobs(
+	run: Run,
+	items: Array<Prepared<CreateRequest<'createTalkingVideo'>> | Prepared<CreateRequest<'createAiVideo'>>>,
+	settings: WaitSettings,
+): TaskJob[] {
+	return items.map((item) => {
+		const call: CallOptions = { idempotencyContext: idempotencyContext(run, item.index), media: mediaParts(run.context, item.request.media) };
+		return { request: item.request.request, call, timeoutMs: timeoutOf(run.context, item.index, settings.waitForCompletion) };
+	});
+}
+
+/** How `runTasks` waits: the settings, the run's cancel signal, the credential's budget and a log line for n8n's log. */
+export function taskRunOptions(run: Run, settings: WaitSettings, budget: RequestBudget): RunOptions {
+	const { logger } = run.context;
+	return { ...settings, signal: run.signal, budget, log: logger ? { to: logger, node: run.context.getNode().name } : undefined };
+}
+
+/**
+ * Check Status: the videos' current state, read together; finished ones go to the first output
+ * (downloaded when asked) and those still rendering to the second, so a workflow can wait in n8n's
+ * Wait node and loop back without holding a worker. A failed render is an error for its item, as
+ * when waiting.
+ */
+export async function checkVideos(run: Run, kind: TaskKind, items: Array<Prepared<string>>, budget: RequestBudget): Promise<ItemOutcome[]> {
+	const ids = items.map((item) => item.request);
+	const list = kind === 'talkingVideo' ? new TalkingVideoList() : undefined;
+	const tasks = await readTasks(run.client, kind, ids, { signal: run.signal, budget, list });
+	const results = items.map((item): Outcome<VideoTask> => {
+		const task = tasks.get(item.request) ?? notFoundError(item.request);
+		if (task instanceof VisionStoryError) return { ok: false, error: task };
+		if (task.status === 'failed') return { ok: false, error: taskFailedError(kind, task) };
+		return { ok: true, value: task };
+	});
+	const finished = results.map((result) => result.ok && isFinished(result.value));
+	const fields = items.map((item, position) => downloadFieldOf(run.context, item.index, finished[position] && param.boolean(run.context, 'downloadResult', item.index)));
+	return await videoItems(run, kind, results, fields, finished.map((done) => (done ? 0 : 1)));
 }

@@ -2,7 +2,7 @@ import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult
 
 import type { AssetDto, AvatarDto, VoiceDto } from '../api/contract';
 import { createN8nClient } from '../n8n/client';
-import { statusLabel } from '../ui/fields';
+import { statusLabel } from '../ui/statuses';
 
 /** Searchable pickers for resource locators; the service has no text search, so filtering is local. */
 
