@@ -11,6 +11,11 @@ import type { AudioResult, CallOptions, Transport } from './transport';
 
 export type { CallOptions } from './transport';
 
+/** A checked request's fields by name, as the transport sends them (a copy, so nothing can change the checked one). */
+function fieldsOf(request: object): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(request));
+}
+
 /** Turns zod's issues into field paths the user can act on. */
 export function fieldIssues(error: z.ZodError): FieldIssue[] {
 	return error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message }));
@@ -90,7 +95,7 @@ export class VisionStoryClient {
 
 	/** Sends a request that `validate` already checked. */
 	async send<N extends OperationName>(name: N, request: Checked<N>, options?: CallOptions): Promise<ResponseOf<N>> {
-		const data = await this.transport.call(name, operations[name], request as Record<string, unknown>, options);
+		const data = await this.transport.call(name, operations[name], fieldsOf(request), options);
 		return this.parse(name, data);
 	}
 
@@ -155,7 +160,7 @@ export class VisionStoryClient {
 			throw invalidInput('getAiVideo', [{ field: 'video_ids', message: `has ${ids.length} ids; at most ${AI_VIDEO_BATCH_MAX} per call` }]);
 		}
 		const request = this.validate('getAiVideo', { video_ids: ids });
-		const data = await this.transport.call('getAiVideo', operations.getAiVideo, request as Record<string, unknown>, options);
+		const data = await this.transport.call('getAiVideo', operations.getAiVideo, fieldsOf(request), options);
 		const entries = batchEntries(data);
 		const read = new Map<string, AiVideoDto | VisionStoryError>();
 		for (const entry of entries) {
@@ -195,7 +200,7 @@ export class VisionStoryClient {
 	}
 	/** The body is the audio itself, not the envelope: nothing to parse. */
 	async sendSpeech(request: Checked<'synthesizeSpeech'>, options?: CallOptions): Promise<AudioResult> {
-		return (await this.transport.call('synthesizeSpeech', operations.synthesizeSpeech, request as Record<string, unknown>, options)) as AudioResult;
+		return (await this.transport.call('synthesizeSpeech', operations.synthesizeSpeech, fieldsOf(request), options)) as AudioResult;
 	}
 	alignAudio(request: RequestOf<'alignAudio'>, options?: CallOptions) {
 		return this.call('alignAudio', request, options);
@@ -294,7 +299,7 @@ export class SpendingClient extends VisionStoryClient {
 	async estimate(name: OperationName, request: Record<string, unknown>, options?: CallOptions): Promise<number | undefined> {
 		if (name === 'synthesizeSpeech') return speechPrice(String(request.text ?? '').length);
 		if (name === 'generateImage') {
-			this.imageModels ??= super.send('listImageModels', {} as Checked<'listImageModels'>, { signal: options?.signal });
+			this.imageModels ??= super.send('listImageModels', this.validate('listImageModels', {}), { signal: options?.signal });
 			const model = (await this.imageModels).models.find((m) => m.model_id === request.model_id);
 			const resolution = typeof request.resolution === 'string' ? request.resolution : undefined;
 			const price = (resolution !== undefined ? model?.credit_by_resolution?.[resolution] : undefined) ?? model?.credit_per_image;
@@ -304,7 +309,7 @@ export class SpendingClient extends VisionStoryClient {
 			const modelId = String(request.model_id ?? '');
 			let duration = typeof request.duration_sec === 'number' ? request.duration_sec : undefined;
 			if (duration === undefined) {
-				this.aiVideoModels ??= super.send('listAiVideoModels', {} as Checked<'listAiVideoModels'>, { signal: options?.signal });
+				this.aiVideoModels ??= super.send('listAiVideoModels', this.validate('listAiVideoModels', {}), { signal: options?.signal });
 				duration = defaultDuration(await this.aiVideoModels, modelId);
 			}
 			if (duration === undefined) return undefined;
@@ -313,7 +318,7 @@ export class SpendingClient extends VisionStoryClient {
 			let price = this.aiVideoPrices.get(key);
 			if (!price) {
 				price = super
-					.send('estimateAiVideoCost', { model_id: modelId, duration_sec: duration, resolution } as Checked<'estimateAiVideoCost'>, { signal: options?.signal })
+					.send('estimateAiVideoCost', this.validate('estimateAiVideoCost', { model_id: modelId, duration_sec: duration, resolution }), { signal: options?.signal })
 					.then((cost) => cost.credit);
 				// A failed estimate is asked again next time.
 				price.catch(() => this.aiVideoPrices.delete(key));
@@ -338,11 +343,11 @@ export class SpendingClient extends VisionStoryClient {
 			if (name === 'getTalkingVideo' || name === 'getAiVideo' || name === 'listTalkingVideos') this.observe(response);
 			return response;
 		}
-		return await this.charged(name, request as Record<string, unknown>, options, async () => await super.send(name, request, options));
+		return await this.charged(name, fieldsOf(request), options, async () => await super.send(name, request, options));
 	}
 
 	override async sendSpeech(request: Checked<'synthesizeSpeech'>, options?: CallOptions): Promise<AudioResult> {
-		return await this.charged('synthesizeSpeech', request as Record<string, unknown>, options, async () => await super.sendSpeech(request, options));
+		return await this.charged('synthesizeSpeech', fieldsOf(request), options, async () => await super.sendSpeech(request, options));
 	}
 
 	private observe(response: unknown): void {
@@ -403,8 +408,8 @@ export class SpendingClient extends VisionStoryClient {
 					const read = { signal: options?.signal, budget: options?.budget };
 					const task =
 						name === 'createTalkingVideo'
-							? await super.send('getTalkingVideo', { video_id: videoId } as Checked<'getTalkingVideo'>, read)
-							: await super.send('getAiVideo', { video_id: videoId } as Checked<'getAiVideo'>, read);
+							? await super.send('getTalkingVideo', this.validate('getTalkingVideo', { video_id: videoId }), read)
+							: await super.send('getAiVideo', this.validate('getAiVideo', { video_id: videoId }), read);
 					this.observe(task);
 				} catch {
 					// The video exists either way; its cost is learned at the next status read.
