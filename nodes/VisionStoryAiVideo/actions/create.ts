@@ -13,7 +13,7 @@ import { ItemMedia } from '../../shared/framework/mediaParams';
 import { param } from '../../shared/framework/params';
 import type { CreateRequest as VideoCreate } from '../../shared/framework/videoTasks';
 import { downloadFieldOf, repeatedKeyErrors, taskRunOptions, videoJobs, waitSettings } from '../../shared/framework/videoTasks';
-import { downloadResultWhenWaiting, idempotencyKey, maxCreditsPerExecution, outputBinaryPropertyWhenWaiting, pollIntervalSeconds, requestsPerSecond, timeoutMinutes, validateOnly, waitForCompletionAsTool } from '../../shared/ui/parameters';
+import { downloadResultWhenWaiting, idempotencyKey, maxCreditsPerExecution, mediaEntryAssetId, mediaEntryBinaryProperty, mediaEntryUrl, mediaSources, outputBinaryPropertyWhenWaiting, pollIntervalSeconds, requestsPerSecond, timeoutMinutes, validateOnly, waitForCompletionAsTool } from '../../shared/ui/parameters';
 import { checkAiVideoModels } from '../modelChecks';
 import { generateAudio, modelId, resolution } from './parameters';
 
@@ -180,39 +180,13 @@ const properties: INodeProperties[] = [
 						displayName: 'Source',
 						name: 'source',
 						type: 'options',
-						options: [
-							{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
-							{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
-							{ name: 'Asset', value: 'asset', description: 'A file already in your VisionStory asset library' },
-						],
+						options: mediaSources,
 						default: 'binary',
 						description: 'Where the reference comes from',
 					},
-					{
-						displayName: 'Input Binary Field',
-						name: 'binaryProperty',
-						type: 'string',
-						default: 'data',
-						displayOptions: { show: { source: ['binary'] } },
-						hint: 'The name of the input binary field containing the file',
-					},
-					{
-						displayName: 'URL',
-						name: 'url',
-						type: 'string',
-						default: '',
-						placeholder: 'https://example.com/file',
-						displayOptions: { show: { source: ['url'] } },
-						description: 'Public URL of the file',
-					},
-					{
-						displayName: 'Asset ID',
-						name: 'assetId',
-						type: 'string',
-						default: '',
-						displayOptions: { show: { source: ['asset'] } },
-						description: 'ID of a file in your VisionStory asset library (see the Asset node)',
-					},
+					mediaEntryBinaryProperty,
+					mediaEntryUrl,
+					mediaEntryAssetId,
 				],
 			},
 		],

@@ -5,7 +5,7 @@ import type { Checked } from '../../shared/api/client';
 import type { Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
 import { listEntries, wantedOf } from '../../shared/framework/lists';
 import { param } from '../../shared/framework/params';
-import { limit, returnAll } from '../../shared/ui/parameters';
+import { limit, returnAll, videoStatuses } from '../../shared/ui/parameters';
 
 const option: OperationOption = {
 	name: 'Get Many',
@@ -37,20 +37,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Status',
 				name: 'status',
 				type: 'multiOptions',
-				options: [
-					{ name: 'Queued', value: 'queued', description: 'Waiting to render (status queued)' },
-					{ name: 'Rendering', value: 'creating', description: 'Rendering (status creating)' },
-					{
-						name: 'Ready',
-						value: 'created',
-						description: 'Rendered; the video can be downloaded (status created)',
-					},
-					{
-						name: 'Failed',
-						value: 'failed',
-						description: 'Failed; its credits were refunded (status failed)',
-					},
-				],
+				options: videoStatuses,
 				default: [],
 				description: 'Queued and Creating together are the videos holding your concurrency slots',
 			},

@@ -1,14 +1,11 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { Checked } from '../../shared/api/client';
-import { Slots } from '../../shared/api/concurrency';
 import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, HttpUrl, inlineData } from '../../shared/api/contract';
-import { isAborted } from '../../shared/api/errors';
-import type { VisionStoryError } from '../../shared/api/errors';
 import type { MediaInput } from '../../shared/n8n/binary';
 import { mediaParts } from '../../shared/n8n/binary';
-import type { ItemOutcome, Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
+import type { Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
 import { ItemMedia } from '../../shared/framework/mediaParams';
 import { param } from '../../shared/framework/params';
 
@@ -84,31 +81,15 @@ async function prepare(run: Run, index: number): Promise<UploadRequest> {
 	return { request, media: media.inputs };
 }
 
-async function executeAll(run: Run, items: Array<Prepared<UploadRequest>>): Promise<ItemOutcome[]> {
-	const slots = new Slots(CONCURRENCY);
-	const outcomes = await Promise.all(
-		items.map(async (item): Promise<ItemOutcome> => {
-			await slots.take();
-			try {
-				const { request, media } = item.request;
-				const asset = await run.client.send('uploadAsset', request, { signal: run.signal, media: mediaParts(run.context, media) });
-				return { ok: true, value: [{ json: asset as IDataObject }] };
-			} catch (error) {
-				return { ok: false, error: error as VisionStoryError };
-			} finally {
-				slots.give();
-			}
-		}),
-	);
-	// A canceled execution ends the node rather than yielding one error item per input.
-	const aborted = outcomes.find((o) => !o.ok && isAborted(o.error));
-	if (aborted && !aborted.ok) throw aborted.error;
-	return outcomes;
+async function execute(run: Run, item: Prepared<UploadRequest>): Promise<INodeExecutionData[]> {
+	const asset = await run.client.send('uploadAsset', item.request.request, { signal: run.signal, media: mediaParts(run.context, item.request.media) });
+	return [{ json: asset as IDataObject }];
 }
 
 export const upload: Operation<UploadRequest> = {
 	option,
 	properties: updateDisplayOptions({ show: { operation: ['upload'] } }, properties),
 	prepare,
-	executeAll,
+	execute,
+	concurrency: CONCURRENCY,
 };

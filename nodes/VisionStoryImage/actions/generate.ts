@@ -11,7 +11,7 @@ import { withDownload } from '../../shared/framework/download';
 import { optional } from '../../shared/framework/mapping';
 import { ItemMedia } from '../../shared/framework/mediaParams';
 import { param } from '../../shared/framework/params';
-import { maxCreditsPerExecution, outputBinaryPropertyOption, validateOnly } from '../../shared/ui/parameters';
+import { maxCreditsPerExecution, mediaEntryAssetId, mediaEntryBinaryProperty, mediaEntryUrl, mediaSources, outputBinaryPropertyOption, validateOnly } from '../../shared/ui/parameters';
 import { checkImageModels } from '../modelChecks';
 
 const option: OperationOption = {
@@ -91,39 +91,13 @@ const properties: INodeProperties[] = [
 						displayName: 'Source',
 						name: 'source',
 						type: 'options',
-						options: [
-							{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
-							{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
-							{ name: 'Asset', value: 'asset', description: 'A file already in your VisionStory asset library' },
-						],
+						options: mediaSources,
 						default: 'binary',
 						description: 'Where the image comes from',
 					},
-					{
-						displayName: 'Input Binary Field',
-						name: 'binaryProperty',
-						type: 'string',
-						default: 'data',
-						displayOptions: { show: { source: ['binary'] } },
-						hint: 'The name of the input binary field containing the file',
-					},
-					{
-						displayName: 'URL',
-						name: 'url',
-						type: 'string',
-						default: '',
-						placeholder: 'https://example.com/file',
-						displayOptions: { show: { source: ['url'] } },
-						description: 'Public URL of the file',
-					},
-					{
-						displayName: 'Asset ID',
-						name: 'assetId',
-						type: 'string',
-						default: '',
-						displayOptions: { show: { source: ['asset'] } },
-						description: 'ID of a file in your VisionStory asset library (see the Asset node)',
-					},
+					mediaEntryBinaryProperty,
+					mediaEntryUrl,
+					mediaEntryAssetId,
 				],
 			},
 		],

@@ -1,17 +1,14 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { Slots } from '../../shared/api/concurrency';
 import type { Checked } from '../../shared/api/client';
 import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES, OutputSchema, UNDERSTAND_INPUTS_MAX } from '../../shared/api/contract';
-import { isAborted } from '../../shared/api/errors';
-import type { VisionStoryError } from '../../shared/api/errors';
 import type { MediaInput } from '../../shared/n8n/binary';
 import { mediaParts } from '../../shared/n8n/binary';
-import type { ItemOutcome, Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
+import type { Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
 import { ItemMedia } from '../../shared/framework/mediaParams';
 import { param } from '../../shared/framework/params';
-import { spendOptions } from '../../shared/ui/parameters';
+import { mediaEntryAssetId, mediaEntryBinaryProperty, mediaEntryUrl, mediaSources, spendOptions } from '../../shared/ui/parameters';
 import { understandSchema } from '../schema';
 
 const option: OperationOption = {
@@ -52,39 +49,13 @@ const properties: INodeProperties[] = [
 						displayName: 'Source',
 						name: 'source',
 						type: 'options',
-						options: [
-							{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
-							{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
-							{ name: 'Asset', value: 'asset', description: 'A file already in your VisionStory asset library' },
-						],
+						options: mediaSources,
 						default: 'binary',
 						description: 'Where the file comes from',
 					},
-					{
-						displayName: 'Input Binary Field',
-						name: 'binaryProperty',
-						type: 'string',
-						default: 'data',
-						displayOptions: { show: { source: ['binary'] } },
-						hint: 'The name of the input binary field containing the file',
-					},
-					{
-						displayName: 'URL',
-						name: 'url',
-						type: 'string',
-						default: '',
-						placeholder: 'https://example.com/file',
-						displayOptions: { show: { source: ['url'] } },
-						description: 'Public URL of the file',
-					},
-					{
-						displayName: 'Asset ID',
-						name: 'assetId',
-						type: 'string',
-						default: '',
-						displayOptions: { show: { source: ['asset'] } },
-						description: 'ID of a file in your VisionStory asset library (see the Asset node)',
-					},
+					mediaEntryBinaryProperty,
+					mediaEntryUrl,
+					mediaEntryAssetId,
 				],
 			},
 		],
@@ -208,26 +179,9 @@ async function estimate(run: Run, request: AnalyzeRequest): Promise<number | und
 	return await run.client.estimate('understandMedia', request.request, { signal: run.signal });
 }
 
-async function executeAll(run: Run, items: Array<Prepared<AnalyzeRequest>>): Promise<ItemOutcome[]> {
-	const { context } = run;
-	const slots = new Slots(CONCURRENCY);
-	const outcomes = await Promise.all(
-		items.map(async (item): Promise<ItemOutcome> => {
-			await slots.take();
-			try {
-				const result = await run.client.send('understandMedia', item.request.request, { signal: run.signal, media: mediaParts(context, item.request.media) });
-				return { ok: true, value: [{ json: result as IDataObject }] };
-			} catch (error) {
-				return { ok: false, error: error as VisionStoryError };
-			} finally {
-				slots.give();
-			}
-		}),
-	);
-	// A canceled execution ends the node rather than yielding one error item per input.
-	const aborted = outcomes.find((o) => !o.ok && isAborted(o.error));
-	if (aborted && !aborted.ok) throw aborted.error;
-	return outcomes;
+async function execute(run: Run, item: Prepared<AnalyzeRequest>): Promise<INodeExecutionData[]> {
+	const result = await run.client.send('understandMedia', item.request.request, { signal: run.signal, media: mediaParts(run.context, item.request.media) });
+	return [{ json: result as IDataObject }];
 }
 
 export const analyze: Operation<AnalyzeRequest> = {
@@ -236,5 +190,6 @@ export const analyze: Operation<AnalyzeRequest> = {
 	charged: true,
 	prepare,
 	estimate,
-	executeAll,
+	execute,
+	concurrency: CONCURRENCY,
 };

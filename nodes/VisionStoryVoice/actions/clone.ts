@@ -1,14 +1,11 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { Checked } from '../../shared/api/client';
-import { Slots } from '../../shared/api/concurrency';
 import { HttpUrl, inlineData, VOICE_SAMPLE_MAX_BYTES, VOICE_SAMPLE_MIME_TYPES } from '../../shared/api/contract';
-import { isAborted } from '../../shared/api/errors';
-import type { VisionStoryError } from '../../shared/api/errors';
 import type { MediaInput } from '../../shared/n8n/binary';
 import { mediaParts } from '../../shared/n8n/binary';
-import type { ItemOutcome, Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
+import type { Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
 import { optional } from '../../shared/framework/mapping';
 import { ItemMedia } from '../../shared/framework/mediaParams';
 import { param } from '../../shared/framework/params';
@@ -93,31 +90,15 @@ async function prepare(run: Run, index: number): Promise<CloneRequest> {
 	return { request, media: media.inputs };
 }
 
-async function executeAll(run: Run, items: Array<Prepared<CloneRequest>>): Promise<ItemOutcome[]> {
-	const slots = new Slots(CONCURRENCY);
-	const outcomes = await Promise.all(
-		items.map(async (item): Promise<ItemOutcome> => {
-			await slots.take();
-			try {
-				const { request, media } = item.request;
-				const voice = await run.client.send('cloneVoice', request, { signal: run.signal, media: mediaParts(run.context, media) });
-				return { ok: true, value: [{ json: voice as IDataObject }] };
-			} catch (error) {
-				return { ok: false, error: error as VisionStoryError };
-			} finally {
-				slots.give();
-			}
-		}),
-	);
-	// A canceled execution ends the node rather than yielding one error item per input.
-	const aborted = outcomes.find((o) => !o.ok && isAborted(o.error));
-	if (aborted && !aborted.ok) throw aborted.error;
-	return outcomes;
+async function execute(run: Run, item: Prepared<CloneRequest>): Promise<INodeExecutionData[]> {
+	const voice = await run.client.send('cloneVoice', item.request.request, { signal: run.signal, media: mediaParts(run.context, item.request.media) });
+	return [{ json: voice as IDataObject }];
 }
 
 export const clone: Operation<CloneRequest> = {
 	option,
 	properties: updateDisplayOptions({ show: { operation: ['clone'] } }, properties),
 	prepare,
-	executeAll,
+	execute,
+	concurrency: CONCURRENCY,
 };

@@ -59,5 +59,7 @@ export interface Operation<R = unknown> {
 	/** Validate Only: the credits one item would cost, where a price is known. */
 	estimate?(run: Run, request: R): Promise<number | undefined>;
 	execute?(run: Run, item: Prepared<R>): Promise<INodeExecutionData[]>;
+	/** Items `execute` runs at once, where fewer than the router's five suit the endpoint (long uploads, slow models). */
+	concurrency?: number;
 	executeAll?(run: Run, items: Array<Prepared<R>>): Promise<ItemOutcome[]>;
 }

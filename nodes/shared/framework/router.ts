@@ -82,7 +82,7 @@ async function estimates(run: Run, operation: Operation, items: Array<Prepared<u
 /** Runs the operation on every item, one at a time or all together, into one outcome per item. */
 async function executeItems(run: Run, operation: Operation, items: Array<Prepared<unknown>>): Promise<ItemOutcome[]> {
 	if (operation.executeAll) return await operation.executeAll(run, items);
-	const slots = new Slots(ITEM_CONCURRENCY);
+	const slots = new Slots(operation.concurrency ?? ITEM_CONCURRENCY);
 	const outcomes = await Promise.all(
 		items.map(async (item): Promise<ItemOutcome> => {
 			await slots.take();

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 
 export const waitForCompletionAsTool: INodeProperties = {
@@ -137,3 +137,47 @@ export const spendOptions: INodeProperties = {
 	default: {},
 	options: [maxCreditsPerExecution, validateOnly],
 };
+
+/** Where a media file comes from, for a list of media (References, Inputs). */
+export const mediaSources: INodePropertyOptions[] = [
+	{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
+	{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
+	{ name: 'Asset', value: 'asset', description: 'A file already in your VisionStory asset library' },
+];
+
+/** The fields of one entry of a list of media, each shown for its source. */
+export const mediaEntryBinaryProperty: INodeProperties = {
+	displayName: 'Input Binary Field',
+	name: 'binaryProperty',
+	type: 'string',
+	default: 'data',
+	displayOptions: { show: { source: ['binary'] } },
+	hint: 'The name of the input binary field containing the file',
+};
+
+export const mediaEntryUrl: INodeProperties = {
+	displayName: 'URL',
+	name: 'url',
+	type: 'string',
+	default: '',
+	placeholder: 'https://example.com/file',
+	displayOptions: { show: { source: ['url'] } },
+	description: 'Public URL of the file',
+};
+
+export const mediaEntryAssetId: INodeProperties = {
+	displayName: 'Asset ID',
+	name: 'assetId',
+	type: 'string',
+	default: '',
+	displayOptions: { show: { source: ['asset'] } },
+	description: 'ID of a file in your VisionStory asset library (see the Asset node)',
+};
+
+/** A video task's statuses, to filter a list by, labelled as everywhere (`ui/statuses.ts`). */
+export const videoStatuses: INodePropertyOptions[] = [
+	{ name: 'Queued', value: 'queued', description: 'Waiting to render (status queued)' },
+	{ name: 'Rendering', value: 'creating', description: 'Rendering (status creating)' },
+	{ name: 'Ready', value: 'created', description: 'Rendered; the video can be downloaded (status created)' },
+	{ name: 'Failed', value: 'failed', description: 'Failed; its credits were refunded (status failed)' },
+];
