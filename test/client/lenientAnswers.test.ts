@@ -13,7 +13,7 @@ import { failure } from '../support/failure';
 /** A client whose every call answers `data` (the success envelope's `data`), as the transport returns it. */
 function answering(data: unknown | ((request: Record<string, unknown>) => unknown)): VisionStoryClient {
 	const transport = {
-		call: async (_name: string, _spec: unknown, request: Record<string, unknown>) => (typeof data === 'function' ? (data as (r: Record<string, unknown>) => unknown)(request) : data),
+		exchange: async (_name: string, _spec: unknown, request: Record<string, unknown>) => (typeof data === 'function' ? (data as (r: Record<string, unknown>) => unknown)(request) : data),
 		sleep: async () => undefined,
 	};
 	return new VisionStoryClient(transport as unknown as Transport);
@@ -201,7 +201,7 @@ describe('waiting on 20 AI videos', () => {
 	test('one task the client cannot read fails only its own item, with a clear error; the other 19 finish', async () => {
 		let submitted = 0;
 		const transport = {
-			call: async (name: string, _spec: unknown, request: Record<string, unknown>) => {
+			exchange: async (name: string, _spec: unknown, request: Record<string, unknown>) => {
 				if (name === 'createAiVideo') return { video_id: `aiv_${submitted++}` };
 				const ids = String(request.video_ids).split(',');
 				return { videos: ids.map((id) => (id === 'aiv_7' ? { video_id: id, status: ['created'] } : { video_id: id, status: 'created', cost_credit: 10, video_url: `https://cdn.example.com/${id}` })) };

@@ -127,7 +127,7 @@ describe('response parsers', () => {
 		const wrong = fc.oneof(fc.boolean(), fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 2 }), fc.dictionary(extraKey, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }));
 		await fc.assert(
 			fc.asyncProperty(wrong, async (value) => {
-				const client = new VisionStoryClient({ call: async () => ({ ...talking, video_id: value }) } as unknown as Transport);
+				const client = new VisionStoryClient({ exchange: async () => ({ ...talking, video_id: value }) } as unknown as Transport);
 				const error = await client.getTalkingVideo({ video_id: 'vid_1' }).then(
 					() => undefined,
 					(e: unknown) => e,
@@ -146,7 +146,7 @@ describe('response parsers', () => {
 			fc.asyncProperty(fc.array(fc.option(broken, { nil: undefined }), { minLength: 20, maxLength: 20 }), async (statuses) => {
 				const ids = statuses.map((_, i) => `aiv_${i}`);
 				const videos = ids.map((id, i) => (statuses[i] === undefined ? { ...task, video_id: id } : { ...task, video_id: id, status: statuses[i] }));
-				const client = new VisionStoryClient({ call: async () => ({ videos }) } as unknown as Transport);
+				const client = new VisionStoryClient({ exchange: async () => ({ videos }) } as unknown as Transport);
 				const read = await client.readAiVideos(ids);
 				ids.forEach((id, i) => {
 					const entry = read.get(id);

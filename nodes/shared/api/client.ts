@@ -95,7 +95,7 @@ export class VisionStoryClient {
 
 	/** Sends a request that `validate` already checked. */
 	async send<N extends OperationName>(name: N, request: Checked<N>, options?: CallOptions): Promise<ResponseOf<N>> {
-		const data = await this.transport.call(name, operations[name], fieldsOf(request), options);
+		const data = await this.transport.exchange(name, operations[name], fieldsOf(request), options);
 		return this.parse(name, data);
 	}
 
@@ -160,7 +160,7 @@ export class VisionStoryClient {
 			throw invalidInput('getAiVideo', [{ field: 'video_ids', message: `has ${ids.length} ids; at most ${AI_VIDEO_BATCH_MAX} per call` }]);
 		}
 		const request = this.validate('getAiVideo', { video_ids: ids });
-		const data = await this.transport.call('getAiVideo', operations.getAiVideo, fieldsOf(request), options);
+		const data = await this.transport.exchange('getAiVideo', operations.getAiVideo, fieldsOf(request), options);
 		const entries = batchEntries(data);
 		const read = new Map<string, AiVideoDto | VisionStoryError>();
 		for (const entry of entries) {
@@ -200,7 +200,7 @@ export class VisionStoryClient {
 	}
 	/** The body is the audio itself, not the envelope: nothing to parse. */
 	async sendSpeech(request: Checked<'synthesizeSpeech'>, options?: CallOptions): Promise<AudioResult> {
-		return (await this.transport.call('synthesizeSpeech', operations.synthesizeSpeech, fieldsOf(request), options)) as AudioResult;
+		return (await this.transport.exchange('synthesizeSpeech', operations.synthesizeSpeech, fieldsOf(request), options)) as AudioResult;
 	}
 	alignAudio(request: RequestOf<'alignAudio'>, options?: CallOptions) {
 		return this.call('alignAudio', request, options);

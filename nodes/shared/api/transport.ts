@@ -80,7 +80,7 @@ export class Transport {
 	}
 
 	/** Sends one operation with an already validated request; returns the envelope's `data` (or the audio). */
-	async call(name: string, spec: OperationSpec, request: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
+	async exchange(name: string, spec: OperationSpec, request: Record<string, unknown>, options: CallOptions = {}): Promise<unknown> {
 		const media = options.media && Object.keys(options.media).length ? options.media : undefined;
 		const body = spec.clientRequestId ? withClientRequestId(request, options.idempotencyContext, media) : request;
 		const http: HttpRequest = {
