@@ -82,10 +82,11 @@ export class VisionStoryClient {
 	/** Checks a request without sending it; throws the same error the call would. */
 	validate<N extends OperationName>(name: N, request: Draft<RequestOf<N>>): Checked<N> {
 		// Operations without parameters are called often (credits, model lists): nothing to check.
-		if (operations[name].request === Empty && Object.keys(request as object).length === 0) return request as Checked<N>;
-		const parsed = operations[name].request.safeParse(request);
+		const schema: z.ZodType<Checked<N>, z.ZodTypeDef, unknown> = operations[name].request;
+		if (schema === Empty && Object.keys(request).length === 0) return {};
+		const parsed = schema.safeParse(request);
 		if (!parsed.success) throw invalidInput(name, fieldIssues(parsed.error));
-		return parsed.data as Checked<N>;
+		return parsed.data;
 	}
 
 	/** Any JSON operation by name: checked, then sent. The typed methods below are the usual way in. */
