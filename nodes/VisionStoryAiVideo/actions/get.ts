@@ -6,6 +6,7 @@ import type { Operation, OperationOption, Prepared, Run } from '../../shared/fra
 import { idList } from '../../shared/framework/mapping';
 import { param } from '../../shared/framework/params';
 import { attachVideo } from '../../shared/framework/download';
+import { outputFieldOf } from '../../shared/framework/videoTasks';
 import { getAiVideos } from '../getSeveral';
 
 const option: OperationOption = {
@@ -96,7 +97,7 @@ async function execute(run: Run, item: Prepared<Checked<'getAiVideo'>>): Promise
 	if (video_ids) return await getAiVideos(run, video_ids);
 	const task = await run.client.getAiVideo({ video_id: video_id ?? '' }, { signal: run.signal });
 	if (param.boolean(run.context, 'downloadResult', item.index) && task.status === 'created') {
-		return [await attachVideo(run, 'aiVideo', task, param.string(run.context, 'outputBinaryProperty', item.index) || 'data')];
+		return [await attachVideo(run, 'aiVideo', task, outputFieldOf(run.context, item.index))];
 	}
 	return [{ json: task as IDataObject }];
 }

@@ -5,6 +5,7 @@ import type { Checked } from '../../shared/api/client';
 import type { Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
 import { param } from '../../shared/framework/params';
 import { attachVideo } from '../../shared/framework/download';
+import { outputFieldOf } from '../../shared/framework/videoTasks';
 import { outputBinaryProperty } from '../../shared/ui/parameters';
 import { videoId } from './parameters';
 
@@ -44,7 +45,7 @@ async function prepare(run: Run, index: number): Promise<Checked<'getTalkingVide
 async function execute(run: Run, item: Prepared<Checked<'getTalkingVideo'>>): Promise<INodeExecutionData[]> {
 	const task = await run.client.send('getTalkingVideo', item.request, { signal: run.signal });
 	if (param.boolean(run.context, 'downloadResult', item.index) && task.status === 'created') {
-		return [await attachVideo(run, 'talkingVideo', task, param.string(run.context, 'outputBinaryProperty', item.index) || 'data')];
+		return [await attachVideo(run, 'talkingVideo', task, outputFieldOf(run.context, item.index))];
 	}
 	return [{ json: task as IDataObject }];
 }

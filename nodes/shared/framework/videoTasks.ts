@@ -85,10 +85,14 @@ export function timeoutOf(context: IExecuteFunctions, index: number, waitForComp
 	return waitForCompletion ? minutes(param.number(context, 'timeoutMinutes', index), 30) : minutes(param.number(context, 'slotWaitMinutes', index), 5);
 }
 
+/** The binary field item `index` puts a finished video in. */
+export function outputFieldOf(context: IExecuteFunctions, index: number): string {
+	return param.string(context, 'outputBinaryProperty', index) || 'data';
+}
+
 /** The binary field a finished video goes to, or undefined when it is not to be downloaded. */
 export function downloadFieldOf(context: IExecuteFunctions, index: number, download: boolean): string | undefined {
-	if (!download) return undefined;
-	return param.string(context, 'outputBinaryProperty', index) || 'data';
+	return download ? outputFieldOf(context, index) : undefined;
 }
 
 /** Each item's submission for `runTasks`: its request, files and idempotency context, and its time limit. */
