@@ -3,7 +3,8 @@
  * Lower layers never import higher ones; the API layer knows nothing of n8n.
  */
 const LAYERS = ['api', 'n8n', 'framework', 'ui', 'methods'];
-const shared = (layer) => `^nodes/shared/${layer}/`;
+const NODES = '^packages/n8n-nodes-visionstory/nodes/';
+const shared = (layer) => `${NODES}shared/${layer}/`;
 
 /** A layer may import only the layers listed before it in LAYERS (and itself). */
 const upwardImports = LAYERS.map((layer, index) => ({
@@ -11,7 +12,7 @@ const upwardImports = LAYERS.map((layer, index) => ({
 	comment: `${layer} may import only ${LAYERS.slice(0, index).join(', ') || 'itself'}`,
 	severity: 'error',
 	from: { path: shared(layer) },
-	to: { path: `^nodes/shared/(${LAYERS.slice(index + 1).join('|') || 'none'})/` },
+	to: { path: `${NODES}shared/(${LAYERS.slice(index + 1).join('|') || 'none'})/` },
 }));
 
 module.exports = {
@@ -28,28 +29,29 @@ module.exports = {
 			name: 'shared-never-imports-a-node',
 			comment: "A node's own logic lives in its folder; shared code does not reach into nodes",
 			severity: 'error',
-			from: { path: '^nodes/shared/' },
-			to: { path: '^nodes/VisionStory' },
+			from: { path: `${NODES}shared/` },
+			to: { path: `${NODES}VisionStory` },
 		},
 		{
 			name: 'no-files-beside-the-layers',
-			comment: 'nodes/shared holds only the layer folders: nothing imports from a file beside them, and no such file imports',
+			comment:
+				'nodes/shared holds only the layer folders: nothing imports from a file beside them, and no such file imports',
 			severity: 'error',
-			from: { path: '^nodes/shared/[^/]+\\.ts$' },
+			from: { path: `${NODES}shared/[^/]+\\.ts$` },
 			to: {},
 		},
 		{
 			name: 'nothing-imports-beside-the-layers',
 			severity: 'error',
 			from: {},
-			to: { path: '^nodes/shared/[^/]+\\.ts$' },
+			to: { path: `${NODES}shared/[^/]+\\.ts$` },
 		},
 		{
 			name: 'no-node-to-node-imports',
 			comment: 'Nodes share code through nodes/shared only',
 			severity: 'error',
-			from: { path: '^nodes/(VisionStory[^/]+)/' },
-			to: { path: '^nodes/VisionStory', pathNot: '^nodes/$1/' },
+			from: { path: `${NODES}(VisionStory[^/]+)/` },
+			to: { path: `${NODES}VisionStory`, pathNot: `${NODES}$1/` },
 		},
 		{ name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
 	],
@@ -57,6 +59,6 @@ module.exports = {
 		doNotFollow: { path: 'node_modules' },
 		tsPreCompilationDeps: true,
 		tsConfig: { fileName: 'tsconfig.json' },
-		exclude: { path: '^(dist|test|bench|scripts)/' },
+		exclude: { path: '(^|/)(dist|test|bench|scripts)/' },
 	},
 };

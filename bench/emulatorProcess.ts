@@ -22,12 +22,18 @@ export interface EmulatorProcess {
 	stop(): Promise<void>;
 }
 
-export async function startEmulatorProcess(env: Record<string, string> = {}): Promise<EmulatorProcess> {
+export async function startEmulatorProcess(
+	env: Record<string, string> = {},
+): Promise<EmulatorProcess> {
 	const root = join(__dirname, '..');
-	const child: ChildProcess = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'test/emulator/cli.ts')], {
-		env: { ...process.env, EMULATOR_PORT: '0', EMULATOR_MEDIA_PORT: '0', ...env },
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const child: ChildProcess = spawn(
+		process.execPath,
+		[join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'test/emulator/cli.ts')],
+		{
+			env: { ...process.env, EMULATOR_PORT: '0', EMULATOR_MEDIA_PORT: '0', ...env },
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	const banner = await new Promise<string>((resolve, reject) => {
 		let text = '';
 		child.stdout!.on('data', (chunk: Buffer) => {
@@ -44,7 +50,8 @@ export async function startEmulatorProcess(env: Record<string, string> = {}): Pr
 			headers: body === undefined ? undefined : { 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		if (!response.ok) throw new Error(`emulator ${method} ${path}: ${response.status} ${await response.text()}`);
+		if (!response.ok)
+			throw new Error(`emulator ${method} ${path}: ${response.status} ${await response.text()}`);
 		return await response.json();
 	};
 	return {
@@ -52,9 +59,11 @@ export async function startEmulatorProcess(env: Record<string, string> = {}): Pr
 		mediaBaseUrl: field('media'),
 		apiKey: field('key'),
 		setConfig: async (config) => void (await admin('POST', 'config', config)),
-		addAccount: async (apiKey, credits) => ((await admin('POST', 'accounts', { apiKey, credits })) as { account: string }).account,
+		addAccount: async (apiKey, credits) =>
+			((await admin('POST', 'accounts', { apiKey, credits })) as { account: string }).account,
 		reset: async () => void (await admin('POST', 'reset', {})),
-		requests: async () => ((await admin('GET', 'requests')) as { entries: RequestLogEntry[] }).entries,
+		requests: async () =>
+			((await admin('GET', 'requests')) as { entries: RequestLogEntry[] }).entries,
 		tasks: async () => ((await admin('GET', 'tasks')) as { tasks: TaskRecord[] }).tasks,
 		ledger: async () => ((await admin('GET', 'ledger')) as { entries: LedgerEntry[] }).entries,
 		stop: async () => {

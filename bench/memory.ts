@@ -1,5 +1,7 @@
 /** Peak growth of this process's resident memory while `work` runs, sampled every 10 ms. */
-export async function peakRssGrowth<T>(work: () => Promise<T>): Promise<{ result: T; peakMiB: number }> {
+export async function peakRssGrowth<T>(
+	work: () => Promise<T>,
+): Promise<{ result: T; peakMiB: number }> {
 	global.gc?.();
 	const before = process.memoryUsage().rss;
 	let peak = before;

@@ -4,9 +4,16 @@ export function log(text: string): void {
 }
 
 /** Prints `label` with the time spent every `everyMs` until the work ends. */
-export async function withTicker<T>(label: string, work: () => Promise<T>, everyMs = 30_000): Promise<T> {
+export async function withTicker<T>(
+	label: string,
+	work: () => Promise<T>,
+	everyMs = 30_000,
+): Promise<T> {
 	const started = Date.now();
-	const timer = setInterval(() => log(`… ${label}: ${Math.round((Date.now() - started) / 1000)} s so far`), everyMs);
+	const timer = setInterval(
+		() => log(`… ${label}: ${Math.round((Date.now() - started) / 1000)} s so far`),
+		everyMs,
+	);
 	try {
 		return await work();
 	} finally {

@@ -49,7 +49,9 @@ export interface QueueDownloadFigures {
 }
 
 function fixture(name: string): WorkflowJson {
-	return JSON.parse(readFileSync(join(repoRoot(), 'test', 'e2e', 'queue', 'workflows', `${name}.json`), 'utf8')) as WorkflowJson;
+	return JSON.parse(
+		readFileSync(join(repoRoot(), 'test', 'e2e', 'queue', 'workflows', `${name}.json`), 'utf8'),
+	) as WorkflowJson;
 }
 
 /** The batch fixture as a one-video workflow that downloads the finished MP4 into binary data. */
@@ -69,16 +71,26 @@ function downloadWorkflow(): WorkflowJson {
 
 function memoryOf(pid: number): { rssMiB: number; hwmMiB: number } {
 	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-	const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+	const kb = (field: string) =>
+		Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
 	return { rssMiB: kb('VmRSS') / 1024, hwmMiB: kb('VmHWM') / 1024 };
 }
 
 async function avatarId(emu: EmulatorProcess): Promise<string> {
-	const response = await fetch(`${emu.baseUrl}/api/v1/avatars?is_public=true&limit=1`, { headers: { 'X-API-Key': emu.apiKey } });
-	return ((await response.json()) as { data: { avatars: Array<{ avatar_id: string }> } }).data.avatars[0].avatar_id;
+	const response = await fetch(`${emu.baseUrl}/api/v1/avatars?is_public=true&limit=1`, {
+		headers: { 'X-API-Key': emu.apiKey },
+	});
+	return ((await response.json()) as { data: { avatars: Array<{ avatar_id: string }> } }).data
+		.avatars[0].avatar_id;
 }
 
-async function batchRun(session: QueueSession, emu: EmulatorProcess, executions: number, videos: number, renderMs: number): Promise<QueueBatchFigures> {
+async function batchRun(
+	session: QueueSession,
+	emu: EmulatorProcess,
+	executions: number,
+	videos: number,
+	renderMs: number,
+): Promise<QueueBatchFigures> {
 	const { rest, cluster } = session;
 	await emu.setConfig({ renderMs, videoBytes: 0 });
 	await rest.activate(BATCH.workflow);
@@ -86,15 +98,26 @@ async function batchRun(session: QueueSession, emu: EmulatorProcess, executions:
 	const started = Date.now();
 	await Promise.all(
 		Array.from({ length: executions }, (_, e) =>
-			callWebhook(cluster.webhookBaseUrl, BATCH.path, { avatar_id: avatar, scripts: Array.from({ length: videos }, (_, v) => `Bench batch ${e + 1}, video ${v + 1}`) }),
+			callWebhook(cluster.webhookBaseUrl, BATCH.path, {
+				avatar_id: avatar,
+				scripts: Array.from({ length: videos }, (_, v) => `Bench batch ${e + 1}, video ${v + 1}`),
+			}),
 		),
 	);
-	const done = await withTicker(`${executions} × ${videos} talking videos on the workers`, () => waitForExecutions(rest, BATCH.workflow, executions, 10 * 60_000), 10_000);
+	const done = await withTicker(
+		`${executions} × ${videos} talking videos on the workers`,
+		() => waitForExecutions(rest, BATCH.workflow, executions, 10 * 60_000),
+		10_000,
+	);
 	const stopped = Math.max(...done.map((e) => Date.parse(e.stoppedAt ?? '')));
 	const runs = cluster.workerRuns();
 	const byWorker: Record<string, number> = {};
-	for (const execution of done) for (const worker of runs.get(String(execution.id)) ?? []) byWorker[worker] = (byWorker[worker] ?? 0) + 1;
-	const items = done.flatMap((e) => e.data?.resultData?.runData?.['Create Talking Videos']?.[0]?.data?.main?.[0] ?? []);
+	for (const execution of done)
+		for (const worker of runs.get(String(execution.id)) ?? [])
+			byWorker[worker] = (byWorker[worker] ?? 0) + 1;
+	const items = done.flatMap(
+		(e) => e.data?.resultData?.runData?.['Create Talking Videos']?.[0]?.data?.main?.[0] ?? [],
+	);
 	await rest.deactivate(BATCH.workflow);
 	return {
 		line: `n8n ${cluster.install.line.n8n}`,
@@ -109,7 +132,12 @@ async function batchRun(session: QueueSession, emu: EmulatorProcess, executions:
 	};
 }
 
-async function downloadRun(session: QueueSession, emu: EmulatorProcess, bytes: number, mode: string): Promise<QueueDownloadFigures> {
+async function downloadRun(
+	session: QueueSession,
+	emu: EmulatorProcess,
+	bytes: number,
+	mode: string,
+): Promise<QueueDownloadFigures> {
 	const { rest, cluster } = session;
 	await emu.setConfig({ renderMs: 500, videoBytes: bytes });
 	await rest.activate(DOWNLOAD.workflow);
@@ -117,19 +145,28 @@ async function downloadRun(session: QueueSession, emu: EmulatorProcess, bytes: n
 	const baseline = new Map(workers.map((w) => [w.name, memoryOf(w.daemon.pid).rssMiB]));
 	const peak = new Map(baseline);
 	const sampler = setInterval(() => {
-		for (const w of workers) peak.set(w.name, Math.max(peak.get(w.name)!, memoryOf(w.daemon.pid).rssMiB));
+		for (const w of workers)
+			peak.set(w.name, Math.max(peak.get(w.name)!, memoryOf(w.daemon.pid).rssMiB));
 	}, 20);
 	const known = new Set(cluster.workerRuns().keys());
 	const started = Date.now();
 	try {
-		await callWebhook(cluster.webhookBaseUrl, DOWNLOAD.path, { avatar_id: await avatarId(emu), scripts: ['A long video'] });
-		const [execution] = await withTicker(`${Math.round(bytes / MIB)} MiB download (${mode})`, () => waitForExecutions(rest, DOWNLOAD.workflow, 1, 10 * 60_000), 10_000);
+		await callWebhook(cluster.webhookBaseUrl, DOWNLOAD.path, {
+			avatar_id: await avatarId(emu),
+			scripts: ['A long video'],
+		});
+		const [execution] = await withTicker(
+			`${Math.round(bytes / MIB)} MiB download (${mode})`,
+			() => waitForExecutions(rest, DOWNLOAD.workflow, 1, 10 * 60_000),
+			10_000,
+		);
 		const seconds = (Date.parse(execution.stoppedAt ?? '') - started) / 1000;
 		const id = [...cluster.workerRuns().keys()].find((k) => !known.has(k));
 		const worker = id ? cluster.workerRuns().get(id)![0] : workers[0].name;
 		// The kernel's high-water mark catches a peak between two samples.
 		const hwm = memoryOf(cluster.workers.get(worker)!.daemon.pid).hwmMiB;
-		const item = execution.data?.resultData?.runData?.['Create Talking Videos']?.[0]?.data?.main?.[0]?.[0] as { binary?: Record<string, { id?: string }> } | undefined;
+		const item = execution.data?.resultData?.runData?.['Create Talking Videos']?.[0]?.data
+			?.main?.[0]?.[0] as { binary?: Record<string, { id?: string }> } | undefined;
 		const binaryId = item?.binary?.data?.id;
 		return {
 			line: `n8n ${cluster.install.line.n8n}`,
@@ -138,8 +175,15 @@ async function downloadRun(session: QueueSession, emu: EmulatorProcess, bytes: n
 			baselineMiB: baseline.get(worker)!,
 			peakMiB: Math.max(peak.get(worker)!, hwm),
 			seconds,
-			storedAs: binaryId ? binaryId.slice(0, binaryId.indexOf(':')) : item?.binary?.data ? 'inline base64' : 'no file',
-			error: execution.status === 'success' ? undefined : (execution.data?.resultData?.error?.message ?? execution.status),
+			storedAs: binaryId
+				? binaryId.slice(0, binaryId.indexOf(':'))
+				: item?.binary?.data
+					? 'inline base64'
+					: 'no file',
+			error:
+				execution.status === 'success'
+					? undefined
+					: (execution.data?.resultData?.error?.message ?? execution.status),
 		};
 	} finally {
 		clearInterval(sampler);
@@ -156,15 +200,24 @@ export interface QueueBenchOptions {
 	downloadBytes: number;
 }
 
-export async function queueBench(emu: EmulatorProcess, options: QueueBenchOptions): Promise<{ batch?: QueueBatchFigures; download: QueueDownloadFigures }> {
+export async function queueBench(
+	emu: EmulatorProcess,
+	options: QueueBenchOptions,
+): Promise<{ batch?: QueueBatchFigures; download: QueueDownloadFigures }> {
 	// Under .e2e/ with the suites' user folders: ignored by git, wiped at every start.
 	const root = join(repoRoot(), '.e2e', `bench-queue-${options.line.id}-${options.binaryStorage}`);
 	const shared = join(root, 'shared-binary-data');
 	const env: Record<string, string> =
 		options.binaryStorage === 'shared-filesystem'
-			? { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem', N8N_BINARY_DATA_STORAGE_PATH: shared, N8N_STORAGE_PATH: shared }
+			? {
+					N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+					N8N_BINARY_DATA_STORAGE_PATH: shared,
+					N8N_STORAGE_PATH: shared,
+				}
 			: {};
-	log(`queue mode, n8n ${options.line.n8n}, binary data ${options.binaryStorage}: starting Postgres, Redis, main, 2 workers, a webhook processor`);
+	log(
+		`queue mode, n8n ${options.line.n8n}, binary data ${options.binaryStorage}: starting Postgres, Redis, main, 2 workers, a webhook processor`,
+	);
 	const session = await withTicker('starting the cluster', () =>
 		prepareQueueSession({
 			line: options.line,
@@ -179,14 +232,27 @@ export async function queueBench(emu: EmulatorProcess, options: QueueBenchOption
 	try {
 		let batch: QueueBatchFigures | undefined;
 		if (options.batch) {
-			batch = await batchRun(session, emu, options.batch.executions, options.batch.videos, options.batch.renderMs);
-			log(`${batch.videos} videos in ${batch.executions} executions: ${batch.wallSeconds.toFixed(1)} s (floor ${batch.floorSeconds} s), by worker ${JSON.stringify(batch.byWorker)}`);
+			batch = await batchRun(
+				session,
+				emu,
+				options.batch.executions,
+				options.batch.videos,
+				options.batch.renderMs,
+			);
+			log(
+				`${batch.videos} videos in ${batch.executions} executions: ${batch.wallSeconds.toFixed(1)} s (floor ${batch.floorSeconds} s), by worker ${JSON.stringify(batch.byWorker)}`,
+			);
 		}
 		// Let the workers settle after the batch before taking the memory baseline.
 		await sleep(3000);
-		const modeLabel = options.binaryStorage === 'default' ? defaultModeLabel(options.line) : 'filesystem, one folder shared by every process';
+		const modeLabel =
+			options.binaryStorage === 'default'
+				? defaultModeLabel(options.line)
+				: 'filesystem, one folder shared by every process';
 		const download = await downloadRun(session, emu, options.downloadBytes, modeLabel);
-		log(`${download.mib} MiB download (${download.mode}): worker peak ${download.peakMiB.toFixed(0)} MiB from ${download.baselineMiB.toFixed(0)} MiB${download.error ? `; failed: ${download.error}` : ''}`);
+		log(
+			`${download.mib} MiB download (${download.mode}): worker peak ${download.peakMiB.toFixed(0)} MiB from ${download.baselineMiB.toFixed(0)} MiB${download.error ? `; failed: ${download.error}` : ''}`,
+		);
 		return { batch, download };
 	} finally {
 		await session.cluster.stop();
@@ -194,5 +260,7 @@ export async function queueBench(emu: EmulatorProcess, options: QueueBenchOption
 }
 
 function defaultModeLabel(line: N8nLine): string {
-	return line.id === 'n8n1' ? 'default: inline in the execution data' : 'default in queue mode: database (Postgres)';
+	return line.id === 'n8n1'
+		? 'default: inline in the execution data'
+		: 'default in queue mode: database (Postgres)';
 }

@@ -1,6 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
-import { mapConcurrent } from '../nodes/shared/api/concurrency';
+import { mapConcurrent } from '../packages/n8n-nodes-visionstory/nodes/shared/api/concurrency';
 
 /**
  * The same GET as Account → Get Credits, written the way a minimal node would: n8n's authenticated
@@ -25,11 +30,15 @@ export class RawCredits implements INodeType {
 		const items = this.getInputData();
 		const credentials = (await this.getCredentials('visionStoryApi')) as { baseUrl: string };
 		const output = await mapConcurrent(items, 5, async (_, index) => {
-			const response = (await this.helpers.httpRequestWithAuthentication.call(this, 'visionStoryApi', {
-				method: 'GET',
-				url: `${credentials.baseUrl}/api/v1/billing/credits`,
-				json: true,
-			})) as { data: INodeExecutionData['json'] };
+			const response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				'visionStoryApi',
+				{
+					method: 'GET',
+					url: `${credentials.baseUrl}/api/v1/billing/credits`,
+					json: true,
+				},
+			)) as { data: INodeExecutionData['json'] };
 			return { json: response.data, pairedItem: { item: index } };
 		});
 		return [output];

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 
-import type { VisionStoryClient } from '../nodes/shared/api/client';
-import { mapConcurrent } from '../nodes/shared/api/concurrency';
+import type { VisionStoryClient } from '../packages/n8n-nodes-visionstory/nodes/shared/api/client';
+import { mapConcurrent } from '../packages/n8n-nodes-visionstory/nodes/shared/api/concurrency';
 import type { Harness } from '../test/harness';
 import { TRIGGER } from '../test/support/engine';
 import type { EmulatorProcess } from './emulatorProcess';
@@ -22,18 +22,34 @@ export interface RequestPathFigures {
 	rawNodeMsPerItem: number;
 }
 
-async function rps(count: number, concurrency: number, call: () => Promise<unknown>): Promise<number> {
-	const { seconds } = await timed(async () => await mapConcurrent(Array.from({ length: count }), concurrency, call));
+async function rps(
+	count: number,
+	concurrency: number,
+	call: () => Promise<unknown>,
+): Promise<number> {
+	const { seconds } = await timed(
+		async () => await mapConcurrent(Array.from({ length: count }), concurrency, call),
+	);
 	return count / seconds;
 }
 
 /** The client's `get` (envelope, validation, parsing, retry bookkeeping) against a bare undici loop to the same endpoint. */
-export async function requestPath(harness: Harness, emu: EmulatorProcess, client: VisionStoryClient, requests = 4000, concurrency = 16, items = 1000): Promise<RequestPathFigures> {
+export async function requestPath(
+	harness: Harness,
+	emu: EmulatorProcess,
+	client: VisionStoryClient,
+	requests = 4000,
+	concurrency = 16,
+	items = 1000,
+): Promise<RequestPathFigures> {
 	await emu.reset();
 	const agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 });
 	const url = `${emu.baseUrl}/api/v1/billing/credits`;
 	const bare = async () => {
-		const response = await request(url, { headers: { 'x-api-key': emu.apiKey, accept: 'application/json' }, dispatcher: agent });
+		const response = await request(url, {
+			headers: { 'x-api-key': emu.apiKey, accept: 'application/json' },
+			dispatcher: agent,
+		});
 		const body = (await response.body.json()) as { data: { credits: number } };
 		if (typeof body.data.credits !== 'number') throw new Error('bad answer');
 	};
@@ -54,7 +70,14 @@ export async function requestPath(harness: Harness, emu: EmulatorProcess, client
 		const sides = round % 2 === 0 ? (['bare', 'client'] as const) : (['client', 'bare'] as const);
 		for (const side of sides) {
 			const cpu = process.cpuUsage();
-			const run = await timed(async () => await mapConcurrent(Array.from({ length: chunk }), concurrency, side === 'bare' ? bare : viaClient));
+			const run = await timed(
+				async () =>
+					await mapConcurrent(
+						Array.from({ length: chunk }),
+						concurrency,
+						side === 'bare' ? bare : viaClient,
+					),
+			);
 			const used = process.cpuUsage(cpu);
 			seconds[side] += run.seconds;
 			cpuMicros[side] += used.user + used.system;
@@ -64,7 +87,14 @@ export async function requestPath(harness: Harness, emu: EmulatorProcess, client
 	const clientRps = requests / seconds.client;
 	const workflow = {
 		nodes: [
-			{ id: 'start', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'start',
+				name: TRIGGER,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'credits',
 				name: 'Get Credits',
@@ -82,7 +112,10 @@ export async function requestPath(harness: Harness, emu: EmulatorProcess, client
 	const runOnce = async (type: string) => {
 		const flow = { ...workflow, nodes: [workflow.nodes[0], { ...workflow.nodes[1], type }] };
 		return await timed(async () => {
-			const result = await harness.run(flow as never, { credentials, pinData: { [TRIGGER]: pinned } });
+			const result = await harness.run(flow as never, {
+				credentials,
+				pinData: { [TRIGGER]: pinned },
+			});
 			if (result.error) throw result.error;
 			if (result.output('Get Credits').length !== items) throw new Error('missing items');
 		});
@@ -91,7 +124,10 @@ export async function requestPath(harness: Harness, emu: EmulatorProcess, client
 	let executorSeconds = Infinity;
 	let rawSeconds = Infinity;
 	for (let round = 0; round < 3; round++) {
-		executorSeconds = Math.min(executorSeconds, (await runOnce('n8n-nodes-visionstory.visionStoryAccount')).seconds);
+		executorSeconds = Math.min(
+			executorSeconds,
+			(await runOnce('n8n-nodes-visionstory.visionStoryAccount')).seconds,
+		);
 		rawSeconds = Math.min(rawSeconds, (await runOnce('bench.rawCredits')).seconds);
 		await emu.reset();
 	}

@@ -43,7 +43,11 @@ function batchRows(figures: BatchFigures[]): string[] {
 	});
 }
 
-function targets(batches: BatchFigures[], files: FileFigures[], path: RequestPathFigures): string[] {
+function targets(
+	batches: BatchFigures[],
+	files: FileFigures[],
+	path: RequestPathFigures,
+): string[] {
 	const [talking, ai] = batches;
 	const roundsOk = (ai.rounds ?? []).every((r) => r.requests === Math.ceil(r.pending / 20));
 	const download = files[0];
@@ -63,7 +67,9 @@ const SCALE_BEGIN = '<!-- scale:begin -->';
 const SCALE_END = '<!-- scale:end -->';
 
 function scaleSection(figures: ScaleFigures[], measuredBy: string): string[] {
-	const [standard, tenPerSecond, limited, overLimit] = figures.filter((f) => f.kind === 'talkingVideo');
+	const [standard, tenPerSecond, limited, overLimit] = figures.filter(
+		(f) => f.kind === 'talkingVideo',
+	);
 	const talking = figures.filter((f) => f.kind === 'talkingVideo');
 	const peakOk = figures.every((f) => f.peakPerSecond <= f.budget);
 	const row = (f: ScaleFigures) =>
@@ -74,29 +80,43 @@ function scaleSection(figures: ScaleFigures[], measuredBy: string): string[] {
 		'',
 		measuredBy,
 		'',
-		'One execution, every item in it; the emulator in its own process counts what it receives per key (its request log). Each row uses a fresh key, so the budget starts at the node\'s Requests per Second.',
+		"One execution, every item in it; the emulator in its own process counts what it receives per key (its request log). Each row uses a fresh key, so the budget starts at the node's Requests per Second.",
 		'',
 		'| batch | budget | service limit | wall time | floor | over floor | peak requests/s | average requests/s | requests per video | peak RSS growth | 429s met (absorbed: items still made) | items |',
 		'|---|---|---|---|---|---|---|---|---|---|---|---|',
 		...figures.map(row),
 		'',
-		'Floor: talking videos, one render (and the emulator\'s 0.5 s queue) plus N / rate (the last submission leaves at N / rate), the rate being the budget or the service\'s limit if lower; AI videos, ceil(N / cap) rounds of max(render and queue, poll interval). Peak: the most requests of the key that arrived within any one second; average: requests over the time from the first to the last.',
+		"Floor: talking videos, one render (and the emulator's 0.5 s queue) plus N / rate (the last submission leaves at N / rate), the rate being the budget or the service's limit if lower; AI videos, ceil(N / cap) rounds of max(render and queue, poll interval). Peak: the most requests of the key that arrived within any one second; average: requests over the time from the first to the last.",
 		'',
 		'| target | measured | |',
 		'|---|---|---|',
 	];
 	if (standard) {
-		lines.push(`| 1,000 talking videos within 1.3× of the floor | ${fmt(standard.seconds / standard.floorSeconds, 2)}× | ${check(standard.seconds <= standard.floorSeconds * 1.3)} |`);
-		lines.push(`| … peak request rate ≤ the budget (every row) | ${figures.map((f) => `${f.peakPerSecond}/${f.budget}`).join(', ')} | ${check(peakOk)} |`);
-		lines.push(`| … 0 failed items (every row) | ${figures.map((f) => f.failedItems).join(', ')} | ${check(figures.every((f) => f.failedItems === 0))} |`);
-		lines.push(`| … peak RSS growth ≤ 128 MiB | ${talking.map((f) => `${fmt(f.peakRssMiB, 0)} MiB`).join(', ')} | ${check(talking.every((f) => f.peakRssMiB <= 128))} |`);
+		lines.push(
+			`| 1,000 talking videos within 1.3× of the floor | ${fmt(standard.seconds / standard.floorSeconds, 2)}× | ${check(standard.seconds <= standard.floorSeconds * 1.3)} |`,
+		);
+		lines.push(
+			`| … peak request rate ≤ the budget (every row) | ${figures.map((f) => `${f.peakPerSecond}/${f.budget}`).join(', ')} | ${check(peakOk)} |`,
+		);
+		lines.push(
+			`| … 0 failed items (every row) | ${figures.map((f) => f.failedItems).join(', ')} | ${check(figures.every((f) => f.failedItems === 0))} |`,
+		);
+		lines.push(
+			`| … peak RSS growth ≤ 128 MiB | ${talking.map((f) => `${fmt(f.peakRssMiB, 0)} MiB`).join(', ')} | ${check(talking.every((f) => f.peakRssMiB <= 128))} |`,
+		);
 	}
 	if (tenPerSecond && limited) {
-		lines.push(`| under a service limit of 10/s: 0 items failed by 429 | ${limited.failedItems} failed, ${limited.rateLimited} 429s met | ${check(limited.failedItems === 0)} |`);
-		lines.push(`| … within 1.2× of the same run without the limit (10/s) | ${fmt(limited.seconds / tenPerSecond.seconds, 2)}× | ${check(limited.seconds <= tenPerSecond.seconds * 1.2)} |`);
+		lines.push(
+			`| under a service limit of 10/s: 0 items failed by 429 | ${limited.failedItems} failed, ${limited.rateLimited} 429s met | ${check(limited.failedItems === 0)} |`,
+		);
+		lines.push(
+			`| … within 1.2× of the same run without the limit (10/s) | ${fmt(limited.seconds / tenPerSecond.seconds, 2)}× | ${check(limited.seconds <= tenPerSecond.seconds * 1.2)} |`,
+		);
 	}
 	if (overLimit) {
-		lines.push(`| a budget of 20/s over a service limit of 10/s: 429s absorbed | ${overLimit.rateLimited} 429s, ${overLimit.failedItems} failed, ${fmt(overLimit.seconds / overLimit.floorSeconds, 2)}× of the floor at 10/s | ${check(overLimit.failedItems === 0)} |`);
+		lines.push(
+			`| a budget of 20/s over a service limit of 10/s: 429s absorbed | ${overLimit.rateLimited} 429s, ${overLimit.failedItems} failed, ${fmt(overLimit.seconds / overLimit.floorSeconds, 2)}× of the floor at 10/s | ${check(overLimit.failedItems === 0)} |`,
+		);
 	}
 	lines.push('', SCALE_END, '');
 	return lines;
@@ -116,9 +136,13 @@ function writeScaleSection(section: string[]): void {
 	writeFileSync(file, next);
 }
 
-async function scaleFigures(harness: Awaited<ReturnType<typeof createHarness>>, emu: Awaited<ReturnType<typeof startEmulatorProcess>>): Promise<ScaleFigures[]> {
+async function scaleFigures(
+	harness: Awaited<ReturnType<typeof createHarness>>,
+	emu: Awaited<ReturnType<typeof startEmulatorProcess>>,
+): Promise<ScaleFigures[]> {
 	const figures: ScaleFigures[] = [];
-	for (const run of scaleRuns(quick)) figures.push(await withTicker(run.label, () => scaleBatch(harness, emu, run)));
+	for (const run of scaleRuns(quick))
+		figures.push(await withTicker(run.label, () => scaleBatch(harness, emu, run)));
 	return figures;
 }
 
@@ -133,15 +157,24 @@ interface QueueFigures {
 }
 
 /** Each n8n line in queue mode: its default binary-data mode with a batch, then binary data on a shared disk. */
-async function queueMode(emu: Awaited<ReturnType<typeof startEmulatorProcess>>): Promise<QueueFigures> {
+async function queueMode(
+	emu: Awaited<ReturnType<typeof startEmulatorProcess>>,
+): Promise<QueueFigures> {
 	const figures: QueueFigures = { batches: [], downloads: [] };
 	const downloadBytes = (quick ? 32 : 200) * MIB;
 	for (const line of [N8N_LINES.n8n2, N8N_LINES.n8n1]) {
 		const batch = { executions: 5, videos: quick ? 2 : 10, renderMs: 4000 };
-		const standard = await queueBench(emu, { line, binaryStorage: 'default', batch, downloadBytes });
+		const standard = await queueBench(emu, {
+			line,
+			binaryStorage: 'default',
+			batch,
+			downloadBytes,
+		});
 		if (standard.batch) figures.batches.push(standard.batch);
 		figures.downloads.push(standard.download);
-		figures.downloads.push((await queueBench(emu, { line, binaryStorage: 'shared-filesystem', downloadBytes })).download);
+		figures.downloads.push(
+			(await queueBench(emu, { line, binaryStorage: 'shared-filesystem', downloadBytes })).download,
+		);
 	}
 	return figures;
 }
@@ -156,7 +189,12 @@ function queueRows(queue: QueueFigures): string[] {
 		'|---|---|---|---|---|---|',
 		...queue.batches.map(
 			(b) =>
-				`| ${b.line}: ${b.videos} talking videos in ${b.executions} webhook executions (render ${b.renderSeconds} s, poll ${b.pollSeconds} s) | ${fmt(b.wallSeconds)} s | ${fmt(b.floorSeconds)} s | ${fmt(b.wallSeconds / b.floorSeconds, 2)}× | ${Object.entries(b.byWorker).sort().map(([w, n]) => `${w}: ${n}`).join(', ')} | ${b.failedItems} failed |`,
+				`| ${b.line}: ${b.videos} talking videos in ${b.executions} webhook executions (render ${b.renderSeconds} s, poll ${b.pollSeconds} s) | ${fmt(b.wallSeconds)} s | ${fmt(b.floorSeconds)} s | ${fmt(b.wallSeconds / b.floorSeconds, 2)}× | ${Object.entries(
+					b.byWorker,
+				)
+					.sort()
+					.map(([w, n]) => `${w}: ${n}`)
+					.join(', ')} | ${b.failedItems} failed |`,
 		),
 		'',
 		'Wall time: from the first webhook call to the last execution stopped, as n8n recorded it.',
@@ -175,13 +213,18 @@ function queueRows(queue: QueueFigures): string[] {
 
 async function main(): Promise<void> {
 	const emu = await startEmulatorProcess({ RENDER_MS: '4000' });
-	const harness = await createHarness({ binaryMode: 'filesystem', extraNodeTypes: { 'bench.rawCredits': new RawCredits() } });
+	const harness = await createHarness({
+		binaryMode: 'filesystem',
+		extraNodeTypes: { 'bench.rawCredits': new RawCredits() },
+	});
 	const credentials = { visionStoryApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } };
 	const client = createUndiciClient(emu.apiKey, { baseUrl: emu.baseUrl });
 	try {
 		if (only === 'path') {
 			const path = await requestPath(harness, emu, client);
-			log(`client ${fmt(path.clientRps, 0)} req/s (${fmt(path.clientCpuMicros)} µs CPU) vs bare undici ${fmt(path.bareRps, 0)} req/s (${fmt(path.bareCpuMicros)} µs CPU): ${fmt(path.clientRps / path.bareRps, 2)}×; executor overhead ${fmt(path.executorMsPerItem, 3)} ms per item (n8n's HTTP stack ${fmt(path.rawNodeMsPerItem, 3)} ms)`);
+			log(
+				`client ${fmt(path.clientRps, 0)} req/s (${fmt(path.clientCpuMicros)} µs CPU) vs bare undici ${fmt(path.bareRps, 0)} req/s (${fmt(path.bareCpuMicros)} µs CPU): ${fmt(path.clientRps / path.bareRps, 2)}×; executor overhead ${fmt(path.executorMsPerItem, 3)} ms per item (n8n's HTTP stack ${fmt(path.rawNodeMsPerItem, 3)} ms)`,
+			);
 			return;
 		}
 		if (only === 'queue') {
@@ -201,25 +244,47 @@ async function main(): Promise<void> {
 			return;
 		}
 		log('1/5 batches of renders (this part waits on real renders: several minutes)');
-		const talking = await withTicker('talking video batch', () => talkingVideoBatch(harness, emu, credentials, quick ? 10 : 50, 4000));
-		log(`talking videos: ${fmt(talking.batchedSeconds)} s batched, ${fmt(talking.baselineSeconds)} s one at a time`);
-		const ai = await withTicker('AI video batch', () => aiVideoBatch(harness, emu, credentials, quick ? 6 : 20, 2, quick ? 8000 : 12_000));
-		log(`AI videos: ${fmt(ai.batchedSeconds)} s batched, ${fmt(ai.baselineSeconds)} s one at a time`);
+		const talking = await withTicker('talking video batch', () =>
+			talkingVideoBatch(harness, emu, credentials, quick ? 10 : 50, 4000),
+		);
+		log(
+			`talking videos: ${fmt(talking.batchedSeconds)} s batched, ${fmt(talking.baselineSeconds)} s one at a time`,
+		);
+		const ai = await withTicker('AI video batch', () =>
+			aiVideoBatch(harness, emu, credentials, quick ? 6 : 20, 2, quick ? 8000 : 12_000),
+		);
+		log(
+			`AI videos: ${fmt(ai.batchedSeconds)} s batched, ${fmt(ai.baselineSeconds)} s one at a time`,
+		);
 
 		log('2/5 big files');
-		const download = await withTicker('video download', () => videoDownload(harness, emu, credentials, (quick ? 128 : 1024) * MIB));
-		log(`download: ${fmt(download.streamedPeakMiB)} MiB streamed vs ${fmt(download.bufferedPeakMiB)} MiB buffered`);
-		const upload = await withTicker('asset upload', () => assetUpload(harness, emu, credentials, (quick ? 30 : 100) * MIB));
-		log(`upload: ${fmt(upload.streamedPeakMiB)} MiB streamed vs ${fmt(upload.bufferedPeakMiB)} MiB buffered`);
+		const download = await withTicker('video download', () =>
+			videoDownload(harness, emu, credentials, (quick ? 128 : 1024) * MIB),
+		);
+		log(
+			`download: ${fmt(download.streamedPeakMiB)} MiB streamed vs ${fmt(download.bufferedPeakMiB)} MiB buffered`,
+		);
+		const upload = await withTicker('asset upload', () =>
+			assetUpload(harness, emu, credentials, (quick ? 30 : 100) * MIB),
+		);
+		log(
+			`upload: ${fmt(upload.streamedPeakMiB)} MiB streamed vs ${fmt(upload.bufferedPeakMiB)} MiB buffered`,
+		);
 
 		log('3/5 request path');
-		const path = await withTicker('request path', () => requestPath(harness, emu, client, quick ? 1000 : 4000, 16, quick ? 200 : 1000));
+		const path = await withTicker('request path', () =>
+			requestPath(harness, emu, client, quick ? 1000 : 4000, 16, quick ? 200 : 1000),
+		);
 		log(`client ${fmt(path.clientRps, 0)} req/s vs bare undici ${fmt(path.bareRps, 0)} req/s`);
 
-		log('4/5 queue mode in the real n8n app (installs n8n once into .cache/, then several minutes)');
+		log(
+			'4/5 queue mode in the real n8n app (installs n8n once into .cache/, then several minutes)',
+		);
 		const queue = await queueMode(emu);
 
-		log('5/5 large batches under a request budget (1,000 talking videos, 200 AI videos: many minutes)');
+		log(
+			'5/5 large batches under a request budget (1,000 talking videos, 200 AI videos: many minutes)',
+		);
 		const scale = await scaleFigures(harness, emu);
 
 		const cpu = cpus();
@@ -227,7 +292,7 @@ async function main(): Promise<void> {
 			'# Benchmarks',
 			'',
 			`Measured by \`npm run bench\`${quick ? ' (BENCH_QUICK: a smaller run, not the figures to quote)' : ''} on ${new Date().toISOString().slice(0, 10)}: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${fmt(totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${process.platform}.`,
-			'The nodes run in n8n\'s engine (n8n-core, in-process) against the VisionStory emulator in its own process, over loopback HTTP.',
+			"The nodes run in n8n's engine (n8n-core, in-process) against the VisionStory emulator in its own process, over loopback HTTP.",
 			'Machines are shared and noisy: read ratios, not absolute seconds.',
 			'',
 			'## Batches of renders',
@@ -245,7 +310,10 @@ async function main(): Promise<void> {
 			'',
 			'| transfer | size | peak RSS growth, streamed (the nodes) | peak RSS growth, buffered whole (baseline) |',
 			'|---|---|---|---|',
-			...[download, upload].map((f) => `| ${f.what} | ${fmt(f.mib, 0)} MiB | ${fmt(f.streamedPeakMiB)} MiB | ${fmt(f.bufferedPeakMiB)} MiB |`),
+			...[download, upload].map(
+				(f) =>
+					`| ${f.what} | ${fmt(f.mib, 0)} MiB | ${fmt(f.streamedPeakMiB)} MiB | ${fmt(f.bufferedPeakMiB)} MiB |`,
+			),
 			'',
 			'## Request path',
 			'',

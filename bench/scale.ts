@@ -63,12 +63,29 @@ function workflow(run: ScaleRun, avatarId: string): WorkflowJson {
 	};
 	const parameters: INodeParameters =
 		run.kind === 'talkingVideo'
-			? { ...common, avatarId: { __rl: true, mode: 'id', value: avatarId }, scriptType: 'text', text: '={{ $json.text }}', voiceId: { __rl: true, mode: 'id', value: 'Alice' } }
-			: { ...common, modelId: { __rl: true, mode: 'id', value: 'kling-3.0-omni' }, prompt: '={{ $json.text }}' };
+			? {
+					...common,
+					avatarId: { __rl: true, mode: 'id', value: avatarId },
+					scriptType: 'text',
+					text: '={{ $json.text }}',
+					voiceId: { __rl: true, mode: 'id', value: 'Alice' },
+				}
+			: {
+					...common,
+					modelId: { __rl: true, mode: 'id', value: 'kling-3.0-omni' },
+					prompt: '={{ $json.text }}',
+				};
 	return {
 		name: `bench: ${run.label}`,
 		nodes: [
-			{ id: 'trigger', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'trigger',
+				name: TRIGGER,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'batch',
 				name: 'Batch',
@@ -88,35 +105,65 @@ function workflow(run: ScaleRun, avatarId: string): WorkflowJson {
  * Runs one large batch against the emulator (in its own process) with a fresh key, so the budget
  * starts where the node's option sets it, and reads the request log for what the service saw.
  */
-export async function scaleBatch(harness: Harness, emu: EmulatorProcess, run: ScaleRun): Promise<ScaleFigures> {
+export async function scaleBatch(
+	harness: Harness,
+	emu: EmulatorProcess,
+	run: ScaleRun,
+): Promise<ScaleFigures> {
 	await emu.reset();
-	await emu.setConfig({ renderMs: run.renderMs, aiConcurrencyCap: run.cap ?? 3, rateLimitPerSecond: run.serviceLimit ?? 0, videoBytes: run.videoBytes ?? 0 });
+	await emu.setConfig({
+		renderMs: run.renderMs,
+		aiConcurrencyCap: run.cap ?? 3,
+		rateLimitPerSecond: run.serviceLimit ?? 0,
+		videoBytes: run.videoBytes ?? 0,
+	});
 	const apiKey = `sk-vs-bench-scale-${process.pid}-${++accounts}-0000000000`;
 	const account = await emu.addAccount(apiKey, 10_000_000);
-	const avatars = await (await fetch(`${emu.baseUrl}/api/v1/avatars?is_public=true&limit=1`, { headers: { 'X-API-Key': emu.apiKey } })).json();
-	const avatarId = (avatars as { data: { avatars: Array<{ avatar_id: string }> } }).data.avatars[0].avatar_id;
-	const items = Array.from({ length: run.items }, (_, i) => ({ json: { text: `Hi number ${i + 1}! Thanks for joining our spring webinar.` } as never }));
+	const avatars = await (
+		await fetch(`${emu.baseUrl}/api/v1/avatars?is_public=true&limit=1`, {
+			headers: { 'X-API-Key': emu.apiKey },
+		})
+	).json();
+	const avatarId = (avatars as { data: { avatars: Array<{ avatar_id: string }> } }).data.avatars[0]
+		.avatar_id;
+	const items = Array.from({ length: run.items }, (_, i) => ({
+		json: { text: `Hi number ${i + 1}! Thanks for joining our spring webinar.` } as never,
+	}));
 	log(`${run.label}: starting`);
 	const measured = await peakRssGrowth(async () =>
 		timed(async () => {
-			const result = await harness.run(workflow(run, avatarId), { credentials: { visionStoryApi: { apiKey, baseUrl: emu.baseUrl } }, pinData: { [TRIGGER]: items } });
+			const result = await harness.run(workflow(run, avatarId), {
+				credentials: { visionStoryApi: { apiKey, baseUrl: emu.baseUrl } },
+				pinData: { [TRIGGER]: items },
+			});
 			if (result.error) throw result.error;
 			const output = result.output('Batch');
 			// Only counts survive the run: holding 1,000 items' binary references is the harness's business, not the figure's.
 			return {
 				failed: output.filter((i) => i.json.status !== 'created').length,
-				downloadedBytes: output.reduce((sum, i) => sum + Number(i.binary?.data?.fileSize ? parseSize(String(i.binary.data.fileSize)) : 0), 0),
+				downloadedBytes: output.reduce(
+					(sum, i) =>
+						sum + Number(i.binary?.data?.fileSize ? parseSize(String(i.binary.data.fileSize)) : 0),
+					0,
+				),
 			};
 		}),
 	);
 	const { failed, downloadedBytes } = measured.result.result;
 	const seconds = measured.result.seconds;
-	const requests = (await emu.requests()).filter((r) => r.origin === 'api' && r.account === account);
-	const statusPaths = run.kind === 'talkingVideo' ? ['/api/v1/video', '/api/v1/videos'] : ['/api/v1/ai_video'];
-	const statusRequests = requests.filter((r) => r.method === 'GET' && statusPaths.includes(r.path)).length;
-	const span = requests.length > 1 ? (requests[requests.length - 1].at - requests[0].at) / 1000 : seconds;
+	const requests = (await emu.requests()).filter(
+		(r) => r.origin === 'api' && r.account === account,
+	);
+	const statusPaths =
+		run.kind === 'talkingVideo' ? ['/api/v1/video', '/api/v1/videos'] : ['/api/v1/ai_video'];
+	const statusRequests = requests.filter(
+		(r) => r.method === 'GET' && statusPaths.includes(r.path),
+	).length;
+	const span =
+		requests.length > 1 ? (requests[requests.length - 1].at - requests[0].at) / 1000 : seconds;
 	const limited = requests.filter((r) => r.status === 429);
-	const capRefusals = run.kind === 'aiVideo' ? limited.filter((r) => r.method === 'POST').length : 0;
+	const capRefusals =
+		run.kind === 'aiVideo' ? limited.filter((r) => r.method === 'POST').length : 0;
 	const ledger = (await emu.ledger()).filter((e) => e.account === account);
 	const tasks = (await emu.tasks()).filter((t) => t.account === account);
 	const render = run.renderMs / 1000;
@@ -124,8 +171,12 @@ export async function scaleBatch(harness: Harness, emu: EmulatorProcess, run: Sc
 	const renderAndQueue = render + Math.min(0.5, render / 4);
 	const effectiveRate = Math.min(run.budget, run.serviceLimit || Infinity);
 	const floorSeconds =
-		run.kind === 'talkingVideo' ? renderAndQueue + run.items / effectiveRate : Math.ceil(run.items / (run.cap ?? 3)) * Math.max(renderAndQueue, POLL_SECONDS);
-	log(`${run.label}: ${seconds.toFixed(1)} s (floor ${floorSeconds.toFixed(1)} s), peak ${peakPerSecond(requests)} req/s, ${failed} failed`);
+		run.kind === 'talkingVideo'
+			? renderAndQueue + run.items / effectiveRate
+			: Math.ceil(run.items / (run.cap ?? 3)) * Math.max(renderAndQueue, POLL_SECONDS);
+	log(
+		`${run.label}: ${seconds.toFixed(1)} s (floor ${floorSeconds.toFixed(1)} s), peak ${peakPerSecond(requests)} req/s, ${failed} failed`,
+	);
 	return {
 		label: run.label,
 		kind: run.kind,
@@ -156,7 +207,9 @@ export async function scaleBatch(harness: Harness, emu: EmulatorProcess, run: Sc
 function parseSize(text: string): number {
 	const match = /^([\d.]+)\s*(B|kB|MB|GB)$/.exec(text.trim());
 	if (!match) return 0;
-	const unit = { B: 1, kB: 1000, MB: 1000 ** 2, GB: 1000 ** 3 }[match[2] as 'B' | 'kB' | 'MB' | 'GB'];
+	const unit = { B: 1, kB: 1000, MB: 1000 ** 2, GB: 1000 ** 3 }[
+		match[2] as 'B' | 'kB' | 'MB' | 'GB'
+	];
 	return Number(match[1]) * unit;
 }
 
@@ -166,10 +219,52 @@ export function scaleRuns(quick: boolean): ScaleRun[] {
 	const ai = quick ? 20 : 200;
 	const videoBytes = MIB;
 	return [
-		{ label: `${talking} talking videos, default budget`, kind: 'talkingVideo', items: talking, renderMs: 20_000, budget: 5, download: true, videoBytes },
-		{ label: `${talking} talking videos at 10/s`, kind: 'talkingVideo', items: talking, renderMs: 20_000, budget: 10, download: true, videoBytes },
-		{ label: `${talking} talking videos at 10/s, service limit 10/s`, kind: 'talkingVideo', items: talking, renderMs: 20_000, budget: 10, serviceLimit: 10, download: true, videoBytes },
-		{ label: `${talking} talking videos at 20/s, service limit 10/s`, kind: 'talkingVideo', items: talking, renderMs: 20_000, budget: 20, serviceLimit: 10, download: true, videoBytes },
-		{ label: `${ai} AI videos, cap 2, default budget`, kind: 'aiVideo', items: ai, renderMs: 5_000, budget: 5, cap: 2, download: false },
+		{
+			label: `${talking} talking videos, default budget`,
+			kind: 'talkingVideo',
+			items: talking,
+			renderMs: 20_000,
+			budget: 5,
+			download: true,
+			videoBytes,
+		},
+		{
+			label: `${talking} talking videos at 10/s`,
+			kind: 'talkingVideo',
+			items: talking,
+			renderMs: 20_000,
+			budget: 10,
+			download: true,
+			videoBytes,
+		},
+		{
+			label: `${talking} talking videos at 10/s, service limit 10/s`,
+			kind: 'talkingVideo',
+			items: talking,
+			renderMs: 20_000,
+			budget: 10,
+			serviceLimit: 10,
+			download: true,
+			videoBytes,
+		},
+		{
+			label: `${talking} talking videos at 20/s, service limit 10/s`,
+			kind: 'talkingVideo',
+			items: talking,
+			renderMs: 20_000,
+			budget: 20,
+			serviceLimit: 10,
+			download: true,
+			videoBytes,
+		},
+		{
+			label: `${ai} AI videos, cap 2, default budget`,
+			kind: 'aiVideo',
+			items: ai,
+			renderMs: 5_000,
+			budget: 5,
+			cap: 2,
+			download: false,
+		},
 	];
 }

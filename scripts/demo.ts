@@ -33,18 +33,27 @@ function log(line: string): void {
 }
 
 function manualExamples(session: N8nSession): string[] {
-	const manual = Object.keys(session.examples).filter((key) => session.examples[key].nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger'));
-	return [...STORY_ORDER.filter((k) => manual.includes(k)), ...manual.filter((k) => !STORY_ORDER.includes(k))];
+	const manual = Object.keys(session.examples).filter((key) =>
+		session.examples[key].nodes.some((n) => n.type === 'n8n-nodes-base.manualTrigger'),
+	);
+	return [
+		...STORY_ORDER.filter((k) => manual.includes(k)),
+		...manual.filter((k) => !STORY_ORDER.includes(k)),
+	];
 }
 
 async function main(): Promise<void> {
 	const line = lineFromArg(process.argv[2] ?? 'n8n1');
 	const realKey = process.env.VISIONSTORY_API_KEY?.trim();
-	const emulator: Emulator | undefined = realKey ? undefined : await startEmulator({ renderMs: 3000 });
+	const emulator: Emulator | undefined = realKey
+		? undefined
+		: await startEmulator({ renderMs: 3000 });
 	const service = realKey
 		? { apiKey: realKey, baseUrl: process.env.VISIONSTORY_API_BASE?.trim() || DEFAULT_BASE_URL }
 		: { apiKey: emulator!.apiKey, baseUrl: emulator!.baseUrl };
-	const serviceName = realKey ? `the VisionStory service at ${service.baseUrl}` : `the VisionStory emulator at ${service.baseUrl}`;
+	const serviceName = realKey
+		? `the VisionStory service at ${service.baseUrl}`
+		: `the VisionStory emulator at ${service.baseUrl}`;
 	// DEMO_OUT_DIR: where the test of this demo collects what it made.
 	const outDir = process.env.DEMO_OUT_DIR?.trim() || join(repoRoot(), 'out');
 	rmSync(outDir, { recursive: true, force: true });
@@ -53,7 +62,9 @@ async function main(): Promise<void> {
 	let session: N8nSession | undefined;
 	let model: ScriptedOpenAi | undefined;
 	try {
-		log(`VisionStory demo: real n8n ${line.n8n} against ${serviceName}${realKey ? ' (this spends credits on your account)' : ''}`);
+		log(
+			`VisionStory demo: real n8n ${line.n8n} against ${serviceName}${realKey ? ' (this spends credits on your account)' : ''}`,
+		);
 		session = await prepareSession({
 			line,
 			userFolder: join(repoRoot(), '.e2e', `demo-${line.id}`),
@@ -66,25 +77,62 @@ async function main(): Promise<void> {
 		if (session.examples[AGENT_EXAMPLE]) {
 			// The agent example needs a chat model: a scripted OpenAI-compatible server on loopback plays it, so no OpenAI key is needed.
 			model = await startScriptedOpenAi(agentRun());
-			await session.instance.importCredentials([{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-demo', url: model.baseUrl } }]);
-			log(`the AI Agent's model is played by a scripted OpenAI-compatible server at ${model.baseUrl} (no OpenAI key needed)`);
+			await session.instance.importCredentials([
+				{
+					...OPENAI_CREDENTIAL,
+					type: 'openAiApi',
+					data: { apiKey: 'sk-scripted-demo', url: model.baseUrl },
+				},
+			]);
+			log(
+				`the AI Agent's model is played by a scripted OpenAI-compatible server at ${model.baseUrl} (no OpenAI key needed)`,
+			);
 		}
 		const reports: ExampleReport[] = [];
 		for (const key of manualExamples(session)) {
 			const workflow = session.examples[key];
 			log(`\n▶ ${workflow.name}  (examples/${key}.json)`);
-			const result = await session.instance.execute(workflow.id, realKey ? 45 * 60_000 : 5 * 60_000);
+			const result = await session.instance.execute(
+				workflow.id,
+				realKey ? 45 * 60_000 : 5 * 60_000,
+			);
 			const steps = result.status === 'success' ? reportRun(key, workflow, result, outDir) : [];
-			for (const step of steps) log(`  ${step.node}: ${step.did}${step.credits ? ` [${step.credits} credit${step.credits === 1 ? '' : 's'}]` : ''}${step.files.length ? ` → out/${step.files.join(', out/')}` : ''}`);
+			for (const step of steps)
+				log(
+					`  ${step.node}: ${step.did}${step.credits ? ` [${step.credits} credit${step.credits === 1 ? '' : 's'}]` : ''}${step.files.length ? ` → out/${step.files.join(', out/')}` : ''}`,
+				);
 			if (result.status !== 'success') log(`  FAILED: ${result.error}`);
-			reports.push({ example: key, title: workflow.name, status: result.status === 'success' ? 'success' : 'failed', seconds: result.ms / 1000, steps, error: result.status === 'success' ? undefined : result.error });
+			reports.push({
+				example: key,
+				title: workflow.name,
+				status: result.status === 'success' ? 'success' : 'failed',
+				seconds: result.ms / 1000,
+				steps,
+				error: result.status === 'success' ? undefined : result.error,
+			});
 		}
 		log(`\n▶ Webhook start → finished-video callback (n8n start, both workflows active)`);
 		try {
-			reports.push(...(await runWebhookPair({ session, callback, outDir, renderBudgetMs: realKey ? 30 * 60_000 : 120_000, script: 'Thanks for your order! Your sneakers ship today.', log })));
+			reports.push(
+				...(await runWebhookPair({
+					session,
+					callback,
+					outDir,
+					renderBudgetMs: realKey ? 30 * 60_000 : 120_000,
+					script: 'Thanks for your order! Your sneakers ship today.',
+					log,
+				})),
+			);
 		} catch (error) {
 			log(`  FAILED: ${(error as Error).message}`);
-			reports.push({ example: 'webhook-start-talking-video', title: 'Webhook start → finished-video callback', status: 'failed', seconds: 0, steps: [], error: (error as Error).message });
+			reports.push({
+				example: 'webhook-start-talking-video',
+				title: 'Webhook start → finished-video callback',
+				status: 'failed',
+				seconds: 0,
+				steps: [],
+				error: (error as Error).message,
+			});
 		}
 
 		const ledger = emulator?.ledger();

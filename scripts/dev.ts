@@ -17,8 +17,12 @@ const EDITOR_PORT = 5678;
 
 async function main(): Promise<void> {
 	const line = lineFromArg(process.argv[2] ?? 'n8n1');
-	if (await isListening(EDITOR_PORT)) throw new Error(`port ${EDITOR_PORT} is in use; stop whatever listens there and try again`);
-	const emulator = await startEmulator({ renderMs: 5000, port: (await isListening(4010)) ? await freePort() : 4010 });
+	if (await isListening(EDITOR_PORT))
+		throw new Error(`port ${EDITOR_PORT} is in use; stop whatever listens there and try again`);
+	const emulator = await startEmulator({
+		renderMs: 5000,
+		port: (await isListening(4010)) ? await freePort() : 4010,
+	});
 	const callback = await startCallbackServer();
 	const session = await prepareSession({
 		line,
@@ -48,7 +52,8 @@ async function main(): Promise<void> {
 	await new N8nRest(session.instance.baseUrl).setupOwner();
 	void session.instance.serverExited().then(() => stop('n8n exited'));
 	const callbackEcho = setInterval(() => {
-		for (const request of callback.received.splice(0)) console.log(`callback URL received: ${JSON.stringify(request.body)}`);
+		for (const request of callback.received.splice(0))
+			console.log(`callback URL received: ${JSON.stringify(request.body)}`);
 	}, 1000);
 	callbackEcho.unref();
 

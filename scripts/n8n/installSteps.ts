@@ -1,5 +1,12 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	createWriteStream,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 import type { N8nLine } from './versions';
@@ -36,7 +43,15 @@ export function npmEnv(nodeBin?: string): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		if (/^npm_(package|lifecycle)_/.test(key)) continue;
-		if (['npm_config_ignore_scripts', 'npm_config_legacy_peer_deps', 'npm_config_local_prefix', 'INIT_CWD'].includes(key)) continue;
+		if (
+			[
+				'npm_config_ignore_scripts',
+				'npm_config_legacy_peer_deps',
+				'npm_config_local_prefix',
+				'INIT_CWD',
+			].includes(key)
+		)
+			continue;
 		env[key] = value;
 	}
 	if (nodeBin && nodeBin !== process.execPath) {
@@ -48,7 +63,11 @@ export function npmEnv(nodeBin?: string): NodeJS.ProcessEnv {
 }
 
 function slug(title: string): string {
-	return title.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
+	return title
+		.toLowerCase()
+		.replace(/[^a-z0-9.]+/g, '-')
+		.replace(/^-|-$/g, '')
+		.slice(0, 80);
 }
 
 function tail(file: string, lines: number): string {
@@ -71,7 +90,12 @@ export async function runStep(
 	const started = Date.now();
 	log(`→ ${title}  (log: ${logFile})`);
 	const code = await new Promise<number | string>((done) => {
-		const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+		const child = spawn(command, args, {
+			cwd: options.cwd,
+			env: options.env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
 		child.stdout.pipe(out, { end: false });
 		child.stderr.pipe(out, { end: false });
 		const timer = setTimeout(() => {
@@ -93,7 +117,9 @@ export async function runStep(
 	});
 	await new Promise<void>((done) => out.end(done));
 	if (code !== 0) {
-		throw new Error(`step "${title}" failed (${typeof code === 'number' ? `exit code ${code}` : code}) in ${options.cwd}\n--- last lines of ${logFile} ---\n${tail(logFile, 40)}`);
+		throw new Error(
+			`step "${title}" failed (${typeof code === 'number' ? `exit code ${code}` : code}) in ${options.cwd}\n--- last lines of ${logFile} ---\n${tail(logFile, 40)}`,
+		);
 	}
 	log(`  done in ${Math.round((Date.now() - started) / 1000)} s`);
 }
@@ -119,7 +145,9 @@ export async function withInstallLock(dir: string, fn: () => Promise<void>): Pro
 			break;
 		} catch (err) {
 			if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-			const pid = Number(existsSync(join(lock, 'pid')) ? readFileSync(join(lock, 'pid'), 'utf8') : NaN);
+			const pid = Number(
+				existsSync(join(lock, 'pid')) ? readFileSync(join(lock, 'pid'), 'utf8') : NaN,
+			);
 			if (Number.isInteger(pid) && !alive(pid)) {
 				rmSync(lock, { recursive: true, force: true });
 				continue;

@@ -4,7 +4,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import {
+	createWriteStream,
+	existsSync,
+	mkdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+	type WriteStream,
+} from 'node:fs';
 import { join } from 'node:path';
 
 import type { N8nInstall } from './install';
@@ -60,7 +68,11 @@ export class N8nInstance {
 	static async create(options: N8nInstanceOptions): Promise<N8nInstance> {
 		rmSync(options.userFolder, { recursive: true, force: true });
 		mkdirSync(join(options.userFolder, 'logs'), { recursive: true });
-		return new N8nInstance(options, options.port ?? (await freePort()), randomBytes(24).toString('hex'));
+		return new N8nInstance(
+			options,
+			options.port ?? (await freePort()),
+			randomBytes(24).toString('hex'),
+		);
 	}
 
 	get userFolder(): string {
@@ -75,7 +87,8 @@ export class N8nInstance {
 	async env(): Promise<NodeJS.ProcessEnv> {
 		const base = npmEnv(this.options.install.nodeBin);
 		// Settings of the caller's own n8n must not leak into a test instance.
-		for (const key of Object.keys(base)) if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$)/.test(key)) delete base[key];
+		for (const key of Object.keys(base))
+			if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$)/.test(key)) delete base[key];
 		// jest sets NODE_ENV=test, which makes n8n exit silently ("not available in tests").
 		for (const key of Object.keys(base)) if (/^(NODE_ENV$|JEST_)/.test(key)) delete base[key];
 		return {
@@ -122,19 +135,34 @@ export class N8nInstance {
 		child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
 		child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
 		const timer = setTimeout(() => killGroup(child, 'SIGKILL'), timeoutMs);
-		const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+		const code = await new Promise<number | null>((resolve) =>
+			child.on('close', (c) => resolve(c)),
+		);
 		clearTimeout(timer);
 		runningGroups.delete(child);
-		const result = { code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8'), ms: Date.now() - started };
-		const name = `${String(++this.cliCount).padStart(2, '0')}-${args.join('-').replace(/[^a-zA-Z0-9:=.-]+/g, '_').slice(0, 60)}.log`;
-		writeFileSync(join(this.logDir, name), `$ n8n ${args.join(' ')}\nexit ${code} after ${result.ms} ms\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`);
+		const result = {
+			code,
+			stdout: Buffer.concat(stdout).toString('utf8'),
+			stderr: Buffer.concat(stderr).toString('utf8'),
+			ms: Date.now() - started,
+		};
+		const name = `${String(++this.cliCount).padStart(2, '0')}-${args
+			.join('-')
+			.replace(/[^a-zA-Z0-9:=.-]+/g, '_')
+			.slice(0, 60)}.log`;
+		writeFileSync(
+			join(this.logDir, name),
+			`$ n8n ${args.join(' ')}\nexit ${code} after ${result.ms} ms\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`,
+		);
 		return result;
 	}
 
 	private async cliOrThrow(args: string[]): Promise<CliResult> {
 		const result = await this.cli(args);
 		if (result.code !== 0) {
-			throw new Error(`n8n ${this.version}: \`n8n ${args.join(' ')}\` exited ${result.code}\n${tail(result.stdout + result.stderr, 30)}`);
+			throw new Error(
+				`n8n ${this.version}: \`n8n ${args.join(' ')}\` exited ${result.code}\n${tail(result.stdout + result.stderr, 30)}`,
+			);
 		}
 		return result;
 	}
@@ -155,7 +183,9 @@ export class N8nInstance {
 		const dir = join(this.userFolder, 'import-workflows');
 		rmSync(dir, { recursive: true, force: true });
 		mkdirSync(dir);
-		workflows.forEach((workflow, i) => writeFileSync(join(dir, `${i}.json`), JSON.stringify(workflow, null, 2)));
+		workflows.forEach((workflow, i) =>
+			writeFileSync(join(dir, `${i}.json`), JSON.stringify(workflow, null, 2)),
+		);
 		await this.cliOrThrow(['import:workflow', '--separate', `--input=${dir}`]);
 	}
 
@@ -185,7 +215,10 @@ export class N8nInstance {
 		const deadline = Date.now() + READY_TIMEOUT_MS;
 		// The health endpoint answers before the REST API is mounted; /rest/settings answers only once it is.
 		while (Date.now() < deadline) {
-			if (exited) throw new Error(`n8n ${this.version} exited while starting\n${tail(this.serverLogText(), 40)}`);
+			if (exited)
+				throw new Error(
+					`n8n ${this.version} exited while starting\n${tail(this.serverLogText(), 40)}`,
+				);
 			const abort = new AbortController();
 			const timer = setTimeout(() => abort.abort(), 2000);
 			try {
@@ -199,7 +232,9 @@ export class N8nInstance {
 			await new Promise((r) => setTimeout(r, 500));
 		}
 		await this.stop();
-		throw new Error(`n8n ${this.version} did not become ready within ${READY_TIMEOUT_MS / 1000} s\n${tail(this.serverLogText(), 40)}`);
+		throw new Error(
+			`n8n ${this.version} did not become ready within ${READY_TIMEOUT_MS / 1000} s\n${tail(this.serverLogText(), 40)}`,
+		);
 	}
 
 	/** Resolves when the server process has ended, for whatever reason. */
@@ -218,7 +253,10 @@ export class N8nInstance {
 		this.server = undefined;
 		killGroup(child, 'SIGTERM');
 		let timer: NodeJS.Timeout | undefined;
-		const killed = await Promise.race([this.serverExit!.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 15_000)))]);
+		const killed = await Promise.race([
+			this.serverExit!.then(() => true),
+			new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 15_000))),
+		]);
 		clearTimeout(timer);
 		// The task runners live in the same group; SIGKILL them too if n8n left them behind.
 		killGroup(child, 'SIGKILL');

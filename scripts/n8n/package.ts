@@ -9,12 +9,20 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import { npmEnv, repoRoot } from './installSteps';
+import { N8N_PACKAGE_DIR } from '../paths';
+import { npmEnv } from './installSteps';
 
 const run = promisify(execFile);
 
 // The flags n8n 1.123 and 2.40 pass to npm when the panel installs a package.
-const PANEL_NPM_INSTALL_ARGS = ['--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'];
+const PANEL_NPM_INSTALL_ARGS = [
+	'--audit=false',
+	'--fund=false',
+	'--bin-links=false',
+	'--install-strategy=shallow',
+	'--ignore-scripts=true',
+	'--package-lock=false',
+];
 
 export interface PackedPackage {
 	name: string;
@@ -22,18 +30,26 @@ export interface PackedPackage {
 	tarball: string;
 }
 
-/** `npm pack` of the repo: exactly the files a user downloads (package.json `files`). Needs `npm run build` first. */
+/** `npm pack` of the n8n package: exactly the files a user downloads (package.json `files`). Needs `npm run build` first. */
 export async function packPackage(destination: string): Promise<PackedPackage> {
-	const root = repoRoot();
-	if (!existsSync(join(root, 'dist', 'credentials'))) throw new Error('dist/ is missing: run `npm run build` first');
+	const root = N8N_PACKAGE_DIR;
+	if (!existsSync(join(root, 'dist', 'credentials')))
+		throw new Error('dist/ is missing: run `npm run build` first');
 	mkdirSync(destination, { recursive: true });
-	const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', destination], { cwd: root, env: npmEnv(), maxBuffer: 16 << 20 });
+	const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', destination], {
+		cwd: root,
+		env: npmEnv(),
+		maxBuffer: 16 << 20,
+	});
 	const [info] = JSON.parse(stdout) as Array<{ name: string; version: string; filename: string }>;
 	return { name: info.name, version: info.version, tarball: join(destination, info.filename) };
 }
 
 /** Returns the package folder inside the user folder. */
-export async function installIntoUserFolder(pkg: PackedPackage, userFolder: string): Promise<string> {
+export async function installIntoUserFolder(
+	pkg: PackedPackage,
+	userFolder: string,
+): Promise<string> {
 	const nodesDir = join(userFolder, '.n8n', 'nodes');
 	const packageDir = join(nodesDir, 'node_modules', pkg.name);
 	rmSync(packageDir, { recursive: true, force: true });

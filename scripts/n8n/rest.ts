@@ -9,9 +9,21 @@ export interface Owner {
 	lastName: string;
 }
 
-export const TEST_OWNER: Owner = { email: 'owner@visionstory.test', password: 'VisionStory-test-1', firstName: 'Test', lastName: 'Owner' };
+export const TEST_OWNER: Owner = {
+	email: 'owner@visionstory.test',
+	password: 'VisionStory-test-1',
+	firstName: 'Test',
+	lastName: 'Owner',
+};
 
-const API_KEY_SCOPES = ['workflow:read', 'workflow:list', 'workflow:activate', 'workflow:deactivate', 'execution:read', 'execution:list'];
+const API_KEY_SCOPES = [
+	'workflow:read',
+	'workflow:list',
+	'workflow:activate',
+	'workflow:deactivate',
+	'execution:read',
+	'execution:list',
+];
 
 export class N8nRest {
 	private cookie = '';
@@ -24,20 +36,29 @@ export class N8nRest {
 	private async rest<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await fetch(`${this.baseUrl}/rest${path}`, {
 			method,
-			headers: { 'content-type': 'application/json', 'browser-id': this.browserId, ...(this.cookie ? { cookie: this.cookie } : {}) },
+			headers: {
+				'content-type': 'application/json',
+				'browser-id': this.browserId,
+				...(this.cookie ? { cookie: this.cookie } : {}),
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const setCookie = response.headers.get('set-cookie');
 		const auth = setCookie?.match(/n8n-auth=[^;]+/);
 		if (auth) this.cookie = auth[0];
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} /rest${path}: HTTP ${response.status} ${text.slice(0, 500)}`);
+		if (!response.ok)
+			throw new Error(`${method} /rest${path}: HTTP ${response.status} ${text.slice(0, 500)}`);
 		return (JSON.parse(text) as { data: T }).data;
 	}
 
 	/** The node or credential types the editor offers (needs the owner's session). */
-	async types(kind: 'nodes' | 'credentials'): Promise<Array<{ name: string; displayName: string }>> {
-		const response = await fetch(`${this.baseUrl}/types/${kind}.json`, { headers: { 'browser-id': this.browserId, cookie: this.cookie } });
+	async types(
+		kind: 'nodes' | 'credentials',
+	): Promise<Array<{ name: string; displayName: string }>> {
+		const response = await fetch(`${this.baseUrl}/types/${kind}.json`, {
+			headers: { 'browser-id': this.browserId, cookie: this.cookie },
+		});
 		if (!response.ok) throw new Error(`GET /types/${kind}.json: HTTP ${response.status}`);
 		return (await response.json()) as Array<{ name: string; displayName: string }>;
 	}
@@ -48,7 +69,11 @@ export class N8nRest {
 
 	async createApiKey(): Promise<void> {
 		// 1.x before scopes ignores them; both current lines need them.
-		const key = await this.rest<{ rawApiKey?: string; apiKey: string }>('POST', '/api-keys', { label: 'visionstory-e2e', scopes: API_KEY_SCOPES, expiresAt: null });
+		const key = await this.rest<{ rawApiKey?: string; apiKey: string }>('POST', '/api-keys', {
+			label: 'visionstory-e2e',
+			scopes: API_KEY_SCOPES,
+			expiresAt: null,
+		});
 		this.apiKey = key.rawApiKey ?? key.apiKey;
 	}
 
@@ -60,7 +85,8 @@ export class N8nRest {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} /api/v1${path}: HTTP ${response.status} ${text.slice(0, 500)}`);
+		if (!response.ok)
+			throw new Error(`${method} /api/v1${path}: HTTP ${response.status} ${text.slice(0, 500)}`);
 		return JSON.parse(text) as T;
 	}
 
@@ -74,34 +100,55 @@ export class N8nRest {
 
 	/** The editor's "Execute workflow" from a trigger; returns the execution id. */
 	async runManually(workflowId: string, triggerName: string): Promise<string> {
-		const workflowData = await this.rest<Record<string, unknown>>('GET', `/workflows/${encodeURIComponent(workflowId)}`);
-		const started = await this.rest<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/workflows/${encodeURIComponent(workflowId)}/run`, {
-			workflowData,
-			triggerToStartFrom: { name: triggerName },
-		});
-		if (!started.executionId) throw new Error(`n8n did not start ${workflowId}: ${JSON.stringify(started)}`);
+		const workflowData = await this.rest<Record<string, unknown>>(
+			'GET',
+			`/workflows/${encodeURIComponent(workflowId)}`,
+		);
+		const started = await this.rest<{ executionId?: string; waitingForWebhook?: boolean }>(
+			'POST',
+			`/workflows/${encodeURIComponent(workflowId)}/run`,
+			{
+				workflowData,
+				triggerToStartFrom: { name: triggerName },
+			},
+		);
+		if (!started.executionId)
+			throw new Error(`n8n did not start ${workflowId}: ${JSON.stringify(started)}`);
 		return String(started.executionId);
 	}
 
 	/** The editor's "Retry" of a failed execution (with the workflow as it was then); returns the new execution's id. */
 	async retryExecution(executionId: string, loadWorkflow = false): Promise<string> {
-		const retried = await this.rest<{ id: string | number } | string | number>('POST', `/executions/${encodeURIComponent(executionId)}/retry`, { loadWorkflow });
+		const retried = await this.rest<{ id: string | number } | string | number>(
+			'POST',
+			`/executions/${encodeURIComponent(executionId)}/retry`,
+			{ loadWorkflow },
+		);
 		return String(typeof retried === 'object' ? retried.id : retried);
 	}
 
 	/** A stored binary file (database or filesystem mode) through the editor's download route. */
 	async binaryData(id: string): Promise<Buffer> {
-		const response = await fetch(`${this.baseUrl}/rest/binary-data?id=${encodeURIComponent(id)}&action=download`, { headers: { 'browser-id': this.browserId, cookie: this.cookie } });
+		const response = await fetch(
+			`${this.baseUrl}/rest/binary-data?id=${encodeURIComponent(id)}&action=download`,
+			{ headers: { 'browser-id': this.browserId, cookie: this.cookie } },
+		);
 		if (!response.ok) throw new Error(`GET /rest/binary-data ${id}: HTTP ${response.status}`);
 		return Buffer.from(await response.arrayBuffer());
 	}
 
 	async execution(executionId: string): Promise<ExecutionSummary> {
-		return await this.api<ExecutionSummary>('GET', `/executions/${encodeURIComponent(executionId)}?includeData=true`);
+		return await this.api<ExecutionSummary>(
+			'GET',
+			`/executions/${encodeURIComponent(executionId)}?includeData=true`,
+		);
 	}
 
 	async executions(workflowId: string): Promise<ExecutionSummary[]> {
-		const page = await this.api<{ data: ExecutionSummary[] }>('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=50`);
+		const page = await this.api<{ data: ExecutionSummary[] }>(
+			'GET',
+			`/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=50`,
+		);
 		return page.data;
 	}
 }
@@ -117,7 +164,14 @@ export interface ExecutionSummary {
 	stoppedAt?: string | null;
 	waitTill?: string | null;
 	data?: {
-		resultData?: { runData?: Record<string, Array<{ data?: { main?: Array<Array<{ json: Record<string, any> }> | null> } }>>; error?: { message?: string }; lastNodeExecuted?: string };
+		resultData?: {
+			runData?: Record<
+				string,
+				Array<{ data?: { main?: Array<Array<{ json: Record<string, any> }> | null> } }>
+			>;
+			error?: { message?: string };
+			lastNodeExecuted?: string;
+		};
 		executionData?: { nodeExecutionStack?: unknown[]; contextData?: Record<string, unknown> };
 	};
 }
@@ -129,11 +183,20 @@ export interface WebhookAnswer {
 }
 
 /** POSTs to a production webhook; 2.x answers 404 for a moment after activation, so 404s are retried briefly. */
-export async function callWebhook(baseUrl: string, path: string, body: unknown, registerWaitMs = 10_000): Promise<WebhookAnswer> {
+export async function callWebhook(
+	baseUrl: string,
+	path: string,
+	body: unknown,
+	registerWaitMs = 10_000,
+): Promise<WebhookAnswer> {
 	const deadline = Date.now() + registerWaitMs;
 	for (;;) {
 		const started = Date.now();
-		const response = await fetch(`${baseUrl}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const response = await fetch(`${baseUrl}/webhook/${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
 		const text = await response.text();
 		const ms = Date.now() - started;
 		if (response.status === 404 && Date.now() < deadline) {

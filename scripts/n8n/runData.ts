@@ -27,7 +27,11 @@ export interface RunItem {
 export interface NodeRun {
 	executionStatus?: string;
 	error?: { message?: string; description?: string };
-	data?: { main?: Array<RunItem[] | null>; ai_tool?: Array<RunItem[] | null>; ai_languageModel?: Array<RunItem[] | null> };
+	data?: {
+		main?: Array<RunItem[] | null>;
+		ai_tool?: Array<RunItem[] | null>;
+		ai_languageModel?: Array<RunItem[] | null>;
+	};
 }
 
 export interface ExecutionResult {
@@ -46,25 +50,44 @@ export interface ExecutionResult {
  * `--rawOutput` prints the execution as pretty JSON between log lines: from the first line that is
  * exactly `{` to the last line that is exactly `}`.
  */
-export function parseExecuteOutput(result: { code: number | null; stdout: string; stderr: string; ms: number }, userFolder: string): ExecutionResult {
+export function parseExecuteOutput(
+	result: { code: number | null; stdout: string; stderr: string; ms: number },
+	userFolder: string,
+): ExecutionResult {
 	const lines = result.stdout.split('\n');
 	const start = lines.indexOf('{');
 	const end = lines.lastIndexOf('}');
 	const log = `${result.stdout}\n${result.stderr}`;
 	if (start < 0 || end < start) {
-		return { status: 'error', error: `no run data in the output (exit ${result.code})`, runData: {}, userFolder, log, ms: result.ms };
+		return {
+			status: 'error',
+			error: `no run data in the output (exit ${result.code})`,
+			runData: {},
+			userFolder,
+			log,
+			ms: result.ms,
+		};
 	}
 	const parsed = JSON.parse(lines.slice(start, end + 1).join('\n')) as {
 		status?: string;
 		finished?: boolean;
-		data?: { resultData?: { runData?: Record<string, NodeRun[]>; error?: { message?: string; description?: string } } };
+		data?: {
+			resultData?: {
+				runData?: Record<string, NodeRun[]>;
+				error?: { message?: string; description?: string };
+			};
+		};
 	};
 	const resultData = parsed.data?.resultData ?? {};
 	const runError = resultData.error;
 	const status = parsed.status ?? (parsed.finished ? 'success' : 'error');
 	return {
 		status: result.code === 0 ? status : 'error',
-		error: runError ? [runError.message, runError.description].filter(Boolean).join(': ') : result.code === 0 ? undefined : `exit code ${result.code}`,
+		error: runError
+			? [runError.message, runError.description].filter(Boolean).join(': ')
+			: result.code === 0
+				? undefined
+				: `exit code ${result.code}`,
 		runData: resultData.runData ?? {},
 		userFolder,
 		log,
@@ -73,11 +96,22 @@ export function parseExecuteOutput(result: { code: number | null; stdout: string
 }
 
 /** Items of one node's output (first run, first output unless told otherwise). */
-export function nodeOutput(result: ExecutionResult, nodeName: string, outputIndex = 0, runIndex = 0): RunItem[] {
+export function nodeOutput(
+	result: ExecutionResult,
+	nodeName: string,
+	outputIndex = 0,
+	runIndex = 0,
+): RunItem[] {
 	const runs = result.runData[nodeName];
-	if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(result.runData).join(', ') || 'nothing'}${result.error ? `; error: ${result.error}` : ''}`);
+	if (!runs)
+		throw new Error(
+			`node "${nodeName}" did not run; ran: ${Object.keys(result.runData).join(', ') || 'nothing'}${result.error ? `; error: ${result.error}` : ''}`,
+		);
 	const run = runs[runIndex];
-	if (run?.error) throw new Error(`node "${nodeName}" failed: ${run.error.message ?? ''} ${run.error.description ?? ''}`);
+	if (run?.error)
+		throw new Error(
+			`node "${nodeName}" failed: ${run.error.message ?? ''} ${run.error.description ?? ''}`,
+		);
 	return run?.data?.main?.[outputIndex] ?? [];
 }
 

@@ -4,7 +4,14 @@
  */
 import { join } from 'node:path';
 
-import { exampleCredentialRef, loadExamples, prepareExample, visionStoryCredential, type PrepareOptions, type WorkflowJson } from './examples';
+import {
+	exampleCredentialRef,
+	loadExamples,
+	prepareExample,
+	visionStoryCredential,
+	type PrepareOptions,
+	type WorkflowJson,
+} from './examples';
 import { ensureN8n } from './install';
 import { N8nInstance } from './instance';
 import { installIntoUserFolder, packPackage } from './package';
@@ -30,14 +37,31 @@ export interface N8nSession {
 export async function prepareSession(options: SessionOptions): Promise<N8nSession> {
 	const log = options.log ?? (() => undefined);
 	const install = await ensureN8n(options.line, log);
-	const instance = await N8nInstance.create({ install, userFolder: options.userFolder, port: options.port, env: options.env });
+	const instance = await N8nInstance.create({
+		install,
+		userFolder: options.userFolder,
+		port: options.port,
+		env: options.env,
+	});
 	const pkg = await packPackage(join(options.userFolder, 'pack'));
 	const packageDir = await installIntoUserFolder(pkg, options.userFolder);
-	log(`n8n ${options.line.n8n}: ${pkg.name}@${pkg.version} installed as a community package in ${packageDir}`);
+	log(
+		`n8n ${options.line.n8n}: ${pkg.name}@${pkg.version} installed as a community package in ${packageDir}`,
+	);
 	const source = loadExamples();
-	const examples = Object.fromEntries(Object.entries(source).map(([key, workflow]) => [key, prepareExample(workflow, options)]));
-	await instance.importCredentials([visionStoryCredential(exampleCredentialRef(source), options.service.apiKey, options.service.baseUrl)]);
+	const examples = Object.fromEntries(
+		Object.entries(source).map(([key, workflow]) => [key, prepareExample(workflow, options)]),
+	);
+	await instance.importCredentials([
+		visionStoryCredential(
+			exampleCredentialRef(source),
+			options.service.apiKey,
+			options.service.baseUrl,
+		),
+	]);
 	await instance.importWorkflows(Object.values(examples));
-	log(`n8n ${options.line.n8n}: credential and ${Object.keys(examples).length} example workflows imported`);
+	log(
+		`n8n ${options.line.n8n}: credential and ${Object.keys(examples).length} example workflows imported`,
+	);
 	return { instance, examples, packageDir };
 }

@@ -44,10 +44,14 @@ export const N8N_LINES: Record<N8nLine['id'], N8nLine> = {
 
 export function lineFromArg(arg: string): N8nLine {
 	const byId = N8N_LINES[arg as N8nLine['id']];
-	const byVersion = Object.values(N8N_LINES).find((l) => l.n8n === arg || l.n8n.split('.')[0] === arg);
+	const byVersion = Object.values(N8N_LINES).find(
+		(l) => l.n8n === arg || l.n8n.split('.')[0] === arg,
+	);
 	const line = byId ?? byVersion;
 	if (!line) {
-		const known = Object.values(N8N_LINES).map((l) => `${l.id} (${l.n8n})`).join(', ');
+		const known = Object.values(N8N_LINES)
+			.map((l) => `${l.id} (${l.n8n})`)
+			.join(', ');
 		throw new Error(`unknown n8n line "${arg}"; known: ${known}`);
 	}
 	return line;

@@ -3,17 +3,26 @@
  * the contract is silent or facts.md says "guess": the client keeps what is usable and skips what is
  * not, and stays strict where the contract states a shape.
  */
-import { VisionStoryClient } from '../../nodes/shared/api/client';
-import { VisionStoryError } from '../../nodes/shared/api/errors';
-import { runTasks } from '../../nodes/shared/api/tasks';
-import type { Transport } from '../../nodes/shared/api/transport';
-import { allowedValue, findModel, modelList } from '../../nodes/shared/framework/modelChecks';
+import { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
+import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
+import { runTasks } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
+import type { Transport } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/transport';
+import {
+	allowedValue,
+	findModel,
+	modelList,
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/framework/modelChecks';
 import { failure } from '../support/failure';
 
 /** A client whose every call answers `data` (the success envelope's `data`), as the transport returns it. */
-function answering(data: unknown | ((request: Record<string, unknown>) => unknown)): VisionStoryClient {
+function answering(
+	data: unknown | ((request: Record<string, unknown>) => unknown),
+): VisionStoryClient {
 	const transport = {
-		exchange: async (_name: string, _spec: unknown, request: Record<string, unknown>) => (typeof data === 'function' ? (data as (r: Record<string, unknown>) => unknown)(request) : data),
+		exchange: async (_name: string, _spec: unknown, request: Record<string, unknown>) =>
+			typeof data === 'function'
+				? (data as (r: Record<string, unknown>) => unknown)(request)
+				: data,
 		sleep: async () => undefined,
 	};
 	return new VisionStoryClient(transport as unknown as Transport);
@@ -41,7 +50,11 @@ describe('model lists (entry shape: a guess)', () => {
 			],
 		});
 		const { models } = await client.listImageModels();
-		expect(models.map((m) => m.model_id)).toEqual(['nano-banana-2', 'nano-banana-pro', 'gpt-image-2']);
+		expect(models.map((m) => m.model_id)).toEqual([
+			'nano-banana-2',
+			'nano-banana-pro',
+			'gpt-image-2',
+		]);
 		const [banana, pro, gpt] = models;
 		expect(banana.params?.resolution?.values).toEqual(['1K', '2K']);
 		expect(banana.params?.resolution?.default ?? null).toBeNull();
@@ -64,7 +77,11 @@ describe('model lists (entry shape: a guess)', () => {
 						generate_audio: { supported: 'false', default: null },
 						camera_motion: { kind: 'preset', presets: ['pan'] },
 					},
-					media: { first_frame: true, refs: { max: '4', kinds: 'image' }, end_frame: { supported: false, mime_types: ['image/png', 3] } },
+					media: {
+						first_frame: true,
+						refs: { max: '4', kinds: 'image' },
+						end_frame: { supported: false, mime_types: ['image/png', 3] },
+					},
 				},
 				{ model_id: 'wan-2.5', params: null, media: 'none' },
 			],
@@ -76,14 +93,26 @@ describe('model lists (entry shape: a guess)', () => {
 		expect(seedance.params?.generate_audio?.supported).toBe(false);
 		expect(seedance.media?.first_frame).toBeUndefined();
 		expect(seedance.media?.refs).toMatchObject({ max: 4 });
-		expect(seedance.media?.end_frame).toMatchObject({ supported: false, mime_types: ['image/png'] });
+		expect(seedance.media?.end_frame).toMatchObject({
+			supported: false,
+			mime_types: ['image/png'],
+		});
 		expect(models[1].media ?? undefined).toBeUndefined();
 	});
 
 	test('talking-video models: resolutions as one string, is_default as text', async () => {
-		const client = answering({ models: [{ model_id: 'vs_character_v4', resolutions: '720p, 1080p,2k', is_default: 'true' }, { model_id: 'vs_character_v3', resolutions: null, is_default: 0 }] });
+		const client = answering({
+			models: [
+				{ model_id: 'vs_character_v4', resolutions: '720p, 1080p,2k', is_default: 'true' },
+				{ model_id: 'vs_character_v3', resolutions: null, is_default: 0 },
+			],
+		});
 		const { models } = await client.listTalkingVideoModels();
-		expect(models[0]).toMatchObject({ model_id: 'vs_character_v4', resolutions: ['720p', '1080p', '2k'], is_default: true });
+		expect(models[0]).toMatchObject({
+			model_id: 'vs_character_v4',
+			resolutions: ['720p', '1080p', '2k'],
+			is_default: true,
+		});
 		expect(models[1].model_id).toBe('vs_character_v3');
 	});
 
@@ -100,7 +129,9 @@ describe('other answers whose shape is not shown', () => {
 	});
 
 	test('credits of another type are skipped, not fatal', async () => {
-		expect((await answering({ credits: { monthly: 100 } }).getCredits()).credits ?? undefined).toBeUndefined();
+		expect(
+			(await answering({ credits: { monthly: 100 } }).getCredits()).credits ?? undefined,
+		).toBeUndefined();
 	});
 
 	test('transcribe: numbers as strings, a malformed word skipped, srt null', async () => {
@@ -125,7 +156,13 @@ describe('other answers whose shape is not shown', () => {
 	test('list answers: a cursor as a string, an entry in another shape skipped, the rest kept', async () => {
 		const page = await answering({
 			videos: [
-				{ video_id: 'vid_1', status: 'created', cost_credit: '10', created_at: '1764000000', video_url: '' },
+				{
+					video_id: 'vid_1',
+					status: 'created',
+					cost_credit: '10',
+					created_at: '1764000000',
+					video_url: '',
+				},
 				{ status: 'created' },
 				{ video_id: 'vid_2', status: 'queued', resolution: 720 },
 			],
@@ -135,30 +172,56 @@ describe('other answers whose shape is not shown', () => {
 		expect(page.videos.map((v) => v.video_id)).toEqual(['vid_1', 'vid_2']);
 		expect(page.videos[0]).toMatchObject({ cost_credit: 10, created_at: 1764000000 });
 		expect(page.videos[1].resolution).toBe('720');
-		const assets = await answering({ assets: [{ asset_id: 'asset_1', kind: 'image', width: '640', height: null, duration_sec: '' }], next_cursor: null }).listAssets();
+		const assets = await answering({
+			assets: [
+				{ asset_id: 'asset_1', kind: 'image', width: '640', height: null, duration_sec: '' },
+			],
+			next_cursor: null,
+		}).listAssets();
 		expect(assets.assets[0]).toMatchObject({ asset_id: 'asset_1', width: 640 });
 	});
 });
 
 describe('tasks', () => {
-	const task = (id: string, extra: Record<string, unknown> = {}) => ({ video_id: id, model_id: 'wan-2.5', status: 'creating', cost_credit: 10, ...extra });
+	const task = (id: string, extra: Record<string, unknown> = {}) => ({
+		video_id: id,
+		model_id: 'wan-2.5',
+		status: 'creating',
+		cost_credit: 10,
+		...extra,
+	});
 
 	test('one malformed task in a 20-id status answer does not fail the other 19: that one gets a clear error', async () => {
 		const ids = Array.from({ length: 20 }, (_, i) => `aiv_${i}`);
-		const client = answering({ videos: ids.map((id, i) => (i === 7 ? { video_id: id, status: { phase: 'render' } } : task(id))) });
+		const client = answering({
+			videos: ids.map((id, i) =>
+				i === 7 ? { video_id: id, status: { phase: 'render' } } : task(id),
+			),
+		});
 		const read = await client.readAiVideos(ids);
 		expect(read.size).toBe(20);
-		for (const id of ids.filter((_, i) => i !== 7)) expect(read.get(id)).toMatchObject({ video_id: id, status: 'creating' });
+		for (const id of ids.filter((_, i) => i !== 7))
+			expect(read.get(id)).toMatchObject({ video_id: id, status: 'creating' });
 		const broken = read.get('aiv_7');
 		expect(broken).toBeInstanceOf(VisionStoryError);
-		expect((broken as VisionStoryError).message).toBe("VisionStory's answer to getAiVideo for aiv_7: status has an unexpected type: got object");
+		expect((broken as VisionStoryError).message).toBe(
+			"VisionStory's answer to getAiVideo for aiv_7: status has an unexpected type: got object",
+		);
 		expect((broken as VisionStoryError).videoIds).toEqual(['aiv_7']);
 		// The plain batch read keeps the 19 it can read.
-		expect((await client.getAiVideos({ video_ids: ids })).map((v) => v.video_id)).toEqual(ids.filter((_, i) => i !== 7));
+		expect((await client.getAiVideos({ video_ids: ids })).map((v) => v.video_id)).toEqual(
+			ids.filter((_, i) => i !== 7),
+		);
 	});
 
 	test('an unknown status is carried as the service wrote it; a known one in other case or spacing is read as known', async () => {
-		const client = answering((request: Record<string, unknown>) => ({ videos: String(request.video_ids).split(',').map((id) => task(id, { status: id === 'a' ? 'moderating' : ' Created ', error: 'kept as a message' })) }));
+		const client = answering((request: Record<string, unknown>) => ({
+			videos: String(request.video_ids)
+				.split(',')
+				.map((id) =>
+					task(id, { status: id === 'a' ? 'moderating' : ' Created ', error: 'kept as a message' }),
+				),
+		}));
 		const read = await client.readAiVideos(['a', 'b']);
 		expect(read.get('a')).toMatchObject({ status: 'moderating' });
 		expect(read.get('b')).toMatchObject({ status: 'created' });
@@ -166,15 +229,34 @@ describe('tasks', () => {
 	});
 
 	test('a required field present with another type says so, not "is missing"', async () => {
-		const error = await failure(answering({ video_id: true, status: 'created' }).getTalkingVideo({ video_id: 'vid_1' }));
-		expect(error.message).toBe("VisionStory's answer to getTalkingVideo: video_id has an unexpected type: got boolean");
-		const missing = await failure(answering({ status: 'created' }).getTalkingVideo({ video_id: 'vid_1' }));
+		const error = await failure(
+			answering({ video_id: true, status: 'created' }).getTalkingVideo({ video_id: 'vid_1' }),
+		);
+		expect(error.message).toBe(
+			"VisionStory's answer to getTalkingVideo: video_id has an unexpected type: got boolean",
+		);
+		const missing = await failure(
+			answering({ status: 'created' }).getTalkingVideo({ video_id: 'vid_1' }),
+		);
 		expect(missing.message).toBe("VisionStory's answer to getTalkingVideo is missing video_id");
 	});
 
 	test('what the contract states is still read: a task id given as a number, cost and duration as numbers', async () => {
-		const read = await answering(task('aiv_1', { duration_sec: '5', cost_credit: 20, created_at: 1764000000, video_url: 'https://cdn.example.com/v' })).getAiVideo({ video_id: 'aiv_1' });
-		expect(read).toMatchObject({ video_id: 'aiv_1', duration_sec: 5, cost_credit: 20, created_at: 1764000000, video_url: 'https://cdn.example.com/v' });
+		const read = await answering(
+			task('aiv_1', {
+				duration_sec: '5',
+				cost_credit: 20,
+				created_at: 1764000000,
+				video_url: 'https://cdn.example.com/v',
+			}),
+		).getAiVideo({ video_id: 'aiv_1' });
+		expect(read).toMatchObject({
+			video_id: 'aiv_1',
+			duration_sec: 5,
+			cost_credit: 20,
+			created_at: 1764000000,
+			video_url: 'https://cdn.example.com/v',
+		});
 	});
 });
 
@@ -188,12 +270,24 @@ describe('model checks', () => {
 	});
 
 	test('a model whose params could not be read is checked only for what is known: it exists', async () => {
-		const models = await modelList(answering({ models: [{ model_id: 'wan-2.5', params: 'see the documentation' }] }).listAiVideoModels());
+		const models = await modelList(
+			answering({
+				models: [{ model_id: 'wan-2.5', params: 'see the documentation' }],
+			}).listAiVideoModels(),
+		);
 		expect(models).toBeDefined();
 		const known = findModel(models!, 'wan-2.5');
 		expect(known).toHaveProperty('model');
-		if ('model' in known) expect(allowedValue(known.model.params?.duration_sec, 'duration', 7, known.model.model_id)).toBeUndefined();
-		expect(findModel(models!, 'unknown-model')).toEqual({ issue: { field: 'model_id', message: expect.stringMatching(/"unknown-model" is not a model; available: wan-2.5/) } });
+		if ('model' in known)
+			expect(
+				allowedValue(known.model.params?.duration_sec, 'duration', 7, known.model.model_id),
+			).toBeUndefined();
+		expect(findModel(models!, 'unknown-model')).toEqual({
+			issue: {
+				field: 'model_id',
+				message: expect.stringMatching(/"unknown-model" is not a model; available: wan-2.5/),
+			},
+		});
 	});
 });
 
@@ -204,18 +298,38 @@ describe('waiting on 20 AI videos', () => {
 			exchange: async (name: string, _spec: unknown, request: Record<string, unknown>) => {
 				if (name === 'createAiVideo') return { video_id: `aiv_${submitted++}` };
 				const ids = String(request.video_ids).split(',');
-				return { videos: ids.map((id) => (id === 'aiv_7' ? { video_id: id, status: ['created'] } : { video_id: id, status: 'created', cost_credit: 10, video_url: `https://cdn.example.com/${id}` })) };
+				return {
+					videos: ids.map((id) =>
+						id === 'aiv_7'
+							? { video_id: id, status: ['created'] }
+							: {
+									video_id: id,
+									status: 'created',
+									cost_credit: 10,
+									video_url: `https://cdn.example.com/${id}`,
+								},
+					),
+				};
 			},
 			sleep: async () => undefined,
 		};
 		const client = new VisionStoryClient(transport as unknown as Transport);
-		const jobs = Array.from({ length: 20 }, () => ({ request: client.validate('createAiVideo', { model_id: 'wan-2.5', prompt: 'x' }), timeoutMs: 60_000 }));
-		const outcomes = await runTasks(client, 'aiVideo', jobs, { waitForCompletion: true, pollIntervalMs: 1, atLimit: 'queue' });
+		const jobs = Array.from({ length: 20 }, () => ({
+			request: client.validate('createAiVideo', { model_id: 'wan-2.5', prompt: 'x' }),
+			timeoutMs: 60_000,
+		}));
+		const outcomes = await runTasks(client, 'aiVideo', jobs, {
+			waitForCompletion: true,
+			pollIntervalMs: 1,
+			atLimit: 'queue',
+		});
 		expect(outcomes.filter((o) => o.ok)).toHaveLength(19);
 		const failed = outcomes[7];
 		expect(failed.ok).toBe(false);
 		const error = (failed as { error: VisionStoryError }).error;
-		expect(error.message).toBe("VisionStory's answer to getAiVideo for aiv_7: status has an unexpected type: got array");
+		expect(error.message).toBe(
+			"VisionStory's answer to getAiVideo for aiv_7: status has an unexpected type: got array",
+		);
 		expect(error.videoIds).toEqual(['aiv_7']);
 	});
 });

@@ -3,7 +3,7 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { VisionStoryClient } from '../../nodes/shared/api/client';
+import type { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import { LateService } from '../support/lateService';
@@ -36,19 +36,41 @@ beforeEach(() => {
 	virtualClock.onSleep = undefined;
 });
 
-const calls: Array<{ name: string; path: string; send: (c: VisionStoryClient, timeoutMs?: number) => Promise<unknown> }> = [
-	{ name: 'image', path: '/api/v1/image', send: (c, timeoutMs) => c.generateImage({ model_id: 'nano-banana-2', prompt: 'A kite' }, { timeoutMs }) },
-	{ name: 'speech', path: '/api/v1/tts', send: (c, timeoutMs) => c.synthesizeSpeech({ text: 'Hello', voice_id: 'Alice' }, { timeoutMs }) },
+const calls: Array<{
+	name: string;
+	path: string;
+	send: (c: VisionStoryClient, timeoutMs?: number) => Promise<unknown>;
+}> = [
+	{
+		name: 'image',
+		path: '/api/v1/image',
+		send: (c, timeoutMs) =>
+			c.generateImage({ model_id: 'nano-banana-2', prompt: 'A kite' }, { timeoutMs }),
+	},
+	{
+		name: 'speech',
+		path: '/api/v1/tts',
+		send: (c, timeoutMs) => c.synthesizeSpeech({ text: 'Hello', voice_id: 'Alice' }, { timeoutMs }),
+	},
 	{
 		name: 'understand',
 		path: '/api/v1/media/understand',
 		send: (c, timeoutMs) =>
 			c.understandMedia(
-				{ inputs: [{ inline_data: { data: png, mime_type: 'image/png' } }], prompt: 'What is it?', schema: { type: 'object', properties: { what: { type: 'string' } } } },
+				{
+					inputs: [{ inline_data: { data: png, mime_type: 'image/png' } }],
+					prompt: 'What is it?',
+					schema: { type: 'object', properties: { what: { type: 'string' } } },
+				},
 				{ timeoutMs },
 			),
 	},
-	{ name: 'voice clone', path: '/api/v1/voice', send: (c, timeoutMs) => c.cloneVoice({ inline_data: { data: mp3, mime_type: 'audio/mpeg' } }, { timeoutMs }) },
+	{
+		name: 'voice clone',
+		path: '/api/v1/voice',
+		send: (c, timeoutMs) =>
+			c.cloneVoice({ inline_data: { data: mp3, mime_type: 'audio/mpeg' } }, { timeoutMs }),
+	},
 ];
 
 describe.each(calls)('$name (charged)', (call) => {
@@ -56,7 +78,9 @@ describe.each(calls)('$name (charged)', (call) => {
 		emu.setFaults({ failNext: [{ method: 'POST', path: call.path, kind: 'resetAfter' }] });
 		const error = await failure(call.send(client));
 		expect(error).toMatchObject({ category: 'network', code: 'ECONNRESET' });
-		expect(error.hint).toMatch(/not sent again because VisionStory may have received it and charged it/);
+		expect(error.hint).toMatch(
+			/not sent again because VisionStory may have received it and charged it/,
+		);
 		expect(emu.requests({ method: 'POST', path: call.path })).toHaveLength(1);
 	});
 
@@ -65,7 +89,9 @@ describe.each(calls)('$name (charged)', (call) => {
 		const error = await failure(call.send(client, 300));
 		expect(error.category).toBe('network');
 		expect(error.hint).toMatch(/may have received it and charged it/);
-		expect(emu.requests({ method: 'POST', path: call.path })).toEqual([expect.objectContaining({ outcome: 'unanswered' })]);
+		expect(emu.requests({ method: 'POST', path: call.path })).toEqual([
+			expect.objectContaining({ outcome: 'unanswered' }),
+		]);
 	});
 });
 
@@ -83,7 +109,9 @@ test('a refused connection is sent again once the service is up: one request arr
 		const image = await viaLate.generateImage({ model_id: 'nano-banana-2', prompt: 'A kite' });
 		expect(late.isOpen).toBe(true);
 		expect(emu.requests({ method: 'POST', path: '/api/v1/image' })).toHaveLength(1);
-		expect(emu.ledger()).toEqual([expect.objectContaining({ kind: 'charge', credits: image.cost_credit })]);
+		expect(emu.ledger()).toEqual([
+			expect.objectContaining({ kind: 'charge', credits: image.cost_credit }),
+		]);
 	} finally {
 		await late.close();
 	}
@@ -107,7 +135,9 @@ describe('a read is resent after each of them', () => {
 		emu.setFaults({ failNext: [{ path: '/api/v1/billing/credits', kind }] });
 		const credits = await client.call('getCredits', {}, { timeoutMs: 300 });
 		expect(credits).toMatchObject({ credits: emu.balance() });
-		expect(emu.requests({ path: '/api/v1/billing/credits' }).map((r) => r.outcome)).toEqual(outcomes);
+		expect(emu.requests({ path: '/api/v1/billing/credits' }).map((r) => r.outcome)).toEqual(
+			outcomes,
+		);
 	});
 
 	test('a refused connection', async () => {

@@ -1,5 +1,5 @@
 /** The request budget on its own, on a clock the test moves: slots, the cut on 429, the slow climb, order and cancel. */
-import { RequestBudget } from '../../nodes/shared/api/requestBudget';
+import { RequestBudget } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/requestBudget';
 
 function clock() {
 	const c = {
@@ -57,11 +57,13 @@ test('waiters are served in arrival order, and only the first waits on the clock
 	const budget = new RequestBudget(1, () => c.now);
 	(await budget.acquire(c.sleep)).answered();
 	const order: number[] = [];
-	await Promise.all([1, 2, 3].map(async (n) => {
-		const grant = await budget.acquire(c.sleep);
-		order.push(n);
-		grant.answered();
-	}));
+	await Promise.all(
+		[1, 2, 3].map(async (n) => {
+			const grant = await budget.acquire(c.sleep);
+			order.push(n);
+			grant.answered();
+		}),
+	);
 	expect(order).toEqual([1, 2, 3]);
 	expect(c.now).toBe(3000);
 	expect(c.sleeps).toEqual([1000, 1000, 1000]);

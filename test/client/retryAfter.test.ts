@@ -1,7 +1,7 @@
 jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
 
-import type { VisionStoryClient } from '../../nodes/shared/api/client';
-import { VisionStoryError } from '../../nodes/shared/api/errors';
+import type { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
+import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import { createUndiciClient } from '../support/undiciTransport';
@@ -44,30 +44,48 @@ test('Retry-After in seconds: the read is sent again exactly that much later', a
 });
 
 test('Retry-After as an HTTP date: the transport waits until that moment', async () => {
-	emu.setFaults({ failNext: [{ path: CREDITS, kind: 'http429', retryAfter: 45, retryAfterAs: 'date' }] });
+	emu.setFaults({
+		failNext: [{ path: CREDITS, kind: 'http429', retryAfter: 45, retryAfterAs: 'date' }],
+	});
 	await client.getCredits();
 	expect(emu.requests({ path: CREDITS }).map((r) => r.status)).toEqual([429, 200]);
 	expect(gaps(CREDITS)).toEqual([44_500]);
 });
 
 test('two dates in a row are each waited out', async () => {
-	emu.setFaults({ failNext: [{ path: CREDITS, kind: 'http429', retryAfter: 3, retryAfterAs: 'date', count: 2 }] });
+	emu.setFaults({
+		failNext: [{ path: CREDITS, kind: 'http429', retryAfter: 3, retryAfterAs: 'date', count: 2 }],
+	});
 	await client.getCredits();
 	// The second date is counted from the first resend, which came at a whole second.
 	expect(gaps(CREDITS)).toEqual([2_500, 3_000]);
 });
 
 test('a date already past: sent again at once', async () => {
-	emu.setFaults({ failNext: [{ path: CREDITS, kind: 'http429', retryAfter: -30, retryAfterAs: 'date' }] });
+	emu.setFaults({
+		failNext: [{ path: CREDITS, kind: 'http429', retryAfter: -30, retryAfterAs: 'date' }],
+	});
 	await client.getCredits();
 	expect(gaps(CREDITS)).toEqual([0]);
 });
 
 test('a charged call refused with 429 (nothing charged) is sent again after Retry-After and charged once', async () => {
-	emu.setFaults({ failNext: [{ method: 'POST', path: '/api/v1/image', kind: 'http429', retryAfter: 12, retryAfterAs: 'date' }] });
+	emu.setFaults({
+		failNext: [
+			{
+				method: 'POST',
+				path: '/api/v1/image',
+				kind: 'http429',
+				retryAfter: 12,
+				retryAfterAs: 'date',
+			},
+		],
+	});
 	const image = await client.generateImage({ model_id: 'nano-banana-2', prompt: 'A lighthouse' });
 	expect(gaps('/api/v1/image')).toEqual([11_500]);
-	expect(emu.ledger()).toEqual([expect.objectContaining({ kind: 'charge', credits: image.cost_credit })]);
+	expect(emu.ledger()).toEqual([
+		expect.objectContaining({ kind: 'charge', credits: image.cost_credit }),
+	]);
 });
 
 test('a Retry-After longer than the usual backoff but within the retry budget is waited out in full, not cut short', async () => {
@@ -77,7 +95,9 @@ test('a Retry-After longer than the usual backoff but within the retry budget is
 });
 
 test('a Retry-After past the retry budget: no early resend; the 429 comes back at once', async () => {
-	emu.setFaults({ failNext: [{ path: CREDITS, kind: 'http429', retryAfter: 600, retryAfterAs: 'date' }] });
+	emu.setFaults({
+		failNext: [{ path: CREDITS, kind: 'http429', retryAfter: 600, retryAfterAs: 'date' }],
+	});
 	const started = emu.now();
 	const error = await client.getCredits().catch((e: unknown) => e);
 	expect(error).toBeInstanceOf(VisionStoryError);

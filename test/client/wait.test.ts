@@ -1,9 +1,9 @@
 jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
 
-import type { VisionStoryClient } from '../../nodes/shared/api/client';
-import type { VisionStoryError } from '../../nodes/shared/api/errors';
-import type { TaskJob } from '../../nodes/shared/api/tasks';
-import { runTasks } from '../../nodes/shared/api/tasks';
+import type { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
+import type { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
+import type { TaskJob } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
+import { runTasks } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import { createUndiciClient } from '../support/undiciTransport';
@@ -20,7 +20,10 @@ let avatarId: string;
 beforeAll(async () => {
 	emu = await startEmulator({ clock: 'manual', renderMs: RENDER_MS });
 	virtualClock.target = emu;
-	client = createUndiciClient(emu.apiKey, { baseUrl: emu.baseUrl, retry: { baseDelayMs: 5, maxDelayMs: 40 } });
+	client = createUndiciClient(emu.apiKey, {
+		baseUrl: emu.baseUrl,
+		retry: { baseDelayMs: 5, maxDelayMs: 40 },
+	});
 	modelId = (await client.listAiVideoModels()).models[0].model_id;
 	avatarId = (await client.listAvatars({ is_public: true, limit: 1 })).avatars[0].avatar_id;
 });
@@ -32,7 +35,11 @@ beforeEach(() => {
 
 const TIMEOUT_MS = 30 * 60_000;
 
-function aiSubmissions(count: number, prompt = (i: number) => `Shot ${i}`, timeoutMs = TIMEOUT_MS): TaskJob[] {
+function aiSubmissions(
+	count: number,
+	prompt = (i: number) => `Shot ${i}`,
+	timeoutMs = TIMEOUT_MS,
+): TaskJob[] {
 	return Array.from({ length: count }, (_, i) => ({
 		request: client.validate('createAiVideo', { model_id: modelId, prompt: prompt(i) }),
 		timeoutMs,
@@ -41,7 +48,10 @@ function aiSubmissions(count: number, prompt = (i: number) => `Shot ${i}`, timeo
 
 function talkingSubmissions(count: number, timeoutMs = TIMEOUT_MS, first = 0): TaskJob[] {
 	return Array.from({ length: count }, (_, i) => ({
-		request: client.validate('createTalkingVideo', { avatar_id: avatarId, text_script: { text: `Line ${first + i}`, voice_id: 'Alice' } }),
+		request: client.validate('createTalkingVideo', {
+			avatar_id: avatarId,
+			text_script: { text: `Line ${first + i}`, voice_id: 'Alice' },
+		}),
 		timeoutMs,
 	}));
 }
@@ -51,7 +61,9 @@ const wait = { waitForCompletion: true, pollIntervalMs: POLL_MS, atLimit: 'queue
 test('45 AI videos are polled 20 ids a request and finish together', async () => {
 	const start = emu.now();
 	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(45), wait);
-	expect(outcomes.every((o) => o.ok && 'status' in o.value && o.value.status === 'created')).toBe(true);
+	expect(outcomes.every((o) => o.ok && 'status' in o.value && o.value.status === 'created')).toBe(
+		true,
+	);
 	const polls = emu.requests({ method: 'GET', path: '/api/v1/ai_video' });
 	const rounds = new Map<number, number>();
 	for (const p of polls) rounds.set(p.at, (rounds.get(p.at) ?? 0) + 1);
@@ -67,7 +79,9 @@ test('talking videos are polled concurrently and 10 take one render time, not te
 	const outcomes = await runTasks(client, 'talkingVideo', talkingSubmissions(10), wait);
 	expect(outcomes.filter((o) => o.ok)).toHaveLength(10);
 	const tasks = emu.tasks();
-	expect(Math.max(...tasks.map((t) => t.finishedAt!)) - start).toBeLessThanOrEqual(RENDER_MS + 1000);
+	expect(Math.max(...tasks.map((t) => t.finishedAt!)) - start).toBeLessThanOrEqual(
+		RENDER_MS + 1000,
+	);
 	expect(emu.now() - start).toBeLessThanOrEqual(RENDER_MS + POLL_MS);
 });
 
@@ -76,13 +90,20 @@ test('with a concurrency cap of 2, six AI videos queue for slots and all get mad
 	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(6), wait);
 	expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true, true, true]);
 	expect(emu.tasks()).toHaveLength(6);
-	const refusals = emu.requests({ method: 'POST', path: '/api/v1/ai_video' }).filter((r) => r.status === 429);
+	const refusals = emu
+		.requests({ method: 'POST', path: '/api/v1/ai_video' })
+		.filter((r) => r.status === 429);
 	// A refusal is answered by waiting for our own tasks, not by hammering the endpoint.
 	expect(refusals.length).toBeLessThanOrEqual(3);
 });
 
 test('failed tasks yield an error with the service reason and the refund', async () => {
-	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(2, (i) => (i === 1 ? 'Please [fail] this one' : 'fine')), wait);
+	const outcomes = await runTasks(
+		client,
+		'aiVideo',
+		aiSubmissions(2, (i) => (i === 1 ? 'Please [fail] this one' : 'fine')),
+		wait,
+	);
 	expect(outcomes[0].ok).toBe(true);
 	expect(outcomes[1].ok).toBe(false);
 	const error = (outcomes[1] as { error: VisionStoryError }).error;
@@ -105,14 +126,22 @@ test('a timeout names the ids still rendering', async () => {
 });
 
 test('without waiting, items return at once with their ids', async () => {
-	const outcomes = await runTasks(client, 'talkingVideo', talkingSubmissions(3), { ...wait, waitForCompletion: false });
-	expect(outcomes.map((o) => (o.ok ? o.value.video_id : undefined))).toEqual(emu.tasks().map((t) => t.video_id));
+	const outcomes = await runTasks(client, 'talkingVideo', talkingSubmissions(3), {
+		...wait,
+		waitForCompletion: false,
+	});
+	expect(outcomes.map((o) => (o.ok ? o.value.video_id : undefined))).toEqual(
+		emu.tasks().map((t) => t.video_id),
+	);
 	expect(emu.requests({ method: 'GET', path: '/api/v1/video' })).toHaveLength(0);
 });
 
 test('cancelling stops the wait', async () => {
 	const controller = new AbortController();
-	const waiting = runTasks(client, 'aiVideo', aiSubmissions(2), { ...wait, signal: controller.signal });
+	const waiting = runTasks(client, 'aiVideo', aiSubmissions(2), {
+		...wait,
+		signal: controller.signal,
+	});
 	setTimeout(() => controller.abort(), 5);
 	await expect(waiting).rejects.toMatchObject({ category: 'aborted' });
 });
@@ -132,7 +161,11 @@ test('queued AI videos are resubmitted as soon as a render should have freed a s
 test('without waiting, AI videos over the cap are refused at once with the cap named, and nothing is charged for them', async () => {
 	emu.setConfig({ aiConcurrencyCap: 2 });
 	const start = emu.now();
-	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(6), { ...wait, waitForCompletion: false, atLimit: 'refuse' });
+	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(6), {
+		...wait,
+		waitForCompletion: false,
+		atLimit: 'refuse',
+	});
 	expect(emu.now() - start).toBeLessThan(POLL_MS);
 	expect(outcomes.map((o) => o.ok)).toEqual([true, true, false, false, false, false]);
 	for (const outcome of outcomes.slice(2)) {
@@ -143,37 +176,60 @@ test('without waiting, AI videos over the cap are refused at once with the cap n
 	expect(emu.tasks()).toHaveLength(2);
 	expect(emu.ledger().filter((e) => e.kind === 'charge')).toHaveLength(2);
 	// One refusal answers for all the items behind it.
-	expect(emu.requests({ method: 'POST', path: '/api/v1/ai_video' }).filter((r) => r.status === 429)).toHaveLength(1);
+	expect(
+		emu.requests({ method: 'POST', path: '/api/v1/ai_video' }).filter((r) => r.status === 429),
+	).toHaveLength(1);
 });
 
 test('without waiting, holding for a slot submits queued AI videos as renders finish, within the hold limit', async () => {
 	emu.setConfig({ aiConcurrencyCap: 2 });
-	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(5, undefined, RENDER_MS + 3 * POLL_MS), { ...wait, waitForCompletion: false });
+	const outcomes = await runTasks(
+		client,
+		'aiVideo',
+		aiSubmissions(5, undefined, RENDER_MS + 3 * POLL_MS),
+		{ ...wait, waitForCompletion: false },
+	);
 	// Two waves fit into the hold limit; the fifth item would need a third.
 	expect(outcomes.map((o) => o.ok)).toEqual([true, true, true, true, false]);
-	expect((outcomes[4] as { error: VisionStoryError }).error.message).toMatch(/No AI video slot became free/);
+	expect((outcomes[4] as { error: VisionStoryError }).error.message).toMatch(
+		/No AI video slot became free/,
+	);
 	expect(emu.tasks()).toHaveLength(4);
 });
 
 test('each item keeps its own time limit', async () => {
-	const jobs = [...talkingSubmissions(1, RENDER_MS / 2), ...talkingSubmissions(1, RENDER_MS * 2, 1)];
+	const jobs = [
+		...talkingSubmissions(1, RENDER_MS / 2),
+		...talkingSubmissions(1, RENDER_MS * 2, 1),
+	];
 	const outcomes = await runTasks(client, 'talkingVideo', jobs, wait);
 	expect((outcomes[0] as { error: VisionStoryError }).error.category).toBe('timeout');
 	expect(outcomes[1].ok).toBe(true);
 });
 
 test('two items that share a task (the same idempotency key) each get its outcome', async () => {
-	const outcomes = await runTasks(client, 'talkingVideo', [...talkingSubmissions(1, RENDER_MS / 2), ...talkingSubmissions(1, RENDER_MS * 2)], wait);
+	const outcomes = await runTasks(
+		client,
+		'talkingVideo',
+		[...talkingSubmissions(1, RENDER_MS / 2), ...talkingSubmissions(1, RENDER_MS * 2)],
+		wait,
+	);
 	expect(emu.tasks()).toHaveLength(1);
 	expect((outcomes[0] as { error: VisionStoryError }).error.category).toBe('timeout');
-	expect(outcomes[1]).toMatchObject({ ok: true, value: { status: 'created', video_id: emu.tasks()[0].video_id } });
+	expect(outcomes[1]).toMatchObject({
+		ok: true,
+		value: { status: 'created', video_id: emu.tasks()[0].video_id },
+	});
 });
 
 test('waves of AI videos a little longer than the poll interval: learned to within 8 %, not read a beat late every wave', async () => {
 	// 5.5 s a task (0.5 s queued, 5 s rendering), polls at least 5 s apart: a fixed beat takes 10 s a wave.
 	emu.setConfig({ aiConcurrencyCap: 2, renderMs: 5000, queueMs: 500 });
 	const start = emu.now();
-	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(40), { ...wait, pollIntervalMs: 5000 });
+	const outcomes = await runTasks(client, 'aiVideo', aiSubmissions(40), {
+		...wait,
+		pollIntervalMs: 5000,
+	});
 	expect(outcomes.every((o) => o.ok)).toBe(true);
 	const waves = 20;
 	const tasks = emu.tasks().sort((a, b) => a.submittedAt - b.submittedAt);

@@ -15,7 +15,11 @@ function runDemo(outDir: string): Promise<{ code: number | null; output: string 
 	return new Promise((resolve) => {
 		const env: NodeJS.ProcessEnv = { ...process.env, DEMO_OUT_DIR: outDir };
 		delete env.VISIONSTORY_API_KEY;
-		const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/demo.ts'), 'n8n1'], { cwd: root, env });
+		const child = spawn(
+			process.execPath,
+			[join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'scripts/demo.ts'), 'n8n1'],
+			{ cwd: root, env },
+		);
 		let output = '';
 		child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
 		child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -35,18 +39,27 @@ describe('npm run demo (n8n 1.x, the emulator)', () => {
 
 	beforeAll(async () => {
 		run = await runDemo(outDir);
-		summary = existsSync(join(outDir, 'SUMMARY.md')) ? readFileSync(join(outDir, 'SUMMARY.md'), 'utf8') : '';
+		summary = existsSync(join(outDir, 'SUMMARY.md'))
+			? readFileSync(join(outDir, 'SUMMARY.md'), 'utf8')
+			: '';
 	}, 900_000);
 
 	afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 	test('exits 0 with every example a success, the agent example included (its model played on loopback)', () => {
-		expect({ code: run.code, tail: run.code === 0 ? '' : run.output.slice(-3000) }).toEqual({ code: 0, tail: '' });
-		const statuses = [...summary.matchAll(/^`examples\/(.+)\.json`: (\w+) in/gm)].map(([, example, status]) => [example, status]);
+		expect({ code: run.code, tail: run.code === 0 ? '' : run.output.slice(-3000) }).toEqual({
+			code: 0,
+			tail: '',
+		});
+		const statuses = [...summary.matchAll(/^`examples\/(.+)\.json`: (\w+) in/gm)].map(
+			([, example, status]) => [example, status],
+		);
 		expect(statuses.length).toBeGreaterThanOrEqual(10);
 		expect(statuses.filter(([, status]) => status !== 'success')).toEqual([]);
 		expect(statuses.map(([example]) => example)).toContain('agent-brief-to-voice-over-and-video');
-		expect(summary).toMatch(/\| AI Agent \| answered: "Done: list_voices, list_avatars, synthesize_speech, create_talking_video, check_video_status" \|/);
+		expect(summary).toMatch(
+			/\| AI Agent \| answered: "Done: list_voices, list_avatars, synthesize_speech, create_talking_video, check_video_status" \|/,
+		);
 	});
 
 	test('the credits the steps report are what the emulator charged', () => {
@@ -57,8 +70,11 @@ describe('npm run demo (n8n 1.x, the emulator)', () => {
 	});
 
 	test('the files it promises are in the output folder: a talking video, an AI video, images, speech and subtitles', () => {
-		const files = [...summary.matchAll(/`([^`]+\.(mp4|png|jpg|mp3|srt|vtt))`/g)].map(([, file]) => file);
-		for (const extension of ['mp4', 'png', 'mp3', 'srt']) expect(files.some((f) => f.endsWith(`.${extension}`))).toBe(true);
+		const files = [...summary.matchAll(/`([^`]+\.(mp4|png|jpg|mp3|srt|vtt))`/g)].map(
+			([, file]) => file,
+		);
+		for (const extension of ['mp4', 'png', 'mp3', 'srt'])
+			expect(files.some((f) => f.endsWith(`.${extension}`))).toBe(true);
 		for (const file of files) expect(existsSync(join(outDir, file))).toBe(true);
 	});
 });

@@ -35,51 +35,90 @@ export function describeDriftServed(ctx: SuiteContext): void {
 		driftOn(ctx);
 		describeMcpChecks(ctx, 'drift');
 
-		test('webhook-start-talking-video answers 202 with the id; finished-video-callback posts the finished video to the callback once', async () => {
-			const webhook = ctx.session.examples['webhook-start-talking-video'];
-			const callback = ctx.session.examples['finished-video-callback'];
-			// Active already when the earlier checks ran; activating again is harmless.
-			for (const workflow of [callback, webhook]) expect(await ctx.rest.activate(workflow.id)).toMatchObject({ active: true });
-			ctx.emulator.setConfig({ renderMs: RENDER_MS });
-			const received = ctx.callback.received.length;
-			const path = webhook.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path;
-			const answer = await callWebhook(ctx.session.instance.baseUrl, path, { script: 'Drift check: the service answers in other shapes.' });
-			expect(answer).toMatchObject({ status: 202, body: { video_id: expect.stringMatching(/^vid_/), status: 'rendering' } });
-			const videoId = answer.body.video_id as string;
+		test(
+			'webhook-start-talking-video answers 202 with the id; finished-video-callback posts the finished video to the callback once',
+			async () => {
+				const webhook = ctx.session.examples['webhook-start-talking-video'];
+				const callback = ctx.session.examples['finished-video-callback'];
+				// Active already when the earlier checks ran; activating again is harmless.
+				for (const workflow of [callback, webhook])
+					expect(await ctx.rest.activate(workflow.id)).toMatchObject({ active: true });
+				ctx.emulator.setConfig({ renderMs: RENDER_MS });
+				const received = ctx.callback.received.length;
+				const path = webhook.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters
+					.path;
+				const answer = await callWebhook(ctx.session.instance.baseUrl, path, {
+					script: 'Drift check: the service answers in other shapes.',
+				});
+				expect(answer).toMatchObject({
+					status: 202,
+					body: { video_id: expect.stringMatching(/^vid_/), status: 'rendering' },
+				});
+				const videoId = answer.body.video_id as string;
 
-			const posted = await ctx.callback.waitForMatch((r) => (r.body as { video_id?: string } | undefined)?.video_id === videoId, POLL_BUDGET_MS[ctx.line.id] + RENDER_MS + 5000);
-			expect(posted.body).toMatchObject({ event: 'visionstory.video.created', kind: 'talkingVideo', video_id: videoId, status: 'created', cost_credit: 10 });
-			expect(sniff(await fetchBytes((posted.body as { video_url: string }).video_url))).toBe('mp4');
-			// Once: wait through the next poll and look again.
-			const lists = () => ctx.emulator.requests({ method: 'GET', path: '/api/v1/videos' }).length;
-			const before = lists();
-			const deadline = Date.now() + POLL_BUDGET_MS[ctx.line.id];
-			while (lists() === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
-			await new Promise((r) => setTimeout(r, 3000));
-			expect(ctx.callback.received.slice(received).filter((r) => (r.body as { video_id?: string } | undefined)?.video_id === videoId)).toHaveLength(1);
-		}, 5 * 60_000);
+				const posted = await ctx.callback.waitForMatch(
+					(r) => (r.body as { video_id?: string } | undefined)?.video_id === videoId,
+					POLL_BUDGET_MS[ctx.line.id] + RENDER_MS + 5000,
+				);
+				expect(posted.body).toMatchObject({
+					event: 'visionstory.video.created',
+					kind: 'talkingVideo',
+					video_id: videoId,
+					status: 'created',
+					cost_credit: 10,
+				});
+				expect(sniff(await fetchBytes((posted.body as { video_url: string }).video_url))).toBe(
+					'mp4',
+				);
+				// Once: wait through the next poll and look again.
+				const lists = () => ctx.emulator.requests({ method: 'GET', path: '/api/v1/videos' }).length;
+				const before = lists();
+				const deadline = Date.now() + POLL_BUDGET_MS[ctx.line.id];
+				while (lists() === before && Date.now() < deadline)
+					await new Promise((r) => setTimeout(r, 250));
+				await new Promise((r) => setTimeout(r, 3000));
+				expect(
+					ctx.callback.received
+						.slice(received)
+						.filter((r) => (r.body as { video_id?: string } | undefined)?.video_id === videoId),
+				).toHaveLength(1);
+			},
+			5 * 60_000,
+		);
 
-		test('webhook-talking-video-wait-loop answers 202 with the id, waits, checks the status until finished and posts the video once', async () => {
-			const loop = ctx.session.examples['webhook-talking-video-wait-loop'];
-			// The trigger example posts finished videos to the same callback URL: only the loop's post counts here.
-			await ctx.rest.deactivate(ctx.session.examples['finished-video-callback'].id);
-			expect(await ctx.rest.activate(loop.id)).toMatchObject({ active: true });
-			ctx.emulator.setConfig({ renderMs: RENDER_MS });
-			const path = loop.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path;
-			const answer = await callWebhook(ctx.session.instance.baseUrl, path, { script: 'Drift check of the waiting loop.' });
-			expect(answer).toMatchObject({ status: 202, body: { video_id: expect.stringMatching(/^vid_/), status: 'rendering' } });
-			const videoId = answer.body.video_id as string;
-			// The example waits 2 minutes before its first check.
-			const posted = await ctx.callback.waitForMatch((r) => (r.body as { video_id?: string } | undefined)?.video_id === videoId, 4 * 60_000);
-			expect(posted.body).toMatchObject({ video_id: videoId, status: 'created' });
-			// The callback is the last node: the execution is saved as finished a moment later.
-			let statuses: string[] = [];
-			for (let i = 0; i < 60 && statuses.join() !== 'success'; i++) {
-				statuses = (await ctx.rest.executions(loop.id)).map((e) => e.status);
-				if (statuses.join() !== 'success') await new Promise((r) => setTimeout(r, 500));
-			}
-			expect(statuses).toEqual(['success']);
-			await ctx.rest.deactivate(loop.id);
-		}, 6 * 60_000);
+		test(
+			'webhook-talking-video-wait-loop answers 202 with the id, waits, checks the status until finished and posts the video once',
+			async () => {
+				const loop = ctx.session.examples['webhook-talking-video-wait-loop'];
+				// The trigger example posts finished videos to the same callback URL: only the loop's post counts here.
+				await ctx.rest.deactivate(ctx.session.examples['finished-video-callback'].id);
+				expect(await ctx.rest.activate(loop.id)).toMatchObject({ active: true });
+				ctx.emulator.setConfig({ renderMs: RENDER_MS });
+				const path = loop.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!.parameters.path;
+				const answer = await callWebhook(ctx.session.instance.baseUrl, path, {
+					script: 'Drift check of the waiting loop.',
+				});
+				expect(answer).toMatchObject({
+					status: 202,
+					body: { video_id: expect.stringMatching(/^vid_/), status: 'rendering' },
+				});
+				const videoId = answer.body.video_id as string;
+				// The example waits 2 minutes before its first check.
+				const posted = await ctx.callback.waitForMatch(
+					(r) => (r.body as { video_id?: string } | undefined)?.video_id === videoId,
+					4 * 60_000,
+				);
+				expect(posted.body).toMatchObject({ video_id: videoId, status: 'created' });
+				// The callback is the last node: the execution is saved as finished a moment later.
+				let statuses: string[] = [];
+				for (let i = 0; i < 60 && statuses.join() !== 'success'; i++) {
+					statuses = (await ctx.rest.executions(loop.id)).map((e) => e.status);
+					if (statuses.join() !== 'success') await new Promise((r) => setTimeout(r, 500));
+				}
+				expect(statuses).toEqual(['success']);
+				await ctx.rest.deactivate(loop.id);
+			},
+			6 * 60_000,
+		);
 	});
 }

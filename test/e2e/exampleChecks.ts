@@ -2,10 +2,18 @@
  * The manually started examples, each run once with `n8n execute` and checked against what a user
  * would look at (the files, the JSON) and what the service recorded (requests, tasks, charges).
  */
-import { TTS_TEXT_MAX } from '../../nodes/shared/api/contract';
-import { CAPTION_DEFAULTS, displayWidth } from '../../nodes/VisionStoryAlign/captions';
-import { parseMp3 } from '../../nodes/VisionStoryTextToSpeech/mp3';
-import { nodeOutput, readBinary, type ExecutionResult, type RunItem } from '../../scripts/n8n/runData';
+import { TTS_TEXT_MAX } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
+import {
+	CAPTION_DEFAULTS,
+	displayWidth,
+} from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryAlign/captions';
+import { parseMp3 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTextToSpeech/mp3';
+import {
+	nodeOutput,
+	readBinary,
+	type ExecutionResult,
+	type RunItem,
+} from '../../scripts/n8n/runData';
 import { speechAudio } from '../emulator/speechAudio';
 import { parseSrt as readSrt, parseVtt, type ParsedCue } from '../support/subtitles';
 import { csvRecords, fetchBytes, parseSrt, sniff } from './media';
@@ -27,7 +35,8 @@ interface FileExpectation {
 function expectFile(result: ExecutionResult, item: RunItem, expected: FileExpectation): Buffer {
 	const field = expected.field ?? 'data';
 	const ref = item.binary?.[field];
-	if (!ref) throw new Error(`no binary "${field}" on the item: ${JSON.stringify(item.json).slice(0, 300)}`);
+	if (!ref)
+		throw new Error(`no binary "${field}" on the item: ${JSON.stringify(item.json).slice(0, 300)}`);
 	expect(ref.mimeType).toBe(expected.mimeType);
 	expect(ref.fileExtension).toBe(expected.extension);
 	if (expected.fileName) expect(ref.fileName).toBe(expected.fileName);
@@ -47,17 +56,24 @@ function single(result: ExecutionResult, node: string): RunItem {
 
 /** n8n needs pairedItem on every item for expressions like $('Node').item; our nodes must set it. */
 function expectPairedItems(ctx: SuiteContext, key: string, result: ExecutionResult): void {
-	const ours = ctx.session.examples[key].nodes.filter((n) => n.type.startsWith(PACKAGE_PREFIX)).map((n) => n.name);
-	for (const node of ours) for (const item of nodeOutput(result, node)) expect(item.pairedItem).toBeDefined();
+	const ours = ctx.session.examples[key].nodes
+		.filter((n) => n.type.startsWith(PACKAGE_PREFIX))
+		.map((n) => n.name);
+	for (const node of ours)
+		for (const item of nodeOutput(result, node)) expect(item.pairedItem).toBeDefined();
 }
 
-function chargesOf(run: { charges: Array<{ operation: string; kind: string; credits: number }> }): Array<[string, string, number]> {
+function chargesOf(run: {
+	charges: Array<{ operation: string; kind: string; credits: number }>;
+}): Array<[string, string, number]> {
 	return run.charges.map((c) => [c.operation, c.kind, c.credits]);
 }
 
 function setValue(ctx: SuiteContext, key: string, node: string, field: string): string {
 	const set = ctx.session.examples[key].nodes.find((n) => n.name === node);
-	const value = (set?.parameters.assignments?.assignments as Array<{ name: string; value: string }> | undefined)?.find((a) => a.name === field)?.value;
+	const value = (
+		set?.parameters.assignments?.assignments as Array<{ name: string; value: string }> | undefined
+	)?.find((a) => a.name === field)?.value;
 	if (typeof value !== 'string') throw new Error(`example ${key} has no ${node}.${field}`);
 	return value;
 }
@@ -68,8 +84,11 @@ function requestsTo(run: ExampleRun, method: string, path: string): ExampleRun['
 
 /** A Set value like `=Hi {{ $json.name }}!` filled in from one item's fields (plain `$json.field` expressions only). */
 function fillTemplate(template: string, json: Record<string, unknown>): string {
-	const filled = template.replace(/^=/, '').replace(/\{\{\s*\$json\.(\w+)\s*\}\}/g, (_, field: string) => String(json[field]));
-	if (filled.includes('{{')) throw new Error(`the template has expressions this check cannot fill in: ${template}`);
+	const filled = template
+		.replace(/^=/, '')
+		.replace(/\{\{\s*\$json\.(\w+)\s*\}\}/g, (_, field: string) => String(json[field]));
+	if (filled.includes('{{'))
+		throw new Error(`the template has expressions this check cannot fill in: ${template}`);
 	return filled;
 }
 
@@ -77,30 +96,53 @@ function fillTemplate(template: string, json: Record<string, unknown>): string {
 function captionProblems(cues: ParsedCue[], words: string[]): string[] {
 	const problems: string[] = [];
 	const shown = cues.flatMap((c) => c.text.split(/\s+/));
-	if (shown.join(' ') !== words.join(' ')) problems.push('the cues do not show every word once and in order');
+	if (shown.join(' ') !== words.join(' '))
+		problems.push('the cues do not show every word once and in order');
 	cues.forEach((cue, i) => {
 		const lines = cue.text.split('\n');
 		if (cue.end <= cue.start) problems.push(`cue ${i + 1} ends at or before its start`);
-		if (i > 0 && cue.start < cues[i - 1].end) problems.push(`cue ${i + 1} starts before cue ${i} ends`);
-		if (cue.end - cue.start > CAPTION_DEFAULTS.maxCueDurationSec * 1000) problems.push(`cue ${i + 1} lasts ${cue.end - cue.start} ms`);
-		if (lines.length > CAPTION_DEFAULTS.maxLinesPerCue) problems.push(`cue ${i + 1} has ${lines.length} lines`);
-		for (const line of lines) if (displayWidth(line) > CAPTION_DEFAULTS.maxCharsPerLine) problems.push(`cue ${i + 1} has a line of ${displayWidth(line)} columns`);
+		if (i > 0 && cue.start < cues[i - 1].end)
+			problems.push(`cue ${i + 1} starts before cue ${i} ends`);
+		if (cue.end - cue.start > CAPTION_DEFAULTS.maxCueDurationSec * 1000)
+			problems.push(`cue ${i + 1} lasts ${cue.end - cue.start} ms`);
+		if (lines.length > CAPTION_DEFAULTS.maxLinesPerCue)
+			problems.push(`cue ${i + 1} has ${lines.length} lines`);
+		for (const line of lines)
+			if (displayWidth(line) > CAPTION_DEFAULTS.maxCharsPerLine)
+				problems.push(`cue ${i + 1} has a line of ${displayWidth(line)} columns`);
 	});
 	return problems;
 }
 
-export function describeExampleChecks(ctx: SuiteContext, title = 'manual examples run with `n8n execute`'): void {
+export function describeExampleChecks(
+	ctx: SuiteContext,
+	title = 'manual examples run with `n8n execute`',
+): void {
 	describe(title, () => {
 		test('script-to-talking-video: a 9:16 MP4 of a public avatar, one task, one charge', async () => {
 			const run = await ctx.runExample('script-to-talking-video');
 			const avatar = single(run.result, 'Pick Public Avatar');
 			expect(avatar.json.avatar_id).toEqual(expect.any(String));
 			const video = single(run.result, 'Create Talking Video');
-			expect(video.json).toMatchObject({ status: 'created', aspect_ratio: '9:16', cost_credit: 10 });
+			expect(video.json).toMatchObject({
+				status: 'created',
+				aspect_ratio: '9:16',
+				cost_credit: 10,
+			});
 			expect(video.json.video_id).toMatch(/^vid_/);
-			const bytes = expectFile(run.result, video, { mimeType: 'video/mp4', kind: 'mp4', extension: 'mp4' });
+			const bytes = expectFile(run.result, video, {
+				mimeType: 'video/mp4',
+				kind: 'mp4',
+				extension: 'mp4',
+			});
 			expect(bytes.equals(await fetchBytes(video.json.video_url))).toBe(true);
-			expect(run.newTasks).toEqual([expect.objectContaining({ kind: 'talkingVideo', video_id: video.json.video_id, status: 'created' })]);
+			expect(run.newTasks).toEqual([
+				expect.objectContaining({
+					kind: 'talkingVideo',
+					video_id: video.json.video_id,
+					status: 'created',
+				}),
+			]);
 			expect(chargesOf(run)).toEqual([['talking_video', 'charge', 10]]);
 			expect(run.charges[0].refId).toBe(video.json.video_id);
 			expectPairedItems(ctx, 'script-to-talking-video', run.result);
@@ -110,7 +152,11 @@ export function describeExampleChecks(ctx: SuiteContext, title = 'manual example
 			const run = await ctx.runExample('image-to-avatar-to-talking-video');
 			const portrait = single(run.result, 'Generate Portrait');
 			expect(portrait.json.height).toBeGreaterThan(portrait.json.width);
-			const png = expectFile(run.result, portrait, { mimeType: 'image/png', kind: 'png', extension: 'png' });
+			const png = expectFile(run.result, portrait, {
+				mimeType: 'image/png',
+				kind: 'png',
+				extension: 'png',
+			});
 			expect(png.equals(await fetchBytes(portrait.json.url))).toBe(true);
 			const avatar = single(run.result, 'Create Avatar');
 			expect(avatar.json.avatar_id).toMatch(/^avt_/);
@@ -119,9 +165,19 @@ export function describeExampleChecks(ctx: SuiteContext, title = 'manual example
 			expect(avatarPosts.at(-1)!.bodyBytes).toBeGreaterThan(png.length);
 			const video = single(run.result, 'Create Talking Video');
 			expect(video.json).toMatchObject({ status: 'created', aspect_ratio: '16:9' });
-			const mp4 = expectFile(run.result, video, { mimeType: 'video/mp4', kind: 'mp4', extension: 'mp4' });
+			const mp4 = expectFile(run.result, video, {
+				mimeType: 'video/mp4',
+				kind: 'mp4',
+				extension: 'mp4',
+			});
 			expect(mp4.equals(await fetchBytes(video.json.video_url))).toBe(true);
-			expect(run.newTasks).toEqual([expect.objectContaining({ kind: 'talkingVideo', video_id: video.json.video_id, status: 'created' })]);
+			expect(run.newTasks).toEqual([
+				expect.objectContaining({
+					kind: 'talkingVideo',
+					video_id: video.json.video_id,
+					status: 'created',
+				}),
+			]);
 			expect(chargesOf(run)).toEqual([
 				['image', 'charge', portrait.json.cost_credit],
 				['talking_video', 'charge', video.json.cost_credit],
@@ -136,16 +192,30 @@ export function describeExampleChecks(ctx: SuiteContext, title = 'manual example
 			const first = single(run.result, 'First Model');
 			expect(first.json.model_id).toBe(models[0].json.model_id);
 			const photo = single(run.result, 'Product Photo');
-			const png = expectFile(run.result, photo, { mimeType: 'image/png', kind: 'png', extension: 'png' });
+			const png = expectFile(run.result, photo, {
+				mimeType: 'image/png',
+				kind: 'png',
+				extension: 'png',
+			});
 			expect(photo.json.width).toBeGreaterThan(photo.json.height);
 			const video = single(run.result, 'Create AI Video');
 			expect(video.json).toMatchObject({ status: 'created', model_id: first.json.model_id });
 			expect(video.json.video_id).toMatch(/^aiv_/);
-			const mp4 = expectFile(run.result, video, { mimeType: 'video/mp4', kind: 'mp4', extension: 'mp4' });
+			const mp4 = expectFile(run.result, video, {
+				mimeType: 'video/mp4',
+				kind: 'mp4',
+				extension: 'mp4',
+			});
 			expect(mp4.equals(await fetchBytes(video.json.video_url))).toBe(true);
 			const submits = ctx.emulator.requests({ method: 'POST', path: '/api/v1/ai_video' });
 			expect(submits.at(-1)!.bodyBytes).toBeGreaterThan(png.length);
-			expect(run.newTasks).toEqual([expect.objectContaining({ kind: 'aiVideo', video_id: video.json.video_id, status: 'created' })]);
+			expect(run.newTasks).toEqual([
+				expect.objectContaining({
+					kind: 'aiVideo',
+					video_id: video.json.video_id,
+					status: 'created',
+				}),
+			]);
 			expect(chargesOf(run)).toEqual([
 				['image', 'charge', photo.json.cost_credit],
 				['ai_video', 'charge', video.json.cost_credit],
@@ -161,17 +231,32 @@ export function describeExampleChecks(ctx: SuiteContext, title = 'manual example
 			const speech = single(run.result, 'Text to Speech');
 			expect(speech.json).toMatchObject({ characters: text.length, voice_id: 'Alice' });
 			expect(speech.json.duration_sec).toBeGreaterThan(0);
-			const mp3 = expectFile(run.result, speech, { mimeType: 'audio/mpeg', kind: 'mp3', extension: 'mp3', fileName: 'voice-over.mp3' });
+			const mp3 = expectFile(run.result, speech, {
+				mimeType: 'audio/mpeg',
+				kind: 'mp3',
+				extension: 'mp3',
+				fileName: 'voice-over.mp3',
+			});
 			expect(mp3.equals(speechAudio(text.length).mp3)).toBe(true);
 
 			const timings = single(run.result, 'Word Timings');
-			const words = timings.json.words as Array<{ text: string; start_sec: number; end_sec: number }>;
+			const words = timings.json.words as Array<{
+				text: string;
+				start_sec: number;
+				end_sec: number;
+			}>;
 			expect(words.map((w) => w.text)).toEqual(text.split(/\s+/));
-			for (let i = 1; i < words.length; i++) expect(words[i].start_sec).toBeGreaterThanOrEqual(words[i - 1].end_sec - 1e-6);
+			for (let i = 1; i < words.length; i++)
+				expect(words[i].start_sec).toBeGreaterThanOrEqual(words[i - 1].end_sec - 1e-6);
 			expect(words.at(-1)!.end_sec).toBeLessThanOrEqual(speech.json.duration_sec + 1e-6);
 
 			const subtitles = single(run.result, 'Subtitles');
-			const srt = expectFile(run.result, subtitles, { mimeType: 'application/x-subrip', kind: 'text', extension: 'srt', fileName: 'voice-over.srt' }).toString('utf8');
+			const srt = expectFile(run.result, subtitles, {
+				mimeType: 'application/x-subrip',
+				kind: 'text',
+				extension: 'srt',
+				fileName: 'voice-over.srt',
+			}).toString('utf8');
 			expect(srt).toBe(subtitles.json.srt);
 			const cues = parseSrt(srt);
 			expect(cues.length).toBeGreaterThan(0);
@@ -189,7 +274,11 @@ export function describeExampleChecks(ctx: SuiteContext, title = 'manual example
 		test('media-to-structured-json: every field of the field list, typed and within its allowed values', async () => {
 			const key = 'media-to-structured-json';
 			const analyze = ctx.session.examples[key].nodes.find((n) => n.name === 'Analyze Image')!;
-			const fields = analyze.parameters.fields.field as Array<{ name: string; type: string; allowedValues?: string }>;
+			const fields = analyze.parameters.fields.field as Array<{
+				name: string;
+				type: string;
+				allowedValues?: string;
+			}>;
 			const run = await ctx.runExample(key);
 			const result = single(run.result, 'Campaign Fields').json;
 			for (const field of fields) {
@@ -229,8 +318,17 @@ export function describeExampleChecks(ctx: SuiteContext, title = 'manual example
 
 			// One MP3 that players read as one track as long as the parts together.
 			const voice = single(run.result, 'Voice-Over');
-			expect(voice.json).toMatchObject({ parts: parts.length, voice_id: avatar.json.default_voice_id, characters: parts.reduce((n, p) => n + p.length, 0) });
-			const mp3 = expectFile(run.result, voice, { mimeType: 'audio/mpeg', kind: 'mp3', extension: 'mp3', fileName: 'voice-over.mp3' });
+			expect(voice.json).toMatchObject({
+				parts: parts.length,
+				voice_id: avatar.json.default_voice_id,
+				characters: parts.reduce((n, p) => n + p.length, 0),
+			});
+			const mp3 = expectFile(run.result, voice, {
+				mimeType: 'audio/mpeg',
+				kind: 'mp3',
+				extension: 'mp3',
+				fileName: 'voice-over.mp3',
+			});
 			const stream = parseMp3(mp3);
 			expect(stream.junk).toEqual([]);
 			expect(stream.tags).toEqual([]);
@@ -246,21 +344,46 @@ export function describeExampleChecks(ctx: SuiteContext, title = 'manual example
 			const alignCalls = requestsTo(run, 'POST', '/api/v1/audio/align');
 			expect(alignCalls.map((r) => r.text)).toEqual([script]);
 			expect(alignCalls[0].bodyBytes).toBeGreaterThan((mp3.length * 4) / 3);
-			const words = captions.json.words as Array<{ text: string; start_sec: number; end_sec: number }>;
+			const words = captions.json.words as Array<{
+				text: string;
+				start_sec: number;
+				end_sec: number;
+			}>;
 			expect(words.map((w) => w.text)).toEqual(script.split(/\s+/));
-			expect(words.filter((w, i) => w.end_sec < w.start_sec || (i > 0 && w.start_sec < words[i - 1].end_sec - 1e-6))).toEqual([]);
+			expect(
+				words.filter(
+					(w, i) => w.end_sec < w.start_sec || (i > 0 && w.start_sec < words[i - 1].end_sec - 1e-6),
+				),
+			).toEqual([]);
 			expect(words.at(-1)!.end_sec).toBeLessThanOrEqual(voice.json.duration_sec + 1e-6);
 
 			// SRT and WebVTT files with the same cues, as real parsers read them, within the default limits.
 			const text = captions.json.captions as { cues: number; srt: string; vtt: string };
-			const srt = expectFile(run.result, captions, { field: 'srt', mimeType: 'application/x-subrip', kind: 'text', extension: 'srt', fileName: 'voice-over.srt' }).toString('utf8');
-			const vtt = expectFile(run.result, captions, { field: 'vtt', mimeType: 'text/vtt', kind: 'text', extension: 'vtt', fileName: 'voice-over.vtt' }).toString('utf8');
+			const srt = expectFile(run.result, captions, {
+				field: 'srt',
+				mimeType: 'application/x-subrip',
+				kind: 'text',
+				extension: 'srt',
+				fileName: 'voice-over.srt',
+			}).toString('utf8');
+			const vtt = expectFile(run.result, captions, {
+				field: 'vtt',
+				mimeType: 'text/vtt',
+				kind: 'text',
+				extension: 'vtt',
+				fileName: 'voice-over.vtt',
+			}).toString('utf8');
 			expect(srt).toBe(text.srt);
 			expect(vtt).toBe(text.vtt);
 			const cues = readSrt(srt);
 			expect(cues).toHaveLength(text.cues);
 			expect(parseVtt(vtt)).toEqual(cues);
-			expect(captionProblems(cues, words.map((w) => w.text))).toEqual([]);
+			expect(
+				captionProblems(
+					cues,
+					words.map((w) => w.text),
+				),
+			).toEqual([]);
 			// Readable cues, not one word each; they run from the first word to the last.
 			expect(cues.length).toBeLessThan(words.length / 3);
 			expect(cues[0].start).toBe(Math.round(words[0].start_sec * 1000));
@@ -270,19 +393,35 @@ export function describeExampleChecks(ctx: SuiteContext, title = 'manual example
 			// The avatar lip-syncs to the same MP3, sent inline with the one request.
 			const video = single(run.result, 'Create Talking Video');
 			expect(video.json).toMatchObject({ status: 'created', aspect_ratio: '16:9' });
-			const mp4 = expectFile(run.result, video, { mimeType: 'video/mp4', kind: 'mp4', extension: 'mp4' });
+			const mp4 = expectFile(run.result, video, {
+				mimeType: 'video/mp4',
+				kind: 'mp4',
+				extension: 'mp4',
+			});
 			expect(mp4.equals(await fetchBytes(video.json.video_url))).toBe(true);
 			const submits = requestsTo(run, 'POST', '/api/v1/video');
 			expect(submits).toHaveLength(1);
 			expect(submits[0].settings?.avatar_id).toBe(avatar.json.avatar_id);
 			expect(submits[0].bodyBytes).toBeGreaterThan((mp3.length * 4) / 3);
-			expect(run.newTasks).toEqual([expect.objectContaining({ kind: 'talkingVideo', video_id: video.json.video_id, status: 'created' })]);
+			expect(run.newTasks).toEqual([
+				expect.objectContaining({
+					kind: 'talkingVideo',
+					video_id: video.json.video_id,
+					status: 'created',
+				}),
+			]);
 
 			// One charge per part, one for the alignment, one for the video, and nothing else.
-			expect(run.charges.map((c) => [c.operation, c.kind])).toEqual([...parts.map(() => ['tts', 'charge']), ['align', 'charge'], ['talking_video', 'charge']]);
+			expect(run.charges.map((c) => [c.operation, c.kind])).toEqual([
+				...parts.map(() => ['tts', 'charge']),
+				['align', 'charge'],
+				['talking_video', 'charge'],
+			]);
 			const ttsCharges = run.charges.slice(0, parts.length);
 			expect(ttsCharges.reduce((sum, c) => sum + c.credits, 0)).toBe(voice.json.cost_credit);
-			expect(ttsCharges.map((c) => c.refId).sort()).toEqual([...(voice.json.audio_ids as string[])].sort());
+			expect(ttsCharges.map((c) => c.refId).sort()).toEqual(
+				[...(voice.json.audio_ids as string[])].sort(),
+			);
 			expect(chargesOf(run).slice(parts.length)).toEqual([
 				['align', 'charge', captions.json.cost_credit],
 				['talking_video', 'charge', video.json.cost_credit],
@@ -302,7 +441,12 @@ export function describeExampleChecks(ctx: SuiteContext, title = 'manual example
 
 			// n8n's Convert to File and Extract from File turn the sample into one item per row.
 			const file = single(run.result, 'Convert to File');
-			const bytes = expectFile(run.result, file, { mimeType: 'text/plain', kind: 'text', extension: 'csv', fileName: 'contacts.csv' });
+			const bytes = expectFile(run.result, file, {
+				mimeType: 'text/plain',
+				kind: 'text',
+				extension: 'csv',
+				fileName: 'contacts.csv',
+			});
 			expect(bytes.toString('utf8')).toBe(csv);
 			expect(nodeOutput(run.result, 'Extract from File').map((i) => i.json)).toEqual(rows);
 			const scripts = nodeOutput(run.result, 'Personal Script').map((i) => String(i.json.script));
@@ -314,7 +458,11 @@ export function describeExampleChecks(ctx: SuiteContext, title = 'manual example
 			for (const [i, video] of videos.entries()) {
 				expect(video.pairedItem).toEqual({ item: i });
 				expect(video.json).toMatchObject({ status: 'created', aspect_ratio: '9:16' });
-				const mp4 = expectFile(run.result, video, { mimeType: 'video/mp4', kind: 'mp4', extension: 'mp4' });
+				const mp4 = expectFile(run.result, video, {
+					mimeType: 'video/mp4',
+					kind: 'mp4',
+					extension: 'mp4',
+				});
 				expect(mp4.equals(await fetchBytes(video.json.video_url))).toBe(true);
 			}
 			const ids = videos.map((v) => String(v.json.video_id));
@@ -325,20 +473,31 @@ export function describeExampleChecks(ctx: SuiteContext, title = 'manual example
 			expect(submits).toHaveLength(rows.length);
 			expect(submits.every((r) => r.settings?.avatar_id === avatar.json.avatar_id)).toBe(true);
 			// The bodies differ only by their scripts: each row's script was sent.
-			const overhead = (r: (typeof submits)[number], script: string) => r.bodyBytes - Buffer.byteLength(JSON.stringify(script));
+			const overhead = (r: (typeof submits)[number], script: string) =>
+				r.bodyBytes - Buffer.byteLength(JSON.stringify(script));
 			const bySize = [...submits].sort((a, b) => a.bodyBytes - b.bodyBytes);
-			const scriptsBySize = [...scripts].sort((a, b) => Buffer.byteLength(JSON.stringify(a)) - Buffer.byteLength(JSON.stringify(b)));
+			const scriptsBySize = [...scripts].sort(
+				(a, b) => Buffer.byteLength(JSON.stringify(a)) - Buffer.byteLength(JSON.stringify(b)),
+			);
 			expect(new Set(bySize.map((r, i) => overhead(r, scriptsBySize[i]))).size).toBe(1);
 			const checks = requestsTo(run, 'GET', '/api/v1/video');
 			expect(new Set(checks.map((r) => r.query.video_id))).toEqual(new Set(ids));
-			expect(Math.max(...submits.map((r) => r.seq))).toBeLessThan(Math.min(...checks.map((r) => r.seq)));
+			expect(Math.max(...submits.map((r) => r.seq))).toBeLessThan(
+				Math.min(...checks.map((r) => r.seq)),
+			);
 			expect(run.newTasks.map((t) => t.video_id).sort()).toEqual([...ids].sort());
-			expect(run.newTasks.every((t) => t.kind === 'talkingVideo' && t.status === 'created')).toBe(true);
+			expect(run.newTasks.every((t) => t.kind === 'talkingVideo' && t.status === 'created')).toBe(
+				true,
+			);
 
 			// One charge per row, for its video.
 			expect(run.charges.map((c) => c.refId).sort()).toEqual([...ids].sort());
-			expect(run.charges.every((c) => c.operation === 'talking_video' && c.kind === 'charge')).toBe(true);
-			expect(run.charges.reduce((sum, c) => sum + c.credits, 0)).toBe(videos.reduce((sum, v) => sum + Number(v.json.cost_credit), 0));
+			expect(run.charges.every((c) => c.operation === 'talking_video' && c.kind === 'charge')).toBe(
+				true,
+			);
+			expect(run.charges.reduce((sum, c) => sum + c.credits, 0)).toBe(
+				videos.reduce((sum, v) => sum + Number(v.json.cost_credit), 0),
+			);
 			expectPairedItems(ctx, key, run.result);
 		});
 	});

@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { MAX_TOOL_RESULT_CHARS } from '../../nodes/shared/framework/toolResult';
+import { MAX_TOOL_RESULT_CHARS } from '../../packages/n8n-nodes-visionstory/nodes/shared/framework/toolResult';
 import { fieldIn } from '../support/scriptedOpenAi';
 import type { SuiteContext } from './realN8n';
 
@@ -16,7 +16,9 @@ const SCRIPT = 'Meet the AirStep Lite, thirty percent lighter and made for your 
 /** The text a tool call returned (n8n answers with one text part). */
 function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
 	const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
-	return content.map((part) => (part.type === 'text' ? (part.text ?? '') : `<${part.type}>`)).join('');
+	return content
+		.map((part) => (part.type === 'text' ? (part.text ?? '') : `<${part.type}>`))
+		.join('');
 }
 
 /** `pass` names a second run (e.g. under drift): its script differs, so its create is a new video rather than the first run's, returned uncharged. */
@@ -60,21 +62,42 @@ export function describeMcpChecks(ctx: SuiteContext, pass = ''): void {
 
 		test("the app has n8n's AI nodes (AI Agent, OpenAI Chat Model, MCP Server Trigger) and a tool variant of our nodes", async () => {
 			const types = new Set((await ctx.rest.types('nodes')).map((t) => t.name));
-			for (const name of ['@n8n/n8n-nodes-langchain.agent', '@n8n/n8n-nodes-langchain.lmChatOpenAi', '@n8n/n8n-nodes-langchain.mcpTrigger']) expect(types).toContain(name);
+			for (const name of [
+				'@n8n/n8n-nodes-langchain.agent',
+				'@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				'@n8n/n8n-nodes-langchain.mcpTrigger',
+			])
+				expect(types).toContain(name);
 			expect(types).toContain('n8n-nodes-visionstory.visionStoryTextToSpeechTool');
 		});
 
 		test('lists the five tools with their descriptions and the parameters the model fills', async () => {
 			const { tools } = await client.listTools();
 			const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-			expect(Object.keys(byName).sort()).toEqual(['check_video_status', 'create_talking_video', 'list_avatars', 'list_voices', 'synthesize_speech']);
-			expect(byName.synthesize_speech.description).toMatch(/Costs 2 credits per started 1,000 characters/);
+			expect(Object.keys(byName).sort()).toEqual([
+				'check_video_status',
+				'create_talking_video',
+				'list_avatars',
+				'list_voices',
+				'synthesize_speech',
+			]);
+			expect(byName.synthesize_speech.description).toMatch(
+				/Costs 2 credits per started 1,000 characters/,
+			);
 			expect(byName.create_talking_video.description).toMatch(/Returns at once with video_id/);
-			const properties = (name: string) => Object.keys((byName[name].inputSchema.properties ?? {}) as object).sort();
+			const properties = (name: string) =>
+				Object.keys((byName[name].inputSchema.properties ?? {}) as object).sort();
 			expect(properties('synthesize_speech')).toEqual(['text', 'voice_id']);
 			expect(properties('create_talking_video')).toEqual(['avatar_id', 'script', 'voice_id']);
 			expect(properties('check_video_status')).toEqual(['video_id']);
-			expect((byName.synthesize_speech.inputSchema.properties as Record<string, { description?: string }>).text.description).toMatch(/voice-over script/);
+			expect(
+				(
+					byName.synthesize_speech.inputSchema.properties as Record<
+						string,
+						{ description?: string }
+					>
+				).text.description,
+			).toMatch(/voice-over script/);
 		});
 
 		test('calls them in order: voices and avatars, speech, a talking video and its status; the ledger holds the two charges', async () => {
@@ -91,7 +114,11 @@ export function describeMcpChecks(ctx: SuiteContext, pass = ''): void {
 			expect(speech.text).toMatch(/"cost_credit":2/);
 			expect(speech.text).toMatch(/"maxCreditsPerExecution":40/);
 
-			const created = await call('create_talking_video', { avatar_id: avatarId, script, voice_id: voiceId });
+			const created = await call('create_talking_video', {
+				avatar_id: avatarId,
+				script,
+				voice_id: voiceId,
+			});
 			const videoId = fieldIn(created.text, 'video_id')!;
 			expect(videoId).toMatch(/^vid_/);
 			const checked = await call('check_video_status', { video_id: videoId });
@@ -100,7 +127,11 @@ export function describeMcpChecks(ctx: SuiteContext, pass = ''): void {
 
 			// Outside an execution a create is keyed by its parameters: a client resending the same call
 			// (a retry after a lost answer) gets the same video back, uncharged.
-			const again = await call('create_talking_video', { avatar_id: avatarId, script, voice_id: voiceId });
+			const again = await call('create_talking_video', {
+				avatar_id: avatarId,
+				script,
+				voice_id: voiceId,
+			});
 			expect(fieldIn(again.text, 'video_id')).toBe(videoId);
 
 			expect(
@@ -126,7 +157,9 @@ export function describeMcpChecks(ctx: SuiteContext, pass = ''): void {
 			// 24,000 characters cost 48 credits: past the tool's 40, refused before anything is sent.
 			const long = 'A sentence of a long voice-over script for the spring launch. '.repeat(390);
 			const refused = await call('synthesize_speech', { text: long, voice_id: 'en-US-AvaNeural' });
-			expect(refused.text).toMatch(/Max Credits per Execution \(40\) would be passed.*Nothing was sent or charged/);
+			expect(refused.text).toMatch(
+				/Max Credits per Execution \(40\) would be passed.*Nothing was sent or charged/,
+			);
 			expect(ctx.emulator.ledger().slice(ledgerBefore)).toEqual([]);
 		});
 	});

@@ -1,8 +1,13 @@
 /** Recognises produced files by their bytes, so a wrong MIME label or an empty download cannot pass. */
 export function sniff(bytes: Buffer): 'mp4' | 'png' | 'mp3' | 'unknown' {
-	if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+	if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+		return 'png';
 	if (bytes.subarray(4, 8).toString('latin1') === 'ftyp') return 'mp4';
-	if (bytes.subarray(0, 3).toString('latin1') === 'ID3' || (bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0)) return 'mp3';
+	if (
+		bytes.subarray(0, 3).toString('latin1') === 'ID3' ||
+		(bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0)
+	)
+		return 'mp3';
 	return 'unknown';
 }
 
@@ -20,7 +25,8 @@ export function parseSrt(text: string): SrtCue[] {
 		.map((block) => {
 			const [index, timing, ...lines] = block.split(/\r?\n/);
 			const match = /^(\d\d:\d\d:\d\d,\d{3}) --> (\d\d:\d\d:\d\d,\d{3})$/.exec(timing ?? '');
-			if (!/^\d+$/.test(index ?? '') || !match) throw new Error(`not an SRT cue: ${JSON.stringify(block)}`);
+			if (!/^\d+$/.test(index ?? '') || !match)
+				throw new Error(`not an SRT cue: ${JSON.stringify(block)}`);
 			return { index: Number(index), start: match[1], end: match[2], text: lines.join('\n') };
 		});
 }
@@ -71,5 +77,7 @@ export function parseCsv(text: string): string[][] {
 /** The rows of a CSV with a header row, as objects keyed by the header's names. */
 export function csvRecords(text: string): Array<Record<string, string>> {
 	const [header, ...rows] = parseCsv(text);
-	return rows.filter((row) => row.join('') !== '').map((row) => Object.fromEntries(header.map((name, i) => [name, row[i] ?? ''])));
+	return rows
+		.filter((row) => row.join('') !== '')
+		.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i] ?? ''])));
 }

@@ -10,7 +10,13 @@ import type { ExecutionResult } from '../../scripts/n8n/runData';
 import { N8nRest } from '../../scripts/n8n/rest';
 import { prepareSession, type N8nSession } from '../../scripts/n8n/session';
 import type { N8nLine } from '../../scripts/n8n/versions';
-import { startEmulator, type Emulator, type LedgerEntry, type RequestLogEntry, type TaskRecord } from '../emulator';
+import {
+	startEmulator,
+	type Emulator,
+	type LedgerEntry,
+	type RequestLogEntry,
+	type TaskRecord,
+} from '../emulator';
 import { describeAgentChecks } from './agentChecks';
 import { describeDriftExamples, describeDriftServed } from './driftChecks';
 import { describeErrorModeChecks } from './errorModeChecks';
@@ -67,7 +73,9 @@ export function describeRealN8n(line: N8nLine): void {
 				const lastRequest = ctx.emulator.requests().at(-1)?.seq ?? 0;
 				const result = await ctx.session.instance.execute(workflow.id);
 				if (result.status !== 'success') {
-					throw new Error(`n8n ${line.n8n}: ${key} ended "${result.status}": ${result.error ?? ''}\n${result.log.split('\n').slice(-30).join('\n')}`);
+					throw new Error(
+						`n8n ${line.n8n}: ${key} ended "${result.status}": ${result.error ?? ''}\n${result.log.split('\n').slice(-30).join('\n')}`,
+					);
 				}
 				return {
 					result,

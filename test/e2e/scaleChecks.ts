@@ -13,9 +13,17 @@ const DEFAULT_BUDGET = 5;
 /** The example with its sample CSV grown to `rows` rows, under an id and name of its own. */
 function withRows(example: WorkflowJson, rows: number): WorkflowJson {
 	const copy = JSON.parse(JSON.stringify(example)) as WorkflowJson;
-	const csv = ['name,line', ...Array.from({ length: rows }, (_, i) => `Guest ${i + 1},"Thanks for joining our spring webinar, seat ${i + 1}."`)].join('\n');
+	const csv = [
+		'name,line',
+		...Array.from(
+			{ length: rows },
+			(_, i) => `Guest ${i + 1},"Thanks for joining our spring webinar, seat ${i + 1}."`,
+		),
+	].join('\n');
 	const sample = copy.nodes.find((n) => n.name === 'Sample CSV')!;
-	const assignments = (sample.parameters.assignments as { assignments: Array<{ name: string; value: string }> }).assignments;
+	const assignments = (
+		sample.parameters.assignments as { assignments: Array<{ name: string; value: string }> }
+	).assignments;
 	assignments.find((a) => a.name === 'csv')!.value = `${csv}\n`;
 	copy.id = 'csvTwoHundredRw';
 	copy.name = `${copy.name} (${rows} rows)`;
@@ -50,10 +58,14 @@ export function describeLargeCsvCheck(ctx: SuiteContext): void {
 		expect(charges.map((c) => c.refId).sort()).toEqual([...ids].sort());
 
 		const requests = ctx.emulator.requests({ origin: 'api' }).filter((r) => r.seq > lastRequest);
-		expect(requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/video')).toHaveLength(ROWS);
+		expect(requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/video')).toHaveLength(
+			ROWS,
+		);
 		// Counted where the service sees them: creates and status reads (the budget's), never more than it in any second.
 		// The avatar picked once before them is another node's call.
-		const statusReads = requests.filter((r) => r.method === 'GET' && (r.path === '/api/v1/video' || r.path === '/api/v1/videos'));
+		const statusReads = requests.filter(
+			(r) => r.method === 'GET' && (r.path === '/api/v1/video' || r.path === '/api/v1/videos'),
+		);
 		const creates = requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/video');
 		expect(peakPerSecond([...creates, ...statusReads])).toBe(DEFAULT_BUDGET);
 		// Status read from the list of videos: fewer status requests than videos.

@@ -14,7 +14,8 @@ const POLL_BUDGET_MS: Record<string, number> = { n8n1: 40_000, n8n2: 150_000 };
 async function waitUntil(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while (!check()) {
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
 		await new Promise((r) => setTimeout(r, 250));
 	}
 }
@@ -22,58 +23,89 @@ async function waitUntil(check: () => boolean, timeoutMs: number, what: string):
 export function describeWebhookAndTrigger(ctx: SuiteContext): void {
 	describe('webhook-start-talking-video and finished-video-callback, activated', () => {
 		let videoId = '';
-		const lists = (): number => ctx.emulator.requests({ method: 'GET', path: '/api/v1/videos' }).length;
+		const lists = (): number =>
+			ctx.emulator.requests({ method: 'GET', path: '/api/v1/videos' }).length;
 
-		test('both workflows activate through the public API; the trigger\'s first poll runs at activation', async () => {
+		test("both workflows activate through the public API; the trigger's first poll runs at activation", async () => {
 			const listsBefore = lists();
-			expect(await ctx.rest.activate(ctx.session.examples['finished-video-callback'].id)).toMatchObject({ active: true });
+			expect(
+				await ctx.rest.activate(ctx.session.examples['finished-video-callback'].id),
+			).toMatchObject({ active: true });
 			// 2.x answers before it has added the triggers; 1.x after.
 			await waitUntil(() => lists() > listsBefore, 30_000, "the trigger's activation poll");
-			expect(await ctx.rest.activate(ctx.session.examples['webhook-start-talking-video'].id)).toMatchObject({ active: true });
+			expect(
+				await ctx.rest.activate(ctx.session.examples['webhook-start-talking-video'].id),
+			).toMatchObject({ active: true });
 		});
 
 		test('the webhook answers 202 with the video id in well under the render time, while it still renders', async () => {
-			const webhookNode = ctx.session.examples['webhook-start-talking-video'].nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+			const webhookNode = ctx.session.examples['webhook-start-talking-video'].nodes.find(
+				(n) => n.type === 'n8n-nodes-base.webhook',
+			)!;
 			ctx.emulator.setConfig({ renderMs: RENDER_MS });
 			const tasksBefore = ctx.emulator.tasks().length;
 			const ledgerBefore = ctx.emulator.ledger().length;
-			const answer = await callWebhook(ctx.session.instance.baseUrl, webhookNode.parameters.path, { script: 'Our summer sale starts today: everything half price until Sunday.' });
+			const answer = await callWebhook(ctx.session.instance.baseUrl, webhookNode.parameters.path, {
+				script: 'Our summer sale starts today: everything half price until Sunday.',
+			});
 			const task = ctx.emulator.tasks().find((t) => t.video_id === answer.body?.video_id);
-			expect(answer).toMatchObject({ status: 202, body: { video_id: expect.stringMatching(/^vid_/), status: 'rendering' } });
+			expect(answer).toMatchObject({
+				status: 202,
+				body: { video_id: expect.stringMatching(/^vid_/), status: 'rendering' },
+			});
 			expect(answer.ms).toBeLessThan(RENDER_MS / 4);
 			expect(task?.status).toMatch(/^(queued|creating)$/);
 			expect(ctx.emulator.tasks()).toHaveLength(tasksBefore + 1);
-			expect(ctx.emulator.ledger().slice(ledgerBefore).map((e) => [e.operation, e.kind, e.refId])).toEqual([['talking_video', 'charge', answer.body.video_id]]);
+			expect(
+				ctx.emulator
+					.ledger()
+					.slice(ledgerBefore)
+					.map((e) => [e.operation, e.kind, e.refId]),
+			).toEqual([['talking_video', 'charge', answer.body.video_id]]);
 			videoId = answer.body.video_id;
 		});
 
-		test('the trigger POSTs the finished video to the callback URL exactly once', async () => {
-			expect(videoId).not.toBe('');
-			const budget = POLL_BUDGET_MS[ctx.line.id] + RENDER_MS;
-			const [callback] = await ctx.callback.waitFor(1, budget);
-			expect(callback.method).toBe('POST');
-			expect(callback.contentType).toContain('application/json');
-			expect(callback.body).toEqual({
-				event: 'visionstory.video.created',
-				kind: 'talkingVideo',
-				video_id: videoId,
-				status: 'created',
-				video_url: expect.stringContaining(videoId),
-				cost_credit: 10,
-			});
-			expect(sniff(await fetchBytes((callback.body as { video_url: string }).video_url))).toBe('mp4');
-			expect(ctx.emulator.tasks().find((t) => t.video_id === videoId)?.status).toBe('created');
+		test(
+			'the trigger POSTs the finished video to the callback URL exactly once',
+			async () => {
+				expect(videoId).not.toBe('');
+				const budget = POLL_BUDGET_MS[ctx.line.id] + RENDER_MS;
+				const [callback] = await ctx.callback.waitFor(1, budget);
+				expect(callback.method).toBe('POST');
+				expect(callback.contentType).toContain('application/json');
+				expect(callback.body).toEqual({
+					event: 'visionstory.video.created',
+					kind: 'talkingVideo',
+					video_id: videoId,
+					status: 'created',
+					video_url: expect.stringContaining(videoId),
+					cost_credit: 10,
+				});
+				expect(sniff(await fetchBytes((callback.body as { video_url: string }).video_url))).toBe(
+					'mp4',
+				);
+				expect(ctx.emulator.tasks().find((t) => t.video_id === videoId)?.status).toBe('created');
 
-			// Exactly once: let the next poll run to its end, and nothing more may arrive.
-			const listsAtCallback = lists();
-			await waitUntil(() => lists() > listsAtCallback, POLL_BUDGET_MS[ctx.line.id], 'the next poll');
-			await new Promise((r) => setTimeout(r, 3000));
-			expect(ctx.callback.received).toHaveLength(1);
+				// Exactly once: let the next poll run to its end, and nothing more may arrive.
+				const listsAtCallback = lists();
+				await waitUntil(
+					() => lists() > listsAtCallback,
+					POLL_BUDGET_MS[ctx.line.id],
+					'the next poll',
+				);
+				await new Promise((r) => setTimeout(r, 3000));
+				expect(ctx.callback.received).toHaveLength(1);
 
-			const triggerRuns = await ctx.rest.executions(ctx.session.examples['finished-video-callback'].id);
-			expect(triggerRuns.map((e) => e.status)).toEqual(['success']);
-			const webhookRuns = await ctx.rest.executions(ctx.session.examples['webhook-start-talking-video'].id);
-			expect(webhookRuns.map((e) => e.status)).toEqual(['success']);
-		}, 5 * 60_000);
+				const triggerRuns = await ctx.rest.executions(
+					ctx.session.examples['finished-video-callback'].id,
+				);
+				expect(triggerRuns.map((e) => e.status)).toEqual(['success']);
+				const webhookRuns = await ctx.rest.executions(
+					ctx.session.examples['webhook-start-talking-video'].id,
+				);
+				expect(webhookRuns.map((e) => e.status)).toEqual(['success']);
+			},
+			5 * 60_000,
+		);
 	});
 }

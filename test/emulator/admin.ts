@@ -3,9 +3,18 @@ import type { Controller } from './controller';
 import { readBody, sendJson } from './http';
 import { isObject } from './validation';
 
-type AdminHandler = (c: Controller, q: URLSearchParams, body: unknown, account: string | undefined) => unknown;
+type AdminHandler = (
+	c: Controller,
+	q: URLSearchParams,
+	body: unknown,
+	account: string | undefined,
+) => unknown;
 
-function filterOf(q: URLSearchParams): { origin?: 'api' | 'media'; method?: string; path?: string } {
+function filterOf(q: URLSearchParams): {
+	origin?: 'api' | 'media';
+	method?: string;
+	path?: string;
+} {
 	const origin = q.get('origin');
 	return {
 		...(origin === 'api' || origin === 'media' ? { origin } : {}),
@@ -49,7 +58,9 @@ const ENDPOINTS: Record<string, AdminHandler> = {
 };
 
 /** Plain JSON (no envelope), no auth: these are the test's controls, not part of the emulated API. */
-export function createAdminHandler(controller: Controller): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> {
+export function createAdminHandler(
+	controller: Controller,
+): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void> {
 	return async (req, res, url) => {
 		const key = `${(req.method ?? 'GET').toUpperCase()} ${url.pathname.replace(/\/+$/, '')}`;
 		const handler = ENDPOINTS[key];
@@ -59,14 +70,19 @@ export function createAdminHandler(controller: Controller): (req: IncomingMessag
 			return;
 		}
 		if (!handler) {
-			sendJson(res, 404, { error: `no emulator endpoint ${key}`, endpoints: Object.keys(ENDPOINTS) });
+			sendJson(res, 404, {
+				error: `no emulator endpoint ${key}`,
+				endpoints: Object.keys(ENDPOINTS),
+			});
 			return;
 		}
 		try {
-			const body = received.bytes.length > 0 ? JSON.parse(received.bytes.toString('utf8')) : undefined;
+			const body =
+				received.bytes.length > 0 ? JSON.parse(received.bytes.toString('utf8')) : undefined;
 			const header = req.headers['x-api-key'];
 			const viaKey = typeof header === 'string' ? controller.accountId(header) : undefined;
-			if (typeof header === 'string' && viaKey === undefined) throw new Error('the X-API-Key header names no account');
+			if (typeof header === 'string' && viaKey === undefined)
+				throw new Error('the X-API-Key header names no account');
 			const account = url.searchParams.get('account') ?? viaKey;
 			sendJson(res, 200, handler(controller, url.searchParams, body, account));
 		} catch (err) {

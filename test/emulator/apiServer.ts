@@ -23,7 +23,10 @@ export interface ApiDeps {
 }
 
 /** Classifies the X-API-Key header for the log without keeping its value. */
-export function keyPresence(state: EmulatorState, req: IncomingMessage): { apiKey: RequestLogEntry['apiKey']; account?: Account } {
+export function keyPresence(
+	state: EmulatorState,
+	req: IncomingMessage,
+): { apiKey: RequestLogEntry['apiKey']; account?: Account } {
 	const header = req.headers['x-api-key'];
 	const key = Array.isArray(header) ? header[0] : header;
 	if (key === undefined) return { apiKey: 'absent' };
@@ -38,21 +41,34 @@ function injectedError(fault: FaultDecision): ApiError | undefined {
 		case 'http503':
 			return new ApiError(503, 503, 'Service temporarily unavailable (injected)');
 		case 'http429':
-			return new ApiError(429, 429, 'Rate limit exceeded (injected)', { headers: { 'Retry-After': fault.retryAfterHeader } });
-		case 'http409':
-			return new ApiError(409, 409, 'A submission with this client_request_id is still being registered (injected)', {
-				hint: 'Wait a few seconds and resend the same request with the same client_request_id',
+			return new ApiError(429, 429, 'Rate limit exceeded (injected)', {
+				headers: { 'Retry-After': fault.retryAfterHeader },
 			});
+		case 'http409':
+			return new ApiError(
+				409,
+				409,
+				'A submission with this client_request_id is still being registered (injected)',
+				{
+					hint: 'Wait a few seconds and resend the same request with the same client_request_id',
+				},
+			);
 		default:
 			return undefined;
 	}
 }
 
-function errorReply(err: ApiError): { status: number; body: unknown; headers: Record<string, string> } {
+function errorReply(err: ApiError): {
+	status: number;
+	body: unknown;
+	headers: Record<string, string>;
+} {
 	return { status: err.status, body: err.body(), headers: err.extra.headers ?? {} };
 }
 
-export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: ServerResponse) => void {
+export function createApiHandler(
+	deps: ApiDeps,
+): (req: IncomingMessage, res: ServerResponse) => void {
 	const { state, faults, log, router } = deps;
 	const rateLimit = new RateLimiter();
 
@@ -105,18 +121,31 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 		let payload: unknown;
 		let headers: Record<string, string> = {};
 		let binary: Buffer | undefined;
-		const injected = (fault && injectedError(fault)) || (account && rateLimit.check(account, at, state.config.rateLimitPerSecond));
+		const injected =
+			(fault && injectedError(fault)) ||
+			(account && rateLimit.check(account, at, state.config.rateLimitPerSecond));
 		if (injected) {
 			({ status, body: payload, headers } = errorReply(injected));
 		} else {
 			try {
 				const reply = await dispatch(method, url, body.bytes, body.tooLarge, account, entry);
 				status = reply.status;
-				if (reply.kind === 'json') payload = envelope(deps.drift ? deps.drift.data(url.pathname, reply.data) : reply.data, state.now(), deps.drift);
+				if (reply.kind === 'json')
+					payload = envelope(
+						deps.drift ? deps.drift.data(url.pathname, reply.data) : reply.data,
+						state.now(),
+						deps.drift,
+					);
 				else ({ headers, body: binary } = reply);
 			} catch (err) {
 				if (!(err instanceof ApiError)) console.error('[emulator] handler crashed:', err);
-				({ status, body: payload, headers } = errorReply(err instanceof ApiError ? err : new ApiError(500, 500, 'Internal server error')));
+				({
+					status,
+					body: payload,
+					headers,
+				} = errorReply(
+					err instanceof ApiError ? err : new ApiError(500, 500, 'Internal server error'),
+				));
 			}
 		}
 
@@ -150,13 +179,25 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 		const { apiKey, account } = keyPresence(state, req);
 		req.resume();
 		const allowed = method === 'GET' || method === 'HEAD';
-		const entry = { at: state.now(), origin: 'api' as const, method, path: url.pathname, query: queryObject(url.searchParams), apiKey, ...(account ? { account: account.id } : {}), bodyBytes: 0 };
+		const entry = {
+			at: state.now(),
+			origin: 'api' as const,
+			method,
+			path: url.pathname,
+			query: queryObject(url.searchParams),
+			apiKey,
+			...(account ? { account: account.id } : {}),
+			bodyBytes: 0,
+		};
 		if (!allowed) {
 			sendJson(res, 405, new ApiError(405, 405, 'Media links only serve GET and HEAD').body());
 			log.add({ ...entry, status: 405, outcome: 'answered' });
 			return;
 		}
-		res.writeHead(302, { Location: `${state.mediaBaseUrl}${url.pathname}${url.search}`, 'Content-Length': '0' });
+		res.writeHead(302, {
+			Location: `${state.mediaBaseUrl}${url.pathname}${url.search}`,
+			'Content-Length': '0',
+		});
 		res.end();
 		log.add({ ...entry, status: 302, outcome: 'answered' });
 	}
@@ -169,8 +210,14 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 		account: Account | undefined,
 		entry: Omit<RequestLogEntry, 'seq'>,
 	): Promise<Reply> {
-		if (tooLarge) throw new ApiError(413, 413, 'Request body too large', { hint: 'Upload large media with a URL or POST /api/v1/asset in a smaller file' });
-		if (!account) throw new ApiError(401, 401, 'Missing or invalid X-API-Key', { hint: 'Send a valid key from the API keys page in the X-API-Key header' });
+		if (tooLarge)
+			throw new ApiError(413, 413, 'Request body too large', {
+				hint: 'Upload large media with a URL or POST /api/v1/asset in a smaller file',
+			});
+		if (!account)
+			throw new ApiError(401, 401, 'Missing or invalid X-API-Key', {
+				hint: 'Send a valid key from the API keys page in the X-API-Key header',
+			});
 		const match = router.match(method, url.pathname);
 		if (!match) throw routeNotFound(method, url.pathname);
 		if ('allowed' in match) throw methodNotAllowed(method, url.pathname, match.allowed);
@@ -186,13 +233,20 @@ export function createApiHandler(deps: ApiDeps): (req: IncomingMessage, res: Ser
 			if (typeof text === 'string') entry.text = text;
 			entry.settings = scalarSettings(parsed);
 		}
-		return match.route.handler({ state, account, query: url.searchParams, body: parsed, now: state.now() });
+		return match.route.handler({
+			state,
+			account,
+			query: url.searchParams,
+			body: parsed,
+			now: state.now(),
+		});
 	}
 
 	return (req, res) => {
 		run(req, res).catch((err: unknown) => {
 			console.error('[emulator] request failed:', err);
-			if (!res.headersSent) sendJson(res, 500, new ApiError(500, 500, 'Internal server error').body());
+			if (!res.headersSent)
+				sendJson(res, 500, new ApiError(500, 500, 'Internal server error').body());
 			else res.destroy();
 		});
 	};
@@ -204,7 +258,12 @@ function scalarSettings(body: unknown): Record<string, string | number | boolean
 	const settings: Record<string, string | number | boolean> = {};
 	for (const [key, value] of Object.entries(body)) {
 		if (key === 'text') continue;
-		if (typeof value === 'number' || typeof value === 'boolean' || (typeof value === 'string' && value.length <= 200)) settings[key] = value;
+		if (
+			typeof value === 'number' ||
+			typeof value === 'boolean' ||
+			(typeof value === 'string' && value.length <= 200)
+		)
+			settings[key] = value;
 	}
 	return Object.keys(settings).length ? settings : undefined;
 }

@@ -20,7 +20,8 @@ async function main(): Promise<void> {
 	});
 	// DRIFT=1: drift mode; DRIFT=errors: drift mode with its error bodies too.
 	const drift = process.env.DRIFT ?? '';
-	if (drift !== '' && drift !== '0') emulator.setConfig({ drift: true, driftErrors: drift === 'errors' });
+	if (drift !== '' && drift !== '0')
+		emulator.setConfig({ drift: true, driftErrors: drift === 'errors' });
 	const config = emulator.config();
 	console.log(`VisionStory emulator
   API:    ${emulator.baseUrl}   (set VISIONSTORY_API_BASE to this)

@@ -14,7 +14,9 @@ export function createClock(mode: 'real' | 'manual'): Clock {
 			mode,
 			now: () => Date.now(),
 			advance: () => {
-				throw new Error('advance() needs the manual clock: start the emulator with clock: "manual"');
+				throw new Error(
+					'advance() needs the manual clock: start the emulator with clock: "manual"',
+				);
 			},
 		};
 	}
@@ -24,7 +26,8 @@ export function createClock(mode: 'real' | 'manual'): Clock {
 		mode,
 		now: () => current,
 		advance: (ms: number) => {
-			if (!Number.isFinite(ms) || ms < 0) throw new Error(`advance(ms) needs a non-negative number, got ${ms}`);
+			if (!Number.isFinite(ms) || ms < 0)
+				throw new Error(`advance(ms) needs a non-negative number, got ${ms}`);
 			current += ms;
 		},
 	};

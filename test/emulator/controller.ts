@@ -23,8 +23,10 @@ export class Controller {
 	}
 
 	addAccount(apiKey: string, credits: number): string {
-		if (typeof apiKey !== 'string' || apiKey === '') throw new Error('apiKey must be a non-empty string');
-		if (typeof credits !== 'number' || !Number.isFinite(credits) || credits < 0) throw new Error('credits must be a number >= 0');
+		if (typeof apiKey !== 'string' || apiKey === '')
+			throw new Error('apiKey must be a non-empty string');
+		if (typeof credits !== 'number' || !Number.isFinite(credits) || credits < 0)
+			throw new Error('credits must be a number >= 0');
 		return this.state.addAccount(apiKey, credits).id;
 	}
 

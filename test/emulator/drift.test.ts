@@ -26,23 +26,31 @@ describe('drift mode', () => {
 
 	test('can be turned on over /__emulator/config', async () => {
 		emu.reset();
-		const set = await api(emu, 'POST', '/__emulator/config', { body: { drift: true, driftErrors: true } });
+		const set = await api(emu, 'POST', '/__emulator/config', {
+			body: { drift: true, driftErrors: true },
+		});
 		expect(set.body).toMatchObject({ drift: true, driftErrors: true });
 		expect(emu.config()).toMatchObject({ drift: true, driftErrors: true });
 	});
 
 	test('adds unknown fields to the envelope and to every object of the data', async () => {
-		const answer = await api(emu, 'GET', '/api/v1/avatars', { query: { is_public: true, limit: 2 } });
+		const answer = await api(emu, 'GET', '/api/v1/avatars', {
+			query: { is_public: true, limit: 2 },
+		});
 		expect(answer.body.request_id).toEqual(expect.any(String));
 		expect(answer.body.data.beta).toEqual(expect.any(Object));
 		expect(answer.body.data.x_drift_note).toEqual(expect.any(String));
-		for (const avatar of answer.body.data.avatars) expect(avatar.x_drift_note).toEqual(expect.any(String));
+		for (const avatar of answer.body.data.avatars)
+			expect(avatar.x_drift_note).toEqual(expect.any(String));
 	});
 
 	test('guessed answers carry numbers as numeric strings, in turn', async () => {
 		const credits = (await api(emu, 'GET', '/api/v1/billing/credits')).body.data;
 		const models = (await api(emu, 'GET', '/api/v1/image/models')).body.data.models;
-		const numbers = [credits.credits, ...models.map((m: { credit_per_image: unknown }) => m.credit_per_image)];
+		const numbers = [
+			credits.credits,
+			...models.map((m: { credit_per_image: unknown }) => m.credit_per_image),
+		];
 		expect(numbers.some((n) => typeof n === 'string' && /^\d+$/.test(n))).toBe(true);
 	});
 
@@ -63,14 +71,18 @@ describe('drift mode', () => {
 	});
 
 	test('a finished task shows the unknown status "moderating" before its real one, with links without an extension', async () => {
-		const created = await api(emu, 'POST', '/api/v1/ai_video', { body: { model_id: 'wan-2.5', prompt: 'A calm lake' } });
+		const created = await api(emu, 'POST', '/api/v1/ai_video', {
+			body: { model_id: 'wan-2.5', prompt: 'A calm lake' },
+		});
 		const id = created.body.data.video_id;
 		emu.advance(10_000);
-		const moderating = (await api(emu, 'GET', '/api/v1/ai_video', { query: { video_id: id } })).body.data;
+		const moderating = (await api(emu, 'GET', '/api/v1/ai_video', { query: { video_id: id } })).body
+			.data;
 		expect(moderating.status).toBe('moderating');
 		expect(moderating.video_url ?? null).toBeNull();
 		emu.advance(MODERATING_MS);
-		const batch = (await api(emu, 'GET', '/api/v1/ai_video', { query: { video_ids: id } })).body.data.videos;
+		const batch = (await api(emu, 'GET', '/api/v1/ai_video', { query: { video_ids: id } })).body
+			.data.videos;
 		expect(batch[0].status).toBe('created');
 		expect(batch[0].video_url).toMatch(/\/media\/videos\/[^/.]+$/);
 		const file = await request(batch[0].video_url);
@@ -82,9 +94,19 @@ describe('drift mode', () => {
 	test('"not shown" parts come as null, absent or empty string', async () => {
 		const shapes = new Set<string>();
 		for (let i = 0; i < 4; i++) {
-			const created = await api(emu, 'POST', '/api/v1/video', { body: { avatar_id: 'public_anna', text_script: TEXT_SCRIPT } });
-			const task = (await api(emu, 'GET', '/api/v1/video', { query: { video_id: created.body.data.video_id } })).body.data;
-			shapes.add(!('video_url' in task) ? 'absent' : task.video_url === null ? 'null' : JSON.stringify(task.video_url));
+			const created = await api(emu, 'POST', '/api/v1/video', {
+				body: { avatar_id: 'public_anna', text_script: TEXT_SCRIPT },
+			});
+			const task = (
+				await api(emu, 'GET', '/api/v1/video', { query: { video_id: created.body.data.video_id } })
+			).body.data;
+			shapes.add(
+				!('video_url' in task)
+					? 'absent'
+					: task.video_url === null
+						? 'null'
+						: JSON.stringify(task.video_url),
+			);
 		}
 		expect([...shapes].sort()).toEqual(['absent', 'null']);
 	});
@@ -97,9 +119,19 @@ describe('drift mode', () => {
 			['/api/v1/ai_video', { model_id: 'wan-2.5', prompt: 'x' }],
 			['/api/v1/image', { model_id: 'nano-banana-2', prompt: 'x' }],
 			['/api/v1/tts', { text: 'Hello', voice_id: 'Echo' }],
-			['/api/v1/audio/align', { audio: { inline_data: inline('sample.wav', 'audio/wav') }, text: 'Hello' }],
+			[
+				'/api/v1/audio/align',
+				{ audio: { inline_data: inline('sample.wav', 'audio/wav') }, text: 'Hello' },
+			],
 			['/api/v1/audio/transcribe', { audio: { inline_data: inline('sample.wav', 'audio/wav') } }],
-			['/api/v1/media/understand', { inputs: [{ inline_data: inline('sample.png', 'image/png') }], prompt: 'What is it?', schema: { type: 'object' } }],
+			[
+				'/api/v1/media/understand',
+				{
+					inputs: [{ inline_data: inline('sample.png', 'image/png') }],
+					prompt: 'What is it?',
+					schema: { type: 'object' },
+				},
+			],
 		];
 		for (const [path, body] of calls) {
 			const answer = await api(emu, 'POST', path, { key, body });
@@ -121,7 +153,9 @@ describe('drift mode', () => {
 			expect(second.status).toBe(503);
 			expect(second.raw.length).toBe(0);
 			expect((await api(emu, 'GET', '/api/v1/billing/credits')).status).toBe(200);
-			expect(emu.requests({ path: '/api/v1/billing/credits' }).map((r) => r.status)).toEqual([502, 503, 200]);
+			expect(emu.requests({ path: '/api/v1/billing/credits' }).map((r) => r.status)).toEqual([
+				502, 503, 200,
+			]);
 		});
 
 		test('422 details come as an array, then as a JSON string of an array, with a null hint', async () => {
@@ -129,7 +163,9 @@ describe('drift mode', () => {
 			const first = await api(emu, 'POST', '/api/v1/video', { body: bad });
 			expect(first.status).toBe(422);
 			expect(first.body.error.hint).toBeNull();
-			expect(first.body.error.details).toEqual([{ loc: ['body', 'background_color'], msg: expect.any(String), type: 'value_error' }]);
+			expect(first.body.error.details).toEqual([
+				{ loc: ['body', 'background_color'], msg: expect.any(String), type: 'value_error' },
+			]);
 			const second = await api(emu, 'POST', '/api/v1/video', { body: bad });
 			expect(JSON.parse(second.body.error.details)).toEqual(first.body.error.details);
 		});

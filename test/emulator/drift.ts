@@ -16,7 +16,8 @@ export const MODERATING_STATUS = 'moderating';
 
 type JsonObject = Record<string, unknown>;
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Answers whose shape the contract does not show (facts.md: guess or unknown): numbers there may come as strings. */
 const GUESSED_SHAPES = new Set([
@@ -69,7 +70,9 @@ export class Drift {
 
 	/** Extra envelope fields a newer service may add. */
 	envelope<T extends JsonObject>(body: T): T {
-		return this.on ? { ...body, request_id: `req_drift_${++this.turn}`, api_version: '2026-11-01' } : body;
+		return this.on
+			? { ...body, request_id: `req_drift_${++this.turn}`, api_version: '2026-11-01' }
+			: body;
 	}
 
 	/** Media links without a file extension (served as application/octet-stream): `/media/videos/<id>`, `/media/images/<name>`. */
@@ -82,7 +85,10 @@ export class Drift {
 	mediaPath(pathname: string): { pathname: string; octet: boolean } {
 		const bare = /^\/media\/(videos|images)\/([^/.]+)$/.exec(pathname);
 		if (!this.on || !bare) return { pathname, octet: false };
-		return { pathname: `/media/${bare[1]}/${bare[2]}.${bare[1] === 'videos' ? 'mp4' : 'png'}`, octet: true };
+		return {
+			pathname: `/media/${bare[1]}/${bare[2]}.${bare[1] === 'videos' ? 'mp4' : 'png'}`,
+			octet: true,
+		};
 	}
 
 	octet(source: ByteSource): ByteSource {
@@ -101,7 +107,12 @@ export class Drift {
 		if (seen >= 2) return 0;
 		this.failedGets.set(path, seen + 1);
 		if (seen === 0) {
-			send(res, 502, 'text/html; charset=utf-8', '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>');
+			send(
+				res,
+				502,
+				'text/html; charset=utf-8',
+				'<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+			);
 			return 502;
 		}
 		send(res, 503, undefined, '');
@@ -109,10 +120,21 @@ export class Drift {
 	}
 
 	/** Rewrites an error envelope under `driftErrors`; returns true when it answered itself. */
-	errorReply(status: number, body: unknown, res: ServerResponse, headers: Record<string, string>): boolean {
+	errorReply(
+		status: number,
+		body: unknown,
+		res: ServerResponse,
+		headers: Record<string, string>,
+	): boolean {
 		if (!this.on || !this.state.config.driftErrors) return false;
 		if (status === 401) {
-			send(res, 401, 'text/plain; charset=utf-8', 'Unauthorized: invalid or missing API key', headers);
+			send(
+				res,
+				401,
+				'text/plain; charset=utf-8',
+				'Unauthorized: invalid or missing API key',
+				headers,
+			);
 			return true;
 		}
 		const error = isObject(body) && isObject(body.error) ? body.error : undefined;
@@ -124,10 +146,18 @@ export class Drift {
 			} catch {
 				// not an object of fields: leave it
 			}
-			const list = Object.entries(fields).map(([field, msg]) => ({ loc: ['body', ...field.split('.')], msg: String(msg), type: 'value_error' }));
+			const list = Object.entries(fields).map(([field, msg]) => ({
+				loc: ['body', ...field.split('.')],
+				msg: String(msg),
+				type: 'value_error',
+			}));
 			const details = ++this.invalidCount % 2 === 1 ? list : JSON.stringify(list);
 			const payload = Buffer.from(JSON.stringify({ error: { ...error, details, hint: null } }));
-			res.writeHead(422, { 'Content-Type': 'application/json', 'Content-Length': String(payload.length), ...headers });
+			res.writeHead(422, {
+				'Content-Type': 'application/json',
+				'Content-Length': String(payload.length),
+				...headers,
+			});
 			res.end(payload);
 			return true;
 		}
@@ -137,16 +167,33 @@ export class Drift {
 	/** A finished task shows `moderating` (and no links yet) for a while before its real status. */
 	private statuses(data: unknown): unknown {
 		const fix = (task: unknown): unknown => {
-			if (!isObject(task) || typeof task.video_id !== 'string' || typeof task.status !== 'string') return task;
+			if (!isObject(task) || typeof task.video_id !== 'string' || typeof task.status !== 'string')
+				return task;
 			const record = this.state.findTask(task.video_id);
-			if (record && (task.status === 'created' || task.status === 'failed') && this.state.now() < finishesAt(record) + MODERATING_MS) {
+			if (
+				record &&
+				(task.status === 'created' || task.status === 'failed') &&
+				this.state.now() < finishesAt(record) + MODERATING_MS
+			) {
 				const { error: _error, ...rest } = task;
-				return { ...rest, status: MODERATING_STATUS, video_url: null, cover_url: null, cost_credit: record.price };
+				return {
+					...rest,
+					status: MODERATING_STATUS,
+					video_url: null,
+					cover_url: null,
+					cost_credit: record.price,
+				};
 			}
-			return { ...task, video_url: this.mediaUrl(task.video_url), ...('cover_url' in task ? { cover_url: this.mediaUrl(task.cover_url) } : {}) };
+			return {
+				...task,
+				video_url: this.mediaUrl(task.video_url),
+				...('cover_url' in task ? { cover_url: this.mediaUrl(task.cover_url) } : {}),
+			};
 		};
-		if (isObject(data) && Array.isArray(data.videos)) return { ...data, videos: data.videos.map(fix) };
-		if (isObject(data) && typeof data.url === 'string') return { ...data, url: this.mediaUrl(data.url) };
+		if (isObject(data) && Array.isArray(data.videos))
+			return { ...data, videos: data.videos.map(fix) };
+		if (isObject(data) && typeof data.url === 'string')
+			return { ...data, url: this.mediaUrl(data.url) };
 		return fix(data);
 	}
 
@@ -156,7 +203,8 @@ export class Drift {
 	 */
 	private walk(value: unknown, numbersAsStrings: boolean, depth: number): unknown {
 		if (Array.isArray(value)) return value.map((v) => this.walk(v, numbersAsStrings, depth + 1));
-		if (typeof value === 'number' && numbersAsStrings && this.numbers++ % 2 === 0) return String(value);
+		if (typeof value === 'number' && numbersAsStrings && this.numbers++ % 2 === 0)
+			return String(value);
 		if (!isObject(value)) return value;
 		const out: JsonObject = {};
 		for (const [key, v] of Object.entries(value)) {
@@ -178,9 +226,19 @@ export class Drift {
 	}
 }
 
-function send(res: ServerResponse, status: number, type: string | undefined, text: string, headers: Record<string, string> = {}): void {
+function send(
+	res: ServerResponse,
+	status: number,
+	type: string | undefined,
+	text: string,
+	headers: Record<string, string> = {},
+): void {
 	const payload = Buffer.from(text);
-	res.writeHead(status, { ...(type ? { 'Content-Type': type } : {}), 'Content-Length': String(payload.length), ...headers });
+	res.writeHead(status, {
+		...(type ? { 'Content-Type': type } : {}),
+		'Content-Length': String(payload.length),
+		...headers,
+	});
 	res.end(payload);
 }
 
@@ -200,10 +258,15 @@ function imageModels(data: unknown): unknown {
 		const params = isObject(model.params) ? model.params : {};
 		const resolution = isObject(params.resolution) ? params.resolution : {};
 		if (i % 3 === 0) {
-			params.resolution = { ...resolution, values: [...((resolution.values as unknown[]) ?? []), true], default: null };
+			params.resolution = {
+				...resolution,
+				values: [...((resolution.values as unknown[]) ?? []), true],
+				default: null,
+			};
 			params.seed = { kind: 'integer_range', range: [0, 4294967295] };
 			params.style = { type: 'enum', options: [{ id: 'photo', label: 'Photo' }] };
-			if (isObject(model.credit_by_resolution)) model.credit_by_resolution = { ...model.credit_by_resolution, '8K': null };
+			if (isObject(model.credit_by_resolution))
+				model.credit_by_resolution = { ...model.credit_by_resolution, '8K': null };
 		} else if (i % 3 === 1) {
 			delete model.params;
 		} else {
@@ -230,7 +293,11 @@ function aiVideoModels(data: unknown): unknown {
 			model.media = null;
 		} else if (i % 4 === 2) {
 			const resolution = isObject(params.resolution) ? params.resolution : {};
-			params.resolution = { ...resolution, values: [...((resolution.values as unknown[]) ?? []), false, null], default: null };
+			params.resolution = {
+				...resolution,
+				values: [...((resolution.values as unknown[]) ?? []), false, null],
+				default: null,
+			};
 			model.media = { first_frame: true, refs: 'images only' };
 		} else {
 			model.params = 'see the documentation';
@@ -244,7 +311,8 @@ function talkingModels(data: unknown): unknown {
 	const list = models(data);
 	if (!list) return data;
 	list.forEach((model, i) => {
-		if (i % 2 === 1 && Array.isArray(model.resolutions)) model.resolutions = model.resolutions.join(',');
+		if (i % 2 === 1 && Array.isArray(model.resolutions))
+			model.resolutions = model.resolutions.join(',');
 		if (typeof model.is_default === 'boolean') model.is_default = String(model.is_default);
 	});
 	return data;

@@ -35,16 +35,30 @@ export function badRequest(message: string, hint?: string): ApiError {
 }
 
 /** 422 with the per-field errors as a JSON string, the way the service sends them. */
-export function invalid(fieldErrors: Record<string, string>, message?: string, hint?: string, code = 422): ApiError {
+export function invalid(
+	fieldErrors: Record<string, string>,
+	message?: string,
+	hint?: string,
+	code = 422,
+): ApiError {
 	const first = Object.entries(fieldErrors)[0];
-	const text = message ?? (first ? `Validation failed: ${first[0]} ${first[1]}` : 'Validation failed');
-	return new ApiError(422, code, text, { details: JSON.stringify(fieldErrors), ...(hint === undefined ? {} : { hint }) });
+	const text =
+		message ?? (first ? `Validation failed: ${first[0]} ${first[1]}` : 'Validation failed');
+	return new ApiError(422, code, text, {
+		details: JSON.stringify(fieldErrors),
+		...(hint === undefined ? {} : { hint }),
+	});
 }
 
 export function insufficientCredits(needed: number, balance: number): ApiError {
-	return new ApiError(402, 402, `Insufficient credits: this operation costs ${needed}, the balance is ${balance}`, {
-		hint: `Top up credits at ${TOP_UP_URL}`,
-	});
+	return new ApiError(
+		402,
+		402,
+		`Insufficient credits: this operation costs ${needed}, the balance is ${balance}`,
+		{
+			hint: `Top up credits at ${TOP_UP_URL}`,
+		},
+	);
 }
 
 /** What a `[fail]` marker does to a synchronous call other than image generation. */

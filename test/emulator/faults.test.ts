@@ -23,13 +23,19 @@ describe('scripted faults (failNext)', () => {
 			],
 		});
 		const voices = await api(emu, 'GET', '/api/v1/voices');
-		expect([voices.status, voices.headers['retry-after'], voices.body.error.code]).toEqual([429, '7', 429]);
+		expect([voices.status, voices.headers['retry-after'], voices.body.error.code]).toEqual([
+			429,
+			'7',
+			429,
+		]);
 		expect(voices.body.error).not.toHaveProperty('details');
 		expect((await credits()).status).toBe(500);
 		expect((await credits()).status).toBe(500);
 		expect((await credits()).status).toBe(200);
 		expect((await api(emu, 'GET', '/api/v1/models')).status).toBe(503);
-		const conflict = await api(emu, 'POST', '/api/v1/video', { body: { avatar_id: 'public_anna', text_script: TEXT_SCRIPT } });
+		const conflict = await api(emu, 'POST', '/api/v1/video', {
+			body: { avatar_id: 'public_anna', text_script: TEXT_SCRIPT },
+		});
 		expect([conflict.status, conflict.body.error.code]).toEqual([409, 409]);
 		expect(emu.tasks()).toEqual([]);
 		expect(emu.faults().failNext).toEqual([]);
@@ -37,7 +43,11 @@ describe('scripted faults (failNext)', () => {
 	});
 
 	test('http429 with retryAfterAs date sends Retry-After as an HTTP date that many seconds ahead', async () => {
-		emu.setFaults({ failNext: [{ path: '/api/v1/billing/credits', kind: 'http429', retryAfter: 30, retryAfterAs: 'date' }] });
+		emu.setFaults({
+			failNext: [
+				{ path: '/api/v1/billing/credits', kind: 'http429', retryAfter: 30, retryAfterAs: 'date' },
+			],
+		});
 		const before = Date.now();
 		const limited = await credits();
 		expect(limited.status).toBe(429);
@@ -60,27 +70,51 @@ describe('scripted faults (failNext)', () => {
 		await expect(gaveUp).rejects.toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
 		expect(emu.tasks()).toHaveLength(1);
 		expect(emu.ledger()).toEqual([expect.objectContaining({ kind: 'charge' })]);
-		expect(emu.requests({ path: '/api/v1/ai_video' })).toEqual([expect.objectContaining({ outcome: 'unanswered', status: 200 })]);
+		expect(emu.requests({ path: '/api/v1/ai_video' })).toEqual([
+			expect.objectContaining({ outcome: 'unanswered', status: 200 }),
+		]);
 	});
 
 	test('resetBefore drops the connection before anything happens', async () => {
-		emu.setFaults({ failNext: [{ method: 'POST', path: '/api/v1/ai_video', kind: 'resetBefore' }] });
-		await expect(api(emu, 'POST', '/api/v1/ai_video', { body: { model_id: 'wan-2.5', prompt: 'x' } })).rejects.toThrow();
+		emu.setFaults({
+			failNext: [{ method: 'POST', path: '/api/v1/ai_video', kind: 'resetBefore' }],
+		});
+		await expect(
+			api(emu, 'POST', '/api/v1/ai_video', { body: { model_id: 'wan-2.5', prompt: 'x' } }),
+		).rejects.toThrow();
 		expect(emu.tasks()).toEqual([]);
 		expect(emu.ledger()).toEqual([]);
-		expect(emu.requests({ path: '/api/v1/ai_video' })).toEqual([expect.objectContaining({ outcome: 'reset', status: 0, bodyBytes: expect.any(Number) })]);
+		expect(emu.requests({ path: '/api/v1/ai_video' })).toEqual([
+			expect.objectContaining({ outcome: 'reset', status: 0, bodyBytes: expect.any(Number) }),
+		]);
 		expect(emu.requests()[0].bodyBytes).toBeGreaterThan(0);
 	});
 
 	test('resetAfter creates and charges, then drops the connection without answering', async () => {
 		emu.setFaults({ failNext: [{ method: 'POST', path: '/api/v1/ai_video', kind: 'resetAfter' }] });
-		await expect(api(emu, 'POST', '/api/v1/ai_video', { body: { model_id: 'wan-2.5', prompt: 'x', client_request_id: 'lost-answer' } })).rejects.toThrow();
+		await expect(
+			api(emu, 'POST', '/api/v1/ai_video', {
+				body: { model_id: 'wan-2.5', prompt: 'x', client_request_id: 'lost-answer' },
+			}),
+		).rejects.toThrow();
 		const tasks = emu.tasks();
-		expect(tasks).toEqual([expect.objectContaining({ kind: 'aiVideo', client_request_id: 'lost-answer', status: 'queued' })]);
-		expect(emu.ledger()).toEqual([expect.objectContaining({ kind: 'charge', refId: tasks[0].video_id })]);
-		expect(emu.requests({ path: '/api/v1/ai_video' })).toEqual([expect.objectContaining({ outcome: 'reset', status: 200 })]);
+		expect(tasks).toEqual([
+			expect.objectContaining({
+				kind: 'aiVideo',
+				client_request_id: 'lost-answer',
+				status: 'queued',
+			}),
+		]);
+		expect(emu.ledger()).toEqual([
+			expect.objectContaining({ kind: 'charge', refId: tasks[0].video_id }),
+		]);
+		expect(emu.requests({ path: '/api/v1/ai_video' })).toEqual([
+			expect.objectContaining({ outcome: 'reset', status: 200 }),
+		]);
 		// The client's retry with the same key finds the task the lost answer named.
-		const retry = await api(emu, 'POST', '/api/v1/ai_video', { body: { model_id: 'wan-2.5', prompt: 'x', client_request_id: 'lost-answer' } });
+		const retry = await api(emu, 'POST', '/api/v1/ai_video', {
+			body: { model_id: 'wan-2.5', prompt: 'x', client_request_id: 'lost-answer' },
+		});
 		expect(retry.body.data.video_id).toBe(tasks[0].video_id);
 		expect(emu.ledger()).toHaveLength(1);
 	});
@@ -89,30 +123,66 @@ describe('scripted faults (failNext)', () => {
 		const html = '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>';
 		emu.setFaults({
 			failNext: [
-				{ method: 'POST', path: '/api/v1/ai_video', kind: 'respond', respond: { status: 502, headers: { 'Content-Type': 'text/html' }, body: html } },
-				{ path: '/api/v1/billing/credits', kind: 'respond', respond: { status: 422, body: { error: { code: 422, message: null, details: [{ loc: ['body', 'x'], msg: 'bad' }] } } } },
+				{
+					method: 'POST',
+					path: '/api/v1/ai_video',
+					kind: 'respond',
+					respond: { status: 502, headers: { 'Content-Type': 'text/html' }, body: html },
+				},
+				{
+					path: '/api/v1/billing/credits',
+					kind: 'respond',
+					respond: {
+						status: 422,
+						body: {
+							error: { code: 422, message: null, details: [{ loc: ['body', 'x'], msg: 'bad' }] },
+						},
+					},
+				},
 				{ path: '/api/v1/billing/credits', kind: 'respond', respond: { status: 503 } },
-				{ path: '/api/v1/billing/credits', kind: 'respond', respond: { status: 500, bodyBase64: Buffer.from([0, 255, 1]).toString('base64') } },
-				{ path: '/media/sample.png', origin: 'media', kind: 'respond', respond: { status: 403, body: 'Access denied' } },
+				{
+					path: '/api/v1/billing/credits',
+					kind: 'respond',
+					respond: { status: 500, bodyBase64: Buffer.from([0, 255, 1]).toString('base64') },
+				},
+				{
+					path: '/media/sample.png',
+					origin: 'media',
+					kind: 'respond',
+					respond: { status: 403, body: 'Access denied' },
+				},
 			],
 		});
-		const proxied = await api(emu, 'POST', '/api/v1/ai_video', { body: { model_id: 'wan-2.5', prompt: 'x' } });
-		expect([proxied.status, proxied.headers['content-type'], proxied.raw.toString()]).toEqual([502, 'text/html', html]);
+		const proxied = await api(emu, 'POST', '/api/v1/ai_video', {
+			body: { model_id: 'wan-2.5', prompt: 'x' },
+		});
+		expect([proxied.status, proxied.headers['content-type'], proxied.raw.toString()]).toEqual([
+			502,
+			'text/html',
+			html,
+		]);
 		expect(emu.tasks()).toEqual([]);
 		expect(emu.ledger()).toEqual([]);
 		const json = await credits();
-		expect([json.status, json.body]).toEqual([422, { error: { code: 422, message: null, details: [{ loc: ['body', 'x'], msg: 'bad' }] } }]);
+		expect([json.status, json.body]).toEqual([
+			422,
+			{ error: { code: 422, message: null, details: [{ loc: ['body', 'x'], msg: 'bad' }] } },
+		]);
 		const empty = await credits();
 		expect([empty.status, empty.raw.length]).toEqual([503, 0]);
 		expect([...(await credits()).raw]).toEqual([0, 255, 1]);
 		expect((await credits()).status).toBe(200);
 		const media = await request(`${emu.mediaBaseUrl}/media/sample.png`);
 		expect([media.statusCode, await media.body.text()]).toEqual([403, 'Access denied']);
-		expect(emu.requests({ path: '/api/v1/ai_video' })).toEqual([expect.objectContaining({ status: 502, outcome: 'answered' })]);
+		expect(emu.requests({ path: '/api/v1/ai_video' })).toEqual([
+			expect.objectContaining({ status: 502, outcome: 'answered' }),
+		]);
 	});
 
 	test('bad fault scripts are refused', () => {
-		expect(() => emu.setFaults({ failNext: [{ kind: 'http418' as never }] })).toThrow(/unknown fault kind/);
+		expect(() => emu.setFaults({ failNext: [{ kind: 'http418' as never }] })).toThrow(
+			/unknown fault kind/,
+		);
 		expect(() => emu.setFaults({ rate5xx: 2 })).toThrow(/0 to 1/);
 		expect(() => emu.setFaults({ failNext: [{ kind: 'respond' }] })).toThrow(/respond\.status/);
 	});
@@ -175,7 +245,10 @@ describe('random faults', () => {
 		await media.body.dump();
 		expect(emu.faults().failNext).toHaveLength(1);
 
-		emu.setFaults({ rate5xx: 0, failNext: [{ origin: 'media', path: '/media/sample.mp4', kind: 'http503' }] });
+		emu.setFaults({
+			rate5xx: 0,
+			failNext: [{ origin: 'media', path: '/media/sample.mp4', kind: 'http503' }],
+		});
 		const api200 = await api(emu, 'GET', '/api/v1/models');
 		expect(api200.status).toBe(200);
 		const media503 = await request(`${emu.mediaBaseUrl}/media/sample.mp4`);
@@ -221,7 +294,12 @@ describe('random faults', () => {
 });
 
 describe('introspection over HTTP', () => {
-	async function admin(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
+	async function admin(
+		method: string,
+		path: string,
+		body?: unknown,
+		headers: Record<string, string> = {},
+	): Promise<any> {
 		const res = await request(`${emu.baseUrl}${path}`, {
 			method: method as 'GET',
 			headers: { 'content-type': 'application/json', ...headers },
@@ -231,40 +309,84 @@ describe('introspection over HTTP', () => {
 	}
 
 	test('config, faults, clock, accounts, ledger, tasks, requests and reset', async () => {
-		expect((await admin('POST', '/__emulator/config', { renderMs: 2000, aiConcurrencyCap: 1, concurrencyDetailsAsString: true })).body).toMatchObject({
+		expect(
+			(
+				await admin('POST', '/__emulator/config', {
+					renderMs: 2000,
+					aiConcurrencyCap: 1,
+					concurrencyDetailsAsString: true,
+				})
+			).body,
+		).toMatchObject({
 			renderMs: 2000,
 			queueMs: 500,
 			aiConcurrencyCap: 1,
 			concurrencyDetailsAsString: true,
 		});
 		expect((await admin('POST', '/__emulator/config', { renderMs: 'fast' })).status).toBe(400);
-		expect((await admin('POST', '/__emulator/accounts', { apiKey: 'sk-vs-admin-made-6666', credits: 50 })).body).toEqual({ account: 'acct_2' });
+		expect(
+			(
+				await admin('POST', '/__emulator/accounts', {
+					apiKey: 'sk-vs-admin-made-6666',
+					credits: 50,
+				})
+			).body,
+		).toEqual({ account: 'acct_2' });
 
-		const first = await api(emu, 'POST', '/api/v1/ai_video', { key: 'sk-vs-admin-made-6666', body: { model_id: 'wan-2.5', prompt: 'x', duration_sec: 2, resolution: '480p' } });
-		const capped = await api(emu, 'POST', '/api/v1/ai_video', { key: 'sk-vs-admin-made-6666', body: { model_id: 'wan-2.5', prompt: 'y' } });
+		const first = await api(emu, 'POST', '/api/v1/ai_video', {
+			key: 'sk-vs-admin-made-6666',
+			body: { model_id: 'wan-2.5', prompt: 'x', duration_sec: 2, resolution: '480p' },
+		});
+		const capped = await api(emu, 'POST', '/api/v1/ai_video', {
+			key: 'sk-vs-admin-made-6666',
+			body: { model_id: 'wan-2.5', prompt: 'y' },
+		});
 		expect(JSON.parse(capped.body.error.details)).toEqual({ limit: 1, in_flight: 1 });
 
 		const tasks = (await admin('GET', '/__emulator/tasks?account=acct_2')).body.tasks;
-		expect(tasks).toEqual([expect.objectContaining({ video_id: first.body.data.video_id, status: 'queued' })]);
+		expect(tasks).toEqual([
+			expect.objectContaining({ video_id: first.body.data.video_id, status: 'queued' }),
+		]);
 		const t0 = (await admin('GET', '/__emulator/clock')).body;
 		expect(t0.mode).toBe('manual');
-		expect((await admin('POST', '/__emulator/clock/advance', { ms: 2000 })).body.now).toBe(t0.now + 2000);
-		expect((await admin('GET', '/__emulator/tasks', undefined, { 'x-api-key': 'sk-vs-admin-made-6666' })).body.tasks[0].status).toBe('created');
+		expect((await admin('POST', '/__emulator/clock/advance', { ms: 2000 })).body.now).toBe(
+			t0.now + 2000,
+		);
+		expect(
+			(await admin('GET', '/__emulator/tasks', undefined, { 'x-api-key': 'sk-vs-admin-made-6666' }))
+				.body.tasks[0].status,
+		).toBe('created');
 
-		expect((await admin('GET', '/__emulator/ledger?account=acct_2')).body.entries).toEqual([expect.objectContaining({ credits: 4, balance: 46, account: 'acct_2' })]);
-		expect((await admin('GET', '/__emulator/balance?account=acct_2')).body).toEqual({ account: 'acct_2', balance: 46 });
+		expect((await admin('GET', '/__emulator/ledger?account=acct_2')).body.entries).toEqual([
+			expect.objectContaining({ credits: 4, balance: 46, account: 'acct_2' }),
+		]);
+		expect((await admin('GET', '/__emulator/balance?account=acct_2')).body).toEqual({
+			account: 'acct_2',
+			balance: 46,
+		});
 
-		expect((await admin('POST', '/__emulator/faults', { failNext: [{ kind: 'http500' }] })).body.failNext).toEqual([{ kind: 'http500' }]);
+		expect(
+			(await admin('POST', '/__emulator/faults', { failNext: [{ kind: 'http500' }] })).body
+				.failNext,
+		).toEqual([{ kind: 'http500' }]);
 		expect((await credits()).status).toBe(500);
 		await admin('POST', '/__emulator/faults', { rate5xx: 1 });
-		expect((await admin('DELETE', '/__emulator/faults')).body).toEqual({ rate5xx: 0, rate429: 0, resetRate: 0, latencyMs: 0, failNext: [] });
+		expect((await admin('DELETE', '/__emulator/faults')).body).toEqual({
+			rate5xx: 0,
+			rate429: 0,
+			resetRate: 0,
+			latencyMs: 0,
+			failNext: [],
+		});
 
 		const log = (await admin('GET', '/__emulator/requests?origin=api&method=POST')).body.entries;
 		expect(log.map((e: any) => [e.path, e.status, e.account])).toEqual([
 			['/api/v1/ai_video', 200, 'acct_2'],
 			['/api/v1/ai_video', 429, 'acct_2'],
 		]);
-		expect(JSON.stringify((await admin('GET', '/__emulator/requests')).body)).not.toContain('sk-vs-admin-made-6666');
+		expect(JSON.stringify((await admin('GET', '/__emulator/requests')).body)).not.toContain(
+			'sk-vs-admin-made-6666',
+		);
 		expect((await admin('DELETE', '/__emulator/requests')).body).toEqual({ cleared: true });
 		expect(emu.requests()).toEqual([]);
 

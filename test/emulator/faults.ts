@@ -2,7 +2,19 @@ import type { ServerResponse } from 'node:http';
 import { createPrng } from './prng';
 import type { FaultKind, FaultResponse, Faults, FaultScript } from './types';
 
-const KINDS: FaultKind[] = ['http500', 'http503', 'http429', 'http409', 'resetBefore', 'resetAfter', 'hangAfter', 'truncateBody', 'respond', 'http403', 'http404'];
+const KINDS: FaultKind[] = [
+	'http500',
+	'http503',
+	'http429',
+	'http409',
+	'resetBefore',
+	'resetAfter',
+	'hangAfter',
+	'truncateBody',
+	'respond',
+	'http403',
+	'http404',
+];
 
 export interface FaultDecision {
 	kind: FaultKind;
@@ -13,13 +25,24 @@ export interface FaultDecision {
 	respond?: FaultResponse;
 }
 
-function decision(kind: FaultKind, retryAfter = 1, as: FaultScript['retryAfterAs'] = 'seconds', respond?: FaultResponse): FaultDecision {
-	const retryAfterHeader = as === 'date' ? new Date(Date.now() + retryAfter * 1000).toUTCString() : String(retryAfter);
+function decision(
+	kind: FaultKind,
+	retryAfter = 1,
+	as: FaultScript['retryAfterAs'] = 'seconds',
+	respond?: FaultResponse,
+): FaultDecision {
+	const retryAfterHeader =
+		as === 'date' ? new Date(Date.now() + retryAfter * 1000).toUTCString() : String(retryAfter);
 	return { kind, retryAfter, retryAfterHeader, ...(respond ? { respond } : {}) };
 }
 
 function checkResponse(respond: FaultResponse | undefined): void {
-	if (!respond || !Number.isInteger(respond.status) || respond.status < 100 || respond.status > 599) {
+	if (
+		!respond ||
+		!Number.isInteger(respond.status) ||
+		respond.status < 100 ||
+		respond.status > 599
+	) {
 		throw new Error('a respond fault needs respond.status, an HTTP status from 100 to 599');
 	}
 }
@@ -28,9 +51,16 @@ function checkResponse(respond: FaultResponse | undefined): void {
 export function sendFaultResponse(res: ServerResponse, respond: FaultResponse): void {
 	const { body, bodyBase64 } = respond;
 	const json = bodyBase64 === undefined && body !== undefined && typeof body !== 'string';
-	const payload = bodyBase64 !== undefined ? Buffer.from(bodyBase64, 'base64') : Buffer.from(json ? JSON.stringify(body) : ((body as string | undefined) ?? ''));
+	const payload =
+		bodyBase64 !== undefined
+			? Buffer.from(bodyBase64, 'base64')
+			: Buffer.from(json ? JSON.stringify(body) : ((body as string | undefined) ?? ''));
 	const type = json ? 'application/json' : 'text/plain; charset=utf-8';
-	const headers = { ...(payload.length ? { 'Content-Type': type } : {}), 'Content-Length': String(payload.length), ...respond.headers };
+	const headers = {
+		...(payload.length ? { 'Content-Type': type } : {}),
+		'Content-Length': String(payload.length),
+		...respond.headers,
+	};
 	res.writeHead(respond.status, headers);
 	res.end(payload);
 }
@@ -40,7 +70,8 @@ function noFaults(): Faults {
 }
 
 function checkRate(name: string, value: unknown): void {
-	if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new Error(`${name} must be a number from 0 to 1`);
+	if (typeof value !== 'number' || !(value >= 0 && value <= 1))
+		throw new Error(`${name} must be a number from 0 to 1`);
 }
 
 /**
@@ -61,16 +92,26 @@ export class FaultInjector {
 	}
 
 	set(change: Partial<Faults>): void {
-		for (const name of ['rate5xx', 'rate429', 'resetRate'] as const) if (change[name] !== undefined) checkRate(name, change[name]);
-		if (change.latencyMs !== undefined && !(typeof change.latencyMs === 'number' && change.latencyMs >= 0)) throw new Error('latencyMs must be >= 0');
+		for (const name of ['rate5xx', 'rate429', 'resetRate'] as const)
+			if (change[name] !== undefined) checkRate(name, change[name]);
+		if (
+			change.latencyMs !== undefined &&
+			!(typeof change.latencyMs === 'number' && change.latencyMs >= 0)
+		)
+			throw new Error('latencyMs must be >= 0');
 		if (change.failNext !== undefined) {
 			if (!Array.isArray(change.failNext)) throw new Error('failNext must be an array');
 			for (const f of change.failNext) {
-				if (!KINDS.includes(f.kind)) throw new Error(`unknown fault kind ${String(f.kind)}; use one of ${KINDS.join(', ')}`);
+				if (!KINDS.includes(f.kind))
+					throw new Error(`unknown fault kind ${String(f.kind)}; use one of ${KINDS.join(', ')}`);
 				if (f.kind === 'respond') checkResponse(f.respond);
 			}
 		}
-		this.current = { ...this.current, ...change, failNext: (change.failNext ?? this.current.failNext).map((f) => ({ ...f })) };
+		this.current = {
+			...this.current,
+			...change,
+			failNext: (change.failNext ?? this.current.failNext).map((f) => ({ ...f })),
+		};
 	}
 
 	clear(): void {
@@ -99,12 +140,17 @@ export class FaultInjector {
 		const { resetRate, rate5xx, rate429 } = this.current;
 		// Draw only for rates in use, so turning one on does not shift the sequence of the others.
 		if (resetRate > 0 && this.random() < resetRate) return decision('resetBefore');
-		if (rate5xx > 0 && this.random() < rate5xx) return decision(this.random() < 0.5 ? 'http500' : 'http503');
+		if (rate5xx > 0 && this.random() < rate5xx)
+			return decision(this.random() < 0.5 ? 'http500' : 'http503');
 		if (rate429 > 0 && this.random() < rate429) return decision('http429');
 		return undefined;
 	}
 }
 
 function matches(f: FaultScript, origin: 'api' | 'media', method: string, path: string): boolean {
-	return (f.origin ?? 'api') === origin && (!f.method || f.method.toUpperCase() === method) && (!f.path || f.path === path);
+	return (
+		(f.origin ?? 'api') === origin &&
+		(!f.method || f.method.toUpperCase() === method) &&
+		(!f.path || f.path === path)
+	);
 }

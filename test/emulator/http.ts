@@ -25,18 +25,33 @@ export function readBody(req: IncomingMessage, cap = BODY_CAP): Promise<Received
 			if (!tooLarge) chunks.push(chunk);
 			else chunks.length = 0;
 		});
-		req.on('end', () => resolve({ bytes: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), size, tooLarge }));
+		req.on('end', () =>
+			resolve({ bytes: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks), size, tooLarge }),
+		);
 		req.on('error', reject);
 	});
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+): void {
 	const payload = Buffer.from(JSON.stringify(body));
-	res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': String(payload.length), ...headers });
+	res.writeHead(status, {
+		'Content-Type': 'application/json',
+		'Content-Length': String(payload.length),
+		...headers,
+	});
 	res.end(payload);
 }
 
-export function envelope(data: unknown, now: number, drift?: { envelope<T extends Record<string, unknown>>(body: T): T }): { data: unknown; message: string; server_time: string } {
+export function envelope(
+	data: unknown,
+	now: number,
+	drift?: { envelope<T extends Record<string, unknown>>(body: T): T },
+): { data: unknown; message: string; server_time: string } {
 	const body = { data, message: 'success', server_time: new Date(now).toISOString() };
 	return drift ? drift.envelope(body) : body;
 }

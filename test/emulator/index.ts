@@ -62,12 +62,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 	const baseUrl = `http://127.0.0.1:${apiPort}`;
 	const mediaBaseUrl = `http://127.0.0.1:${mediaPort}`;
 
-	const state = new EmulatorState(createClock(options.clock ?? 'real'), mediaBaseUrl, options, baseUrl);
+	const state = new EmulatorState(
+		createClock(options.clock ?? 'real'),
+		mediaBaseUrl,
+		options,
+		baseUrl,
+	);
 	const faults = new FaultInjector(options.seed ?? 1);
 	const log = new RequestLog();
 	const drift = new Drift(state);
 	const controller = new Controller(state, faults, log, drift);
-	apiServer.on('request', createApiHandler({ state, faults, log, router: new Router(apiRoutes), admin: createAdminHandler(controller), drift }));
+	apiServer.on(
+		'request',
+		createApiHandler({
+			state,
+			faults,
+			log,
+			router: new Router(apiRoutes),
+			admin: createAdminHandler(controller),
+			drift,
+		}),
+	);
 	mediaServer.on('request', createMediaHandler(state, faults, log, drift));
 
 	const defaultKey = state.allAccounts()[0].apiKey;
@@ -95,7 +110,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		tasks: (apiKey) => controller.tasks(idOf(apiKey)),
 		clearLog: () => controller.clearLog(),
 		reset: () => controller.reset(),
-		stop: () => (stopped ??= Promise.all([close(apiServer), close(mediaServer)]).then(() => undefined)),
+		stop: () =>
+			(stopped ??= Promise.all([close(apiServer), close(mediaServer)]).then(() => undefined)),
 		config: () => controller.config(),
 		faults: () => controller.faults(),
 		accountId: (apiKey) => controller.accountId(apiKey),

@@ -29,7 +29,9 @@ export class Ledger {
 	}
 
 	list(accountId?: string): LedgerEntry[] {
-		return this.entries.filter((e) => accountId === undefined || e.account === accountId).map((e) => ({ ...e }));
+		return this.entries
+			.filter((e) => accountId === undefined || e.account === accountId)
+			.map((e) => ({ ...e }));
 	}
 
 	clear(): void {
@@ -37,7 +39,23 @@ export class Ledger {
 		this.seq = 0;
 	}
 
-	private push(wallet: Wallet, at: number, operation: string, kind: 'charge' | 'refund', credits: number, refId: string): void {
-		this.entries.push({ seq: ++this.seq, at, account: wallet.id, operation, kind, credits, refId, balance: wallet.credits });
+	private push(
+		wallet: Wallet,
+		at: number,
+		operation: string,
+		kind: 'charge' | 'refund',
+		credits: number,
+		refId: string,
+	): void {
+		this.entries.push({
+			seq: ++this.seq,
+			at,
+			account: wallet.id,
+			operation,
+			kind,
+			credits,
+			refId,
+			balance: wallet.credits,
+		});
 	}
 }

@@ -57,11 +57,19 @@ describe('media origin', () => {
 
 	test('redirectMedia: links point at the API origin, which redirects to the media origin and logs the hop', async () => {
 		emu.setConfig({ redirectMedia: true });
-		const id = (await api(emu, 'POST', '/api/v1/video', { body: { avatar_id: 'public_anna', text_script: TEXT_SCRIPT } })).body.data.video_id;
+		const id = (
+			await api(emu, 'POST', '/api/v1/video', {
+				body: { avatar_id: 'public_anna', text_script: TEXT_SCRIPT },
+			})
+		).body.data.video_id;
 		emu.advance(1000);
 		const task = (await api(emu, 'GET', `/api/v1/video?video_id=${id}`)).body.data;
 		expect(task.video_url).toBe(`${emu.baseUrl}/media/videos/${id}.mp4`);
-		const image = (await api(emu, 'POST', '/api/v1/image', { body: { model_id: 'nano-banana-2', prompt: 'A kite' } })).body.data;
+		const image = (
+			await api(emu, 'POST', '/api/v1/image', {
+				body: { model_id: 'nano-banana-2', prompt: 'A kite' },
+			})
+		).body.data;
 		expect(image.url.startsWith(`${emu.baseUrl}/media/images/`)).toBe(true);
 
 		const hop = await request(`${task.video_url}?x=1`, { headers: { 'x-api-key': emu.apiKey } });
@@ -82,7 +90,11 @@ describe('media origin', () => {
 	});
 
 	test('rendered videos exist only once created; videoBytes switches them to a generated stream', async () => {
-		const id = (await api(emu, 'POST', '/api/v1/video', { body: { avatar_id: 'public_anna', text_script: TEXT_SCRIPT } })).body.data.video_id;
+		const id = (
+			await api(emu, 'POST', '/api/v1/video', {
+				body: { avatar_id: 'public_anna', text_script: TEXT_SCRIPT },
+			})
+		).body.data.video_id;
 		const url = `${emu.mediaBaseUrl}/media/videos/${id}.mp4`;
 		const early = await request(url);
 		expect(early.statusCode).toBe(404);
@@ -103,23 +115,34 @@ describe('media origin', () => {
 
 	test('byte ranges: 206 with Content-Range, consistent content, 416 past the end', async () => {
 		const whole = fixture('sample.mp3');
-		const part = await request(`${emu.mediaBaseUrl}/media/sample.mp3`, { headers: { range: 'bytes=100-199' } });
+		const part = await request(`${emu.mediaBaseUrl}/media/sample.mp3`, {
+			headers: { range: 'bytes=100-199' },
+		});
 		expect(part.statusCode).toBe(206);
 		expect(part.headers['content-range']).toBe(`bytes 100-199/${whole.length}`);
 		expect(Buffer.from(await part.body.arrayBuffer()).equals(whole.subarray(100, 200))).toBe(true);
 
-		const tail = await request(`${emu.mediaBaseUrl}/media/blob?bytes=1000&type=video/mp4`, { headers: { range: 'bytes=990-' } });
+		const tail = await request(`${emu.mediaBaseUrl}/media/blob?bytes=1000&type=video/mp4`, {
+			headers: { range: 'bytes=990-' },
+		});
 		expect(tail.statusCode).toBe(206);
-		expect([...Buffer.from(await tail.body.arrayBuffer())]).toEqual(Array.from({ length: 10 }, (_, i) => (990 + i) & 0xff));
+		expect([...Buffer.from(await tail.body.arrayBuffer())]).toEqual(
+			Array.from({ length: 10 }, (_, i) => (990 + i) & 0xff),
+		);
 
-		const past = await request(`${emu.mediaBaseUrl}/media/blob?bytes=1000`, { headers: { range: 'bytes=1000-' } });
+		const past = await request(`${emu.mediaBaseUrl}/media/blob?bytes=1000`, {
+			headers: { range: 'bytes=1000-' },
+		});
 		expect(past.statusCode).toBe(416);
 		expect(past.headers['content-range']).toBe('bytes */1000');
 		await past.body.dump();
 	});
 
 	test('HEAD answers the headers only; unknown paths and bad blob sizes are errors', async () => {
-		const head = await request(`${emu.mediaBaseUrl}/media/blob?bytes=${1024 * MiB}&type=video/mp4`, { method: 'HEAD' });
+		const head = await request(
+			`${emu.mediaBaseUrl}/media/blob?bytes=${1024 * MiB}&type=video/mp4`,
+			{ method: 'HEAD' },
+		);
 		expect(head.statusCode).toBe(200);
 		expect(head.headers['content-length']).toBe(String(1024 * MiB));
 		await head.body.dump();
@@ -145,7 +168,8 @@ describe('media origin', () => {
 		for await (const chunk of res.body) {
 			const buf = chunk as Buffer;
 			// Spot-check the content without keeping it: the byte at offset o is o & 0xff.
-			if (buf.length > 0 && buf[buf.length - 1] !== (received + buf.length - 1) % 256) contentOk = false;
+			if (buf.length > 0 && buf[buf.length - 1] !== (received + buf.length - 1) % 256)
+				contentOk = false;
 			received += buf.length;
 			if (++chunks % 64 === 0) {
 				const rss = process.memoryUsage().rss;
@@ -159,6 +183,8 @@ describe('media origin', () => {
 		// streaming stays within a few MiB once warm.
 		expect(peak - warm).toBeLessThan(48 * MiB);
 		expect(peak - before).toBeLessThan(100 * MiB);
-		expect(emu.requests({ origin: 'media', path: '/media/blob' })).toEqual([expect.objectContaining({ status: 200, outcome: 'answered', apiKey: 'absent' })]);
+		expect(emu.requests({ origin: 'media', path: '/media/blob' })).toEqual([
+			expect.objectContaining({ status: 200, outcome: 'answered', apiKey: 'absent' }),
+		]);
 	});
 });

@@ -35,7 +35,9 @@ export function probe(bytes: Buffer, declaredMime?: string): Probe | undefined {
 
 function fromDeclared(mime: string | undefined): Probe | undefined {
 	const kind = mime ? kindOfMime(mime) : undefined;
-	return kind && mime ? { kind, mime: mime.toLowerCase(), width: 0, height: 0, durationSec: 0 } : undefined;
+	return kind && mime
+		? { kind, mime: mime.toLowerCase(), width: 0, height: 0, durationSec: 0 }
+		: undefined;
 }
 
 function image(mime: string, width: number, height: number): Probe {
@@ -43,7 +45,8 @@ function image(mime: string, width: number, height: number): Probe {
 }
 
 function probePng(b: Buffer): Probe | undefined {
-	if (b.length < 24 || b.readUInt32BE(0) !== 0x89504e47 || b.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+	if (b.length < 24 || b.readUInt32BE(0) !== 0x89504e47 || b.toString('latin1', 12, 16) !== 'IHDR')
+		return undefined;
 	return image('image/png', b.readUInt32BE(16), b.readUInt32BE(20));
 }
 
@@ -69,14 +72,21 @@ function probeGif(b: Buffer): Probe | undefined {
 }
 
 function probeWebp(b: Buffer): Probe | undefined {
-	if (b.length < 30 || b.toString('latin1', 0, 4) !== 'RIFF' || b.toString('latin1', 8, 12) !== 'WEBP') return undefined;
+	if (
+		b.length < 30 ||
+		b.toString('latin1', 0, 4) !== 'RIFF' ||
+		b.toString('latin1', 8, 12) !== 'WEBP'
+	)
+		return undefined;
 	const chunk = b.toString('latin1', 12, 16);
-	if (chunk === 'VP8 ') return image('image/webp', b.readUInt16LE(26) & 0x3fff, b.readUInt16LE(28) & 0x3fff);
+	if (chunk === 'VP8 ')
+		return image('image/webp', b.readUInt16LE(26) & 0x3fff, b.readUInt16LE(28) & 0x3fff);
 	if (chunk === 'VP8L') {
 		const bits = b.readUInt32LE(21);
 		return image('image/webp', (bits & 0x3fff) + 1, ((bits >> 14) & 0x3fff) + 1);
 	}
-	if (chunk === 'VP8X') return image('image/webp', b.readUIntLE(24, 3) + 1, b.readUIntLE(27, 3) + 1);
+	if (chunk === 'VP8X')
+		return image('image/webp', b.readUIntLE(24, 3) + 1, b.readUIntLE(27, 3) + 1);
 	return image('image/webp', 0, 0);
 }
 
@@ -91,7 +101,12 @@ function probeTiff(b: Buffer): Probe | undefined {
 }
 
 function probeWav(b: Buffer): Probe | undefined {
-	if (b.length < 12 || b.toString('latin1', 0, 4) !== 'RIFF' || b.toString('latin1', 8, 12) !== 'WAVE') return undefined;
+	if (
+		b.length < 12 ||
+		b.toString('latin1', 0, 4) !== 'RIFF' ||
+		b.toString('latin1', 8, 12) !== 'WAVE'
+	)
+		return undefined;
 	let byteRate = 0;
 	let i = 12;
 	while (i + 8 <= b.length) {
@@ -100,7 +115,13 @@ function probeWav(b: Buffer): Probe | undefined {
 		if (id === 'fmt ' && i + 16 <= b.length) byteRate = b.readUInt32LE(i + 16);
 		if (id === 'data') {
 			const dataBytes = Math.min(size, b.length - i - 8);
-			return { kind: 'audio', mime: 'audio/wav', width: 0, height: 0, durationSec: byteRate ? round(dataBytes / byteRate) : 0 };
+			return {
+				kind: 'audio',
+				mime: 'audio/wav',
+				width: 0,
+				height: 0,
+				durationSec: byteRate ? round(dataBytes / byteRate) : 0,
+			};
 		}
 		i += 8 + size + (size % 2);
 	}
@@ -109,7 +130,11 @@ function probeWav(b: Buffer): Probe | undefined {
 
 const MP3_BITRATES_V1_L3 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
 const MP3_BITRATES_V2_L3 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
-const MP3_RATES: Record<number, number[]> = { 3: [44100, 48000, 32000], 2: [22050, 24000, 16000], 0: [11025, 12000, 8000] };
+const MP3_RATES: Record<number, number[]> = {
+	3: [44100, 48000, 32000],
+	2: [22050, 24000, 16000],
+	0: [11025, 12000, 8000],
+};
 
 function probeMp3(b: Buffer): Probe | undefined {
 	let i = 0;
@@ -123,7 +148,14 @@ function probeMp3(b: Buffer): Probe | undefined {
 		const layer = (b[i + 1] >> 1) & 3;
 		const bitrateIndex = b[i + 2] >> 4;
 		const rateIndex = (b[i + 2] >> 2) & 3;
-		if (version === 1 || layer !== 1 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) continue;
+		if (
+			version === 1 ||
+			layer !== 1 ||
+			bitrateIndex === 0 ||
+			bitrateIndex === 15 ||
+			rateIndex === 3
+		)
+			continue;
 		const kbps = (version === 3 ? MP3_BITRATES_V1_L3 : MP3_BITRATES_V2_L3)[bitrateIndex];
 		const sampleRate = MP3_RATES[version][rateIndex];
 		const samplesPerFrame = version === 3 ? 1152 : 576;
@@ -135,7 +167,13 @@ function probeMp3(b: Buffer): Probe | undefined {
 		if (tag !== undefined && b.length >= tag + 12 && (b.readUInt32BE(tag + 4) & 1) === 1) {
 			durationSec = (b.readUInt32BE(tag + 8) * samplesPerFrame) / sampleRate;
 		}
-		return { kind: 'audio', mime: 'audio/mpeg', width: 0, height: 0, durationSec: round(durationSec) };
+		return {
+			kind: 'audio',
+			mime: 'audio/mpeg',
+			width: 0,
+			height: 0,
+			durationSec: round(durationSec),
+		};
 	}
 	return undefined;
 }
@@ -144,7 +182,13 @@ function probeMp4(b: Buffer): Probe | undefined {
 	const first = b.toString('latin1', 4, 8);
 	if (b.length < 16 || !['ftyp', 'moov', 'mdat', 'wide', 'free'].includes(first)) return undefined;
 	const brand = first === 'ftyp' ? b.toString('latin1', 8, 12) : 'qt  ';
-	const result: Probe = { kind: 'video', mime: brand === 'qt  ' ? 'video/quicktime' : 'video/mp4', width: 0, height: 0, durationSec: 0 };
+	const result: Probe = {
+		kind: 'video',
+		mime: brand === 'qt  ' ? 'video/quicktime' : 'video/mp4',
+		width: 0,
+		height: 0,
+		durationSec: 0,
+	};
 	walkBoxes(b, 0, b.length, result);
 	return result;
 }

@@ -5,7 +5,15 @@ import { isObject, type Json, type Validator } from './validation';
 
 const MiB = 1024 * 1024;
 
-const GENERAL_IMAGE = ['image/jpeg', 'image/jpg', 'image/png', 'image/webp', 'image/bmp', 'image/tiff', 'image/gif'];
+const GENERAL_IMAGE = [
+	'image/jpeg',
+	'image/jpg',
+	'image/png',
+	'image/webp',
+	'image/bmp',
+	'image/tiff',
+	'image/gif',
+];
 const GENERAL_AUDIO = ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/mpeg', 'audio/mp3'];
 const GENERAL_VIDEO = ['video/mp4', 'video/quicktime', 'video/mov'];
 
@@ -17,7 +25,20 @@ export const MIME = {
 	generalAudioVideo: [...GENERAL_AUDIO, ...GENERAL_VIDEO],
 	talkingAudio: ['audio/avi', 'audio/mpeg', 'audio/mp3', 'audio/mp4', 'audio/m4a', 'audio/wav'],
 	talkingImage: ['image/jpeg', 'image/jpg', 'image/png', 'image/webp', 'image/heic'],
-	voiceSample: ['audio/avi', 'video/avi', 'video/x-msvideo', 'audio/mpeg', 'audio/mp3', 'audio/mp4', 'video/mp4', 'audio/m4a', 'audio/x-m4a', 'audio/wav', 'audio/x-wav', 'audio/wave'],
+	voiceSample: [
+		'audio/avi',
+		'video/avi',
+		'video/x-msvideo',
+		'audio/mpeg',
+		'audio/mp3',
+		'audio/mp4',
+		'video/mp4',
+		'audio/m4a',
+		'audio/x-m4a',
+		'audio/wav',
+		'audio/x-wav',
+		'audio/wave',
+	],
 } as const;
 
 export const CAPS = {
@@ -49,8 +70,20 @@ export interface Media {
 }
 
 const EXTENSION_MIME: Record<string, string> = {
-	jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', bmp: 'image/bmp', tif: 'image/tiff', tiff: 'image/tiff',
-	gif: 'image/gif', heic: 'image/heic', wav: 'audio/wav', mp3: 'audio/mpeg', m4a: 'audio/m4a', avi: 'video/avi', mp4: 'video/mp4',
+	jpg: 'image/jpeg',
+	jpeg: 'image/jpeg',
+	png: 'image/png',
+	webp: 'image/webp',
+	bmp: 'image/bmp',
+	tif: 'image/tiff',
+	tiff: 'image/tiff',
+	gif: 'image/gif',
+	heic: 'image/heic',
+	wav: 'audio/wav',
+	mp3: 'audio/mpeg',
+	m4a: 'audio/m4a',
+	avi: 'video/avi',
+	mp4: 'video/mp4',
 	mov: 'video/quicktime',
 };
 
@@ -64,13 +97,23 @@ function formatMb(bytes: number): string {
 }
 
 /** Checks base64 without decoding first, so an oversize payload is refused before any memory is spent on it. */
-function decodeBase64(v: Validator, data: string, path: string, cap: number | undefined): Buffer | undefined {
+function decodeBase64(
+	v: Validator,
+	data: string,
+	path: string,
+	cap: number | undefined,
+): Buffer | undefined {
 	if (data.startsWith('data:')) {
 		v.fail(path, 'must be raw base64 without a data: URI prefix');
 		return undefined;
 	}
 	const padStart = data.indexOf('=');
-	if (data.length === 0 || data.length % 4 !== 0 || /[^A-Za-z0-9+/=]/.test(data) || (padStart !== -1 && padStart < data.length - 2)) {
+	if (
+		data.length === 0 ||
+		data.length % 4 !== 0 ||
+		/[^A-Za-z0-9+/=]/.test(data) ||
+		(padStart !== -1 && padStart < data.length - 2)
+	) {
 		v.fail(path, data.length === 0 ? 'must not be empty' : 'is not valid base64');
 		return undefined;
 	}
@@ -82,7 +125,12 @@ function decodeBase64(v: Validator, data: string, path: string, cap: number | un
 	return Buffer.from(data, 'base64');
 }
 
-export function inlineData(v: Validator, value: unknown, path: string, policy: MediaPolicy): Media | undefined {
+export function inlineData(
+	v: Validator,
+	value: unknown,
+	path: string,
+	policy: MediaPolicy,
+): Media | undefined {
 	if (!isObject(value)) {
 		v.fail(path, 'must be an object with data and mime_type');
 		return undefined;
@@ -92,7 +140,10 @@ export function inlineData(v: Validator, value: unknown, path: string, policy: M
 	if (mime === undefined || data === undefined) return undefined;
 	const lower = mime.toLowerCase();
 	if (!policy.mimes.includes(lower)) {
-		v.fail(`${path}.mime_type`, `${mime} is not accepted here; use one of ${policy.mimes.join(', ')}`);
+		v.fail(
+			`${path}.mime_type`,
+			`${mime} is not accepted here; use one of ${policy.mimes.join(', ')}`,
+		);
 		return undefined;
 	}
 	const kind = kindOfMime(lower);
@@ -100,7 +151,12 @@ export function inlineData(v: Validator, value: unknown, path: string, policy: M
 	return bytes ? { source: 'inline', kind, mime: lower, bytes } : undefined;
 }
 
-export async function mediaUrl(v: Validator, raw: unknown, path: string, policy: MediaPolicy): Promise<Media | undefined> {
+export async function mediaUrl(
+	v: Validator,
+	raw: unknown,
+	path: string,
+	policy: MediaPolicy,
+): Promise<Media | undefined> {
 	if (typeof raw !== 'string' || raw.trim() === '') {
 		v.fail(path, typeof raw === 'string' ? 'must not be empty' : 'must be a string');
 		return undefined;
@@ -117,7 +173,12 @@ export async function mediaUrl(v: Validator, raw: unknown, path: string, policy:
 		return undefined;
 	}
 	const guessed = mimeFromPath(url.pathname);
-	const media: Media = { source: 'url', url: raw, mime: guessed, kind: guessed ? kindOfMime(guessed) : undefined };
+	const media: Media = {
+		source: 'url',
+		url: raw,
+		mime: guessed,
+		kind: guessed ? kindOfMime(guessed) : undefined,
+	};
 	if (!isLoopback(url)) return checkKind(v, media, path, policy);
 
 	const cap = policy.maxBytes?.(media.kind);
@@ -152,7 +213,12 @@ function unreadable(v: Validator, path: string, message: string, policy: MediaPo
 	if (policy.unreadableCode !== undefined) v.code = policy.unreadableCode;
 }
 
-function checkKind(v: Validator, media: Media, path: string, policy: MediaPolicy): Media | undefined {
+function checkKind(
+	v: Validator,
+	media: Media,
+	path: string,
+	policy: MediaPolicy,
+): Media | undefined {
 	if (media.kind !== undefined && !policy.kinds.includes(media.kind)) {
 		v.fail(path, `is ${media.kind}; expected ${policy.kinds.join(' or ')}`);
 		return undefined;
@@ -161,7 +227,13 @@ function checkKind(v: Validator, media: Media, path: string, policy: MediaPolicy
 }
 
 /** A MediaRef: exactly one of url, inline_data, asset_id. */
-export async function mediaRef(v: Validator, value: unknown, path: string, policy: MediaPolicy, account: Account): Promise<Media | undefined> {
+export async function mediaRef(
+	v: Validator,
+	value: unknown,
+	path: string,
+	policy: MediaPolicy,
+	account: Account,
+): Promise<Media | undefined> {
 	if (!isObject(value)) {
 		v.fail(path, 'must be an object with one of url, inline_data, asset_id');
 		return undefined;
@@ -180,13 +252,24 @@ export async function mediaRef(v: Validator, value: unknown, path: string, polic
 			v.fail(`${path}.asset_id`, `unknown asset_id ${id}: upload it with POST /api/v1/asset first`);
 			return undefined;
 		}
-		const media: Media = { source: 'asset', kind: asset.dto.kind, mime: asset.dto.mime, durationSec: asset.dto.duration_sec };
+		const media: Media = {
+			source: 'asset',
+			kind: asset.dto.kind,
+			mime: asset.dto.mime,
+			durationSec: asset.dto.duration_sec,
+		};
 		return checkKind(v, media, `${path}.asset_id`, policy);
 	}
 	return undefined;
 }
 
-export async function requiredMediaRef(v: Validator, obj: Json, key: string, policy: MediaPolicy, account: Account): Promise<Media | undefined> {
+export async function requiredMediaRef(
+	v: Validator,
+	obj: Json,
+	key: string,
+	policy: MediaPolicy,
+	account: Account,
+): Promise<Media | undefined> {
 	if (obj[key] === undefined || obj[key] === null) {
 		v.fail(key, 'is required');
 		return undefined;

@@ -54,7 +54,14 @@ export interface ImageModel {
 
 const IMAGE_ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3', '21:9'];
 
-function imageModel(model_id: string, name: string, maxPrompt: number, prices: Record<string, number>, defaultTier: string, refsMax: number): ImageModel {
+function imageModel(
+	model_id: string,
+	name: string,
+	maxPrompt: number,
+	prices: Record<string, number>,
+	defaultTier: string,
+	refsMax: number,
+): ImageModel {
 	return {
 		model_id,
 		name,
@@ -76,7 +83,14 @@ export const IMAGE_MODELS: ImageModel[] = [
 	imageModel('seedream-5.0-pro', 'Seedream 5.0 Pro', 4000, { '1K': 5, '2K': 8 }, '1K', 10),
 	imageModel('gpt-image-2', 'GPT Image 2', 32000, { '1K': 6, '2K': 10 }, '1K', 6),
 	imageModel('gpt-image-2.5-flare', 'GPT Image 2.5 Flare', 32000, { '1K': 8, '2K': 12 }, '1K', 6),
-	imageModel('gpt-image-2.5-sunburst', 'GPT Image 2.5 Sunburst', 32000, { '1K': 10, '2K': 16 }, '1K', 6),
+	imageModel(
+		'gpt-image-2.5-sunburst',
+		'GPT Image 2.5 Sunburst',
+		32000,
+		{ '1K': 10, '2K': 16 },
+		'1K',
+		6,
+	),
 ];
 
 /** Long side in pixels of each image tier. */
@@ -101,7 +115,8 @@ export interface AiVideoModel {
 }
 
 const FRAME_MIMES = ['image/jpeg', 'image/jpg', 'image/png', 'image/webp'];
-const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const range = (from: number, to: number): number[] =>
+	Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 export const AI_VIDEO_MODELS: AiVideoModel[] = [
 	{

@@ -8,7 +8,12 @@ export interface Page<T> {
 	next_cursor: number;
 }
 
-export function paginate<T>(newestFirst: T[], seqOf: (item: T) => number, cursor: number, limit: number): Page<T> {
+export function paginate<T>(
+	newestFirst: T[],
+	seqOf: (item: T) => number,
+	cursor: number,
+	limit: number,
+): Page<T> {
 	const after = cursor > 0 ? newestFirst.filter((item) => seqOf(item) < cursor) : newestFirst;
 	const items = after.slice(0, limit);
 	const more = after.length > items.length;

@@ -20,10 +20,18 @@ export class RateLimiter {
 			times.push(now);
 			return undefined;
 		}
-		const retryAfter = Math.max(1, Math.ceil((times[times.length - perSecond] + WINDOW_MS - now) / 1000));
-		return new ApiError(429, 429, `Too many requests: this API key may send at most ${perSecond} requests per second`, {
-			hint: `Slow down: wait ${retryAfter} second${retryAfter === 1 ? '' : 's'} (Retry-After) before sending again, and spread your requests`,
-			headers: { 'Retry-After': String(retryAfter) },
-		});
+		const retryAfter = Math.max(
+			1,
+			Math.ceil((times[times.length - perSecond] + WINDOW_MS - now) / 1000),
+		);
+		return new ApiError(
+			429,
+			429,
+			`Too many requests: this API key may send at most ${perSecond} requests per second`,
+			{
+				hint: `Slow down: wait ${retryAfter} second${retryAfter === 1 ? '' : 's'} (Retry-After) before sending again, and spread your requests`,
+				headers: { 'Retry-After': String(retryAfter) },
+			},
+		);
 	}
 }

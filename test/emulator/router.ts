@@ -54,5 +54,7 @@ export function routeNotFound(method: string, path: string): ApiError {
 }
 
 export function methodNotAllowed(method: string, path: string, allowed: string[]): ApiError {
-	return new ApiError(405, 405, `${method} is not supported on ${path}`, { headers: { Allow: allowed.join(', ') } });
+	return new ApiError(405, 405, `${method} is not supported on ${path}`, {
+		headers: { Allow: allowed.join(', ') },
+	});
 }

@@ -7,13 +7,15 @@ import { isObject, type Json } from './validation';
  */
 export function sampleFromSchema(schema: unknown, root: unknown = schema, depth = 0): unknown {
 	if (!isObject(schema) || depth > 32) return null;
-	if (typeof schema.$ref === 'string') return sampleFromSchema(resolveRef(root, schema.$ref), root, depth + 1);
+	if (typeof schema.$ref === 'string')
+		return sampleFromSchema(resolveRef(root, schema.$ref), root, depth + 1);
 	if ('const' in schema) return schema.const;
 	if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
 	for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
 		const options = schema[key];
 		if (Array.isArray(options) && options.length > 0) {
-			if (key === 'allOf') return Object.assign({}, ...options.map((o) => sampleFromSchema(o, root, depth + 1)));
+			if (key === 'allOf')
+				return Object.assign({}, ...options.map((o) => sampleFromSchema(o, root, depth + 1)));
 			const nonNull = options.find((o) => !(isObject(o) && o.type === 'null')) ?? options[0];
 			return sampleFromSchema(nonNull, root, depth + 1);
 		}
@@ -74,7 +76,8 @@ function sampleString(schema: Json): string {
 }
 
 function sampleNumber(schema: Json, integer: boolean): number {
-	const num = (k: string): number | undefined => (typeof schema[k] === 'number' ? (schema[k] as number) : undefined);
+	const num = (k: string): number | undefined =>
+		typeof schema[k] === 'number' ? (schema[k] as number) : undefined;
 	const min = num('minimum');
 	const exclusiveMin = num('exclusiveMinimum');
 	const max = num('maximum') ?? num('exclusiveMaximum');
@@ -91,9 +94,12 @@ function sampleArray(schema: Json, root: unknown, depth: number): unknown[] {
 
 function sampleObject(schema: Json, root: unknown, depth: number): Json {
 	const properties = isObject(schema.properties) ? schema.properties : {};
-	const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+	const required = Array.isArray(schema.required)
+		? schema.required.filter((r): r is string => typeof r === 'string')
+		: [];
 	const out: Json = {};
-	for (const [name, sub] of Object.entries(properties)) out[name] = sampleFromSchema(sub, root, depth + 1);
+	for (const [name, sub] of Object.entries(properties))
+		out[name] = sampleFromSchema(sub, root, depth + 1);
 	// A required name without a declared schema still has to be there.
 	for (const name of required) if (!(name in out)) out[name] = 'sample';
 	return out;

@@ -26,7 +26,9 @@ describe('TTS audio', () => {
 		}
 		answers.forEach((r, i) => {
 			const seconds = Number(r.headers['x-audio-duration-sec']);
-			expect(Math.abs(seconds - Math.max(lengths[i] * SECONDS_PER_CHARACTER, FRAME_SEC))).toBeLessThanOrEqual(FRAME_SEC / 2 + 0.001);
+			expect(
+				Math.abs(seconds - Math.max(lengths[i] * SECONDS_PER_CHARACTER, FRAME_SEC)),
+			).toBeLessThanOrEqual(FRAME_SEC / 2 + 0.001);
 			expect(r.raw.toString('latin1', 0, 3)).toBe('ID3');
 			const tagEnd = 10 + r.raw.subarray(6, 10).reduce((n, b) => n * 128 + b, 0);
 			expect(r.raw.toString('latin1', tagEnd + 4 + 9, tagEnd + 4 + 9 + 4)).toBe('Info');
@@ -37,19 +39,29 @@ describe('TTS audio', () => {
 		const decoded = decodeMp3(longest.raw);
 		expect(decoded.raw.errors).toEqual([]);
 		expect(decoded.raw.samplesDecoded % 576).toBe(0);
-		expect(decoded.raw.samplesDecoded / decoded.raw.sampleRate).toBeCloseTo(Number(longest.headers['x-audio-duration-sec']), 3);
+		expect(decoded.raw.samplesDecoded / decoded.raw.sampleRate).toBeCloseTo(
+			Number(longest.headers['x-audio-duration-sec']),
+			3,
+		);
 		// Gapless trimming reads the LAME tag, rewritten for the new length: it trims what the sample's trims.
 		const sample = decodeMp3(fixture('sample.mp3'));
-		expect(decoded.raw.samplesDecoded - decoded.gapless.samplesDecoded).toBe(sample.raw.samplesDecoded - sample.gapless.samplesDecoded);
+		expect(decoded.raw.samplesDecoded - decoded.gapless.samplesDecoded).toBe(
+			sample.raw.samplesDecoded - sample.gapless.samplesDecoded,
+		);
 		expect(decoded.gapless.samplesDecoded).toBeLessThan(decoded.raw.samplesDecoded);
 	});
 
-	test('the request log keeps each call\'s text, refused and failed ones too; charges are as before', async () => {
+	test("the request log keeps each call's text, refused and failed ones too; charges are as before", async () => {
 		const texts = ['First part.', 'x'.repeat(3001), 'Second part [fail].', 'Third part.'];
 		const statuses: number[] = [];
-		for (const text of texts) statuses.push((await api(emu, 'POST', '/api/v1/tts', { body: { text, voice_id: 'Echo' } })).status);
+		for (const text of texts)
+			statuses.push(
+				(await api(emu, 'POST', '/api/v1/tts', { body: { text, voice_id: 'Echo' } })).status,
+			);
 		expect(statuses).toEqual([200, 422, 500, 200]);
-		expect(emu.requests({ path: '/api/v1/tts' }).map((e) => [e.text, e.status])).toEqual(texts.map((t, i) => [t, statuses[i]]));
+		expect(emu.requests({ path: '/api/v1/tts' }).map((e) => [e.text, e.status])).toEqual(
+			texts.map((t, i) => [t, statuses[i]]),
+		);
 		expect(emu.ledger().map((e) => [e.operation, e.credits])).toEqual([
 			['tts', 2],
 			['tts', 2],

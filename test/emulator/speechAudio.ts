@@ -33,24 +33,49 @@ let sample: Sample | undefined;
 function loadSample(): Sample {
 	if (sample) return sample;
 	const bytes = FIXTURES.mp3.bytes;
-	if (bytes.toString('latin1', 0, 3) !== 'ID3') throw new Error('sample.mp3 should start with an ID3v2 tag');
-	let pos = 10 + (((bytes[6] & 0x7f) << 21) | ((bytes[7] & 0x7f) << 14) | ((bytes[8] & 0x7f) << 7) | (bytes[9] & 0x7f));
+	if (bytes.toString('latin1', 0, 3) !== 'ID3')
+		throw new Error('sample.mp3 should start with an ID3v2 tag');
+	let pos =
+		10 +
+		(((bytes[6] & 0x7f) << 21) |
+			((bytes[7] & 0x7f) << 14) |
+			((bytes[8] & 0x7f) << 7) |
+			(bytes[9] & 0x7f));
 	const kbps = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
 	const frames: Frame[] = [];
 	while (pos + 4 <= bytes.length) {
-		if (bytes[pos] !== 0xff || bytes[pos + 1] !== 0xf3 || bytes[pos + 3] >> 6 !== 3 || ((bytes[pos + 2] >> 2) & 3) !== 0) {
-			throw new Error(`sample.mp3: expected an MPEG 2 Layer III mono 22050 Hz frame at byte ${pos}`);
+		if (
+			bytes[pos] !== 0xff ||
+			bytes[pos + 1] !== 0xf3 ||
+			bytes[pos + 3] >> 6 !== 3 ||
+			((bytes[pos + 2] >> 2) & 3) !== 0
+		) {
+			throw new Error(
+				`sample.mp3: expected an MPEG 2 Layer III mono 22050 Hz frame at byte ${pos}`,
+			);
 		}
-		const length = Math.floor((72 * kbps[bytes[pos + 2] >> 4] * 1000) / 22050) + ((bytes[pos + 2] >> 1) & 1);
+		const length =
+			Math.floor((72 * kbps[bytes[pos + 2] >> 4] * 1000) / 22050) + ((bytes[pos + 2] >> 1) & 1);
 		frames.push({ start: pos, end: pos + length });
 		pos += length;
 	}
 	const info = frames.shift() as Frame;
 	const xingAt = info.start + 4 + 9;
-	if (bytes.toString('latin1', xingAt, xingAt + 4) !== 'Info' || bytes.readUInt32BE(xingAt + 4) !== 0x0f) {
+	if (
+		bytes.toString('latin1', xingAt, xingAt + 4) !== 'Info' ||
+		bytes.readUInt32BE(xingAt + 4) !== 0x0f
+	) {
 		throw new Error('sample.mp3 should start with an Info frame with all four fields');
 	}
-	sample = { bytes, info, frames, samplesPerFrame: 576, sampleRate: 22050, xingAt, lameAt: xingAt + 120 };
+	sample = {
+		bytes,
+		info,
+		frames,
+		samplesPerFrame: 576,
+		sampleRate: 22050,
+		xingAt,
+		lameAt: xingAt + 120,
+	};
 	return sample;
 }
 
@@ -68,7 +93,9 @@ export function speechAudio(characters: number): SpeechAudio {
 	const seconds = characters * SECONDS_PER_CHARACTER;
 	const count = Math.max(1, Math.round((seconds * s.sampleRate) / s.samplesPerFrame));
 	// The sample's first audio frame takes nothing from the bit reservoir, so the cycle can restart there.
-	const audio = Buffer.concat(Array.from({ length: count }, (_, i) => frameBytes(s, s.frames[i % s.frames.length])));
+	const audio = Buffer.concat(
+		Array.from({ length: count }, (_, i) => frameBytes(s, s.frames[i % s.frames.length])),
+	);
 	const info = Buffer.from(frameBytes(s, s.info));
 	const xing = s.xingAt - s.info.start;
 	const lame = s.lameAt - s.info.start;
@@ -82,7 +109,11 @@ export function speechAudio(characters: number): SpeechAudio {
 	const span = Buffer.alloc(190);
 	info.copy(span, 0, 0, lame + 34);
 	info.writeUInt16BE(crc16(span), lame + 34);
-	return { mp3: Buffer.concat([id3Tag(), info, audio]), frames: count, durationSec: (count * s.samplesPerFrame) / s.sampleRate };
+	return {
+		mp3: Buffer.concat([id3Tag(), info, audio]),
+		frames: count,
+		durationSec: (count * s.samplesPerFrame) / s.sampleRate,
+	};
 }
 
 function frameBytes(s: Sample, f: Frame): Buffer {
@@ -106,7 +137,12 @@ function seekTable(s: Sample, count: number, headerBytes: number, total: number)
 /** ID3v2.4 with one TSSE (encoder settings) frame, as encoders tag their output. */
 function id3Tag(): Buffer {
 	const text = Buffer.from('\u0003VisionStory emulator', 'utf8');
-	const frame = Buffer.concat([Buffer.from('TSSE', 'latin1'), syncsafe(text.length), Buffer.from([0, 0]), text]);
+	const frame = Buffer.concat([
+		Buffer.from('TSSE', 'latin1'),
+		syncsafe(text.length),
+		Buffer.from([0, 0]),
+		text,
+	]);
 	return Buffer.concat([Buffer.from([0x49, 0x44, 0x33, 4, 0, 0]), syncsafe(frame.length), frame]);
 }
 

@@ -1,7 +1,14 @@
 import type { Clock } from './clock';
 import { Ledger } from './ledger';
 import { newestFirst } from './pagination';
-import { avatarImageUrl, publicAvatars, publicVoices, type AvatarDto, type AvatarFraming, type VoiceDto } from './seed';
+import {
+	avatarImageUrl,
+	publicAvatars,
+	publicVoices,
+	type AvatarDto,
+	type AvatarFraming,
+	type VoiceDto,
+} from './seed';
 import { finishesAt, type Task } from './tasks';
 import type { EmulatorConfig, EmulatorOptions } from './types';
 import { TALKING_ASPECT_RATIOS } from './models';
@@ -59,7 +66,12 @@ export interface Account {
 	idempotency: Map<string, IdempotencyEntry>;
 }
 
-const TALKING_VIDEO_LISTS: ReadonlyArray<EmulatorConfig['talkingVideoList']> = ['paged', 'ignoresCursor', 'idsOnly', 'absent'];
+const TALKING_VIDEO_LISTS: ReadonlyArray<EmulatorConfig['talkingVideoList']> = [
+	'paged',
+	'ignoresCursor',
+	'idsOnly',
+	'absent',
+];
 
 export function initialConfig(options: EmulatorOptions): EmulatorConfig {
 	const renderMs = options.renderMs ?? 3000;
@@ -98,7 +110,9 @@ export class EmulatorState {
 		this.queueMsExplicit = options.queueMs !== undefined;
 		this.publicVoices = publicVoices(mediaBaseUrl);
 		this.publicAvatars = publicAvatars(mediaBaseUrl, this.publicVoices);
-		const seeded = options.accounts?.length ? options.accounts : [{ apiKey: DEFAULT_API_KEY, credits: DEFAULT_CREDITS }];
+		const seeded = options.accounts?.length
+			? options.accounts
+			: [{ apiKey: DEFAULT_API_KEY, credits: DEFAULT_CREDITS }];
 		for (const a of seeded) this.addAccount(a.apiKey, a.credits);
 	}
 
@@ -145,12 +159,15 @@ export class EmulatorState {
 			if (!(key in this.config)) throw new Error(`unknown config key: ${key}`);
 			const expected = typeof this.config[key as keyof EmulatorConfig];
 			if (typeof value !== expected) throw new Error(`config ${key} must be a ${expected}`);
-			if (typeof value === 'number' && (!Number.isFinite(value) || value < 0)) throw new Error(`config ${key} must be >= 0`);
-			if (key === 'talkingVideoList' && !TALKING_VIDEO_LISTS.includes(value as never)) throw new Error(`config talkingVideoList must be one of ${TALKING_VIDEO_LISTS.join(', ')}`);
+			if (typeof value === 'number' && (!Number.isFinite(value) || value < 0))
+				throw new Error(`config ${key} must be >= 0`);
+			if (key === 'talkingVideoList' && !TALKING_VIDEO_LISTS.includes(value as never))
+				throw new Error(`config talkingVideoList must be one of ${TALKING_VIDEO_LISTS.join(', ')}`);
 		}
 		if (change.queueMs !== undefined) this.queueMsExplicit = true;
 		this.config = { ...this.config, ...change };
-		if (change.renderMs !== undefined && !this.queueMsExplicit) this.config.queueMs = Math.min(500, change.renderMs / 4);
+		if (change.renderMs !== undefined && !this.queueMsExplicit)
+			this.config.queueMs = Math.min(500, change.renderMs / 4);
 	}
 
 	/** Looks a rendered video up across accounts, for the media origin, which has no key to go by. */
@@ -174,7 +191,8 @@ export class EmulatorState {
 				if (!task.settled && finishesAt(task) <= now) due.push({ account, task });
 			}
 			for (const task of account.talkingVideos.values()) {
-				if (task.settled && finishesAt(task) + RETENTION_MS <= now) account.talkingVideos.delete(task.video_id);
+				if (task.settled && finishesAt(task) + RETENTION_MS <= now)
+					account.talkingVideos.delete(task.video_id);
 			}
 		}
 		due.sort((x, y) => finishesAt(x.task) - finishesAt(y.task));
@@ -192,7 +210,8 @@ export class EmulatorState {
 		this.ledger.clear();
 		this.config = initialConfig(this.options);
 		this.queueMsExplicit = this.options.queueMs !== undefined;
-		for (const [key, account] of this.accounts) this.accounts.set(key, this.freshAccount(account.id, key, account.initialCredits));
+		for (const [key, account] of this.accounts)
+			this.accounts.set(key, this.freshAccount(account.id, key, account.initialCredits));
 	}
 
 	private freshAccount(id: string, apiKey: string, credits: number): Account {
@@ -231,7 +250,10 @@ export class EmulatorState {
 					zoom: null,
 					offset_x: null,
 					offset_y: null,
-					image_url: avatarImageUrl(this.mediaBaseUrl, `avatar-${avatar_id}-${aspect_ratio.replace(':', 'x')}`),
+					image_url: avatarImageUrl(
+						this.mediaBaseUrl,
+						`avatar-${avatar_id}-${aspect_ratio.replace(':', 'x')}`,
+					),
 				})),
 			},
 		};
@@ -243,5 +265,8 @@ export function operationOf(task: Task): string {
 }
 
 export function tasksOf(account: Account, kind: 'talkingVideo' | 'aiVideo'): Task[] {
-	return newestFirst((kind === 'talkingVideo' ? account.talkingVideos : account.aiVideos).values(), (t) => t.seq);
+	return newestFirst(
+		(kind === 'talkingVideo' ? account.talkingVideos : account.aiVideos).values(),
+		(t) => t.seq,
+	);
 }

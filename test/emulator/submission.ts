@@ -20,16 +20,27 @@ export interface TaskSpec {
  * order that keeps the promise "nothing created, nothing charged": replay first (a resend must get
  * its task back even when the cap is full), then `admit` (the concurrency cap), then the charge.
  */
-export function submitTask(state: EmulatorState, account: Account, spec: TaskSpec, admit: () => void = () => undefined): string {
+export function submitTask(
+	state: EmulatorState,
+	account: Account,
+	spec: TaskSpec,
+	admit: () => void = () => undefined,
+): string {
 	const now = state.now();
-	const key = spec.client_request_id === undefined ? undefined : `${spec.kind}:${spec.client_request_id}`;
+	const key =
+		spec.client_request_id === undefined ? undefined : `${spec.kind}:${spec.client_request_id}`;
 	if (key !== undefined) {
 		const earlier = account.idempotency.get(key);
 		if (earlier && now - earlier.arrivedAt < IDEMPOTENCY_WINDOW_MS) {
 			if (now - earlier.arrivedAt < state.config.registerMs) {
-				throw new ApiError(409, 409, 'A submission with this client_request_id is still being registered', {
-					hint: 'Wait a few seconds and resend the same request with the same client_request_id; the original task comes back',
-				});
+				throw new ApiError(
+					409,
+					409,
+					'A submission with this client_request_id is still being registered',
+					{
+						hint: 'Wait a few seconds and resend the same request with the same client_request_id; the original task comes back',
+					},
+				);
 			}
 			return earlier.videoId;
 		}

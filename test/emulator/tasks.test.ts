@@ -5,20 +5,44 @@ import { api, TEXT_SCRIPT } from './testkit';
 let emu: Emulator;
 
 beforeAll(async () => {
-	emu = await startEmulator({ clock: 'manual', renderMs: 10_000, queueMs: 2_000, aiConcurrencyCap: 3 });
+	emu = await startEmulator({
+		clock: 'manual',
+		renderMs: 10_000,
+		queueMs: 2_000,
+		aiConcurrencyCap: 3,
+	});
 });
 afterAll(() => emu.stop());
 beforeEach(() => emu.reset());
 
 const HOUR = 60 * 60 * 1000;
-const submitAi = (body: Record<string, unknown> = {}, key?: string) => api(emu, 'POST', '/api/v1/ai_video', { key, body: { model_id: 'wan-2.5', prompt: 'waves', duration_sec: 2, resolution: '480p', ...body } });
-const submitTalking = (body: Record<string, unknown> = {}) => api(emu, 'POST', '/api/v1/video', { body: { avatar_id: 'public_mia', text_script: TEXT_SCRIPT, ...body } });
+const submitAi = (body: Record<string, unknown> = {}, key?: string) =>
+	api(emu, 'POST', '/api/v1/ai_video', {
+		key,
+		body: { model_id: 'wan-2.5', prompt: 'waves', duration_sec: 2, resolution: '480p', ...body },
+	});
+const submitTalking = (body: Record<string, unknown> = {}) =>
+	api(emu, 'POST', '/api/v1/video', {
+		body: { avatar_id: 'public_mia', text_script: TEXT_SCRIPT, ...body },
+	});
 
 describe('timings and clock', () => {
 	test('defaults: renderMs 3000, queueMs min(500, renderMs / 4), cap 3, real clock', async () => {
 		const real = await startEmulator();
 		try {
-			expect(real.config()).toEqual({ renderMs: 3000, queueMs: 500, aiConcurrencyCap: 3, registerMs: 0, videoBytes: 0, concurrencyDetailsAsString: false, redirectMedia: false, drift: false, driftErrors: false, rateLimitPerSecond: 0, talkingVideoList: 'paged' });
+			expect(real.config()).toEqual({
+				renderMs: 3000,
+				queueMs: 500,
+				aiConcurrencyCap: 3,
+				registerMs: 0,
+				videoBytes: 0,
+				concurrencyDetailsAsString: false,
+				redirectMedia: false,
+				drift: false,
+				driftErrors: false,
+				rateLimitPerSecond: 0,
+				talkingVideoList: 'paged',
+			});
 			expect(Math.abs(real.now() - Date.now())).toBeLessThan(1000);
 			expect(() => real.advance(10)).toThrow(/manual/);
 			expect(real.apiKey).toBe('sk-vs-emulator-default-0000000000');
@@ -37,11 +61,26 @@ describe('timings and clock', () => {
 	test('task records follow the clock: queued, creating, created, with start and finish times', async () => {
 		const id = (await submitAi()).body.data.video_id;
 		const t0 = emu.now();
-		expect(emu.tasks()).toEqual([{ kind: 'aiVideo', video_id: id, account: 'acct_1', client_request_id: null, submittedAt: t0, startedAt: null, finishedAt: null, status: 'queued' }]);
+		expect(emu.tasks()).toEqual([
+			{
+				kind: 'aiVideo',
+				video_id: id,
+				account: 'acct_1',
+				client_request_id: null,
+				submittedAt: t0,
+				startedAt: null,
+				finishedAt: null,
+				status: 'queued',
+			},
+		]);
 		emu.advance(1_999);
 		expect(emu.tasks()[0].status).toBe('queued');
 		emu.advance(1);
-		expect(emu.tasks()[0]).toMatchObject({ status: 'creating', startedAt: t0 + 2_000, finishedAt: null });
+		expect(emu.tasks()[0]).toMatchObject({
+			status: 'creating',
+			startedAt: t0 + 2_000,
+			finishedAt: null,
+		});
 		emu.advance(7_999);
 		expect(emu.tasks()[0].status).toBe('creating');
 		emu.advance(1);
@@ -53,7 +92,8 @@ describe('timings and clock', () => {
 		emu.setConfig({ renderMs: 1_000, queueMs: 0 });
 		const after = (await submitTalking()).body.data.video_id;
 		emu.advance(1_000);
-		const status = async (id: string) => (await api(emu, 'GET', '/api/v1/video', { query: { video_id: id } })).body.data.status;
+		const status = async (id: string) =>
+			(await api(emu, 'GET', '/api/v1/video', { query: { video_id: id } })).body.data.status;
 		expect(await status(after)).toBe('created');
 		expect(await status(before)).toBe('queued');
 	});
@@ -73,11 +113,21 @@ describe('timings and clock', () => {
 describe('charges and refunds', () => {
 	test('charge at submission, refund when it fails, both in the ledger with running balances', async () => {
 		await submitAi({ prompt: 'ok' });
-		const failing = (await submitAi({ prompt: 'nope [fail]', duration_sec: 5, resolution: '1080p' })).body.data.video_id;
+		const failing = (
+			await submitAi({ prompt: 'nope [fail]', duration_sec: 5, resolution: '1080p' })
+		).body.data.video_id;
 		expect(emu.balance()).toBe(10_000 - 4 - 40);
 		emu.advance(10_000);
 		const ledger = emu.ledger();
-		expect(ledger.map(({ seq, kind, credits, balance, operation }) => ({ seq, kind, credits, balance, operation }))).toEqual([
+		expect(
+			ledger.map(({ seq, kind, credits, balance, operation }) => ({
+				seq,
+				kind,
+				credits,
+				balance,
+				operation,
+			})),
+		).toEqual([
 			{ seq: 1, kind: 'charge', credits: 4, balance: 9_996, operation: 'ai_video' },
 			{ seq: 2, kind: 'charge', credits: 40, balance: 9_956, operation: 'ai_video' },
 			{ seq: 3, kind: 'refund', credits: 40, balance: 9_996, operation: 'ai_video' },
@@ -96,7 +146,12 @@ describe('charges and refunds', () => {
 		const fresh = (await submitTalking({ resolution: '1080p' })).body.data.video_id;
 		await api(emu, 'DELETE', '/api/v1/video', { query: { video_id: fresh } });
 		await api(emu, 'DELETE', '/api/v1/video', { query: { video_id: done } });
-		expect(emu.ledger().filter((e) => e.kind === 'refund').map((e) => e.refId)).toEqual([fresh]);
+		expect(
+			emu
+				.ledger()
+				.filter((e) => e.kind === 'refund')
+				.map((e) => e.refId),
+		).toEqual([fresh]);
 		expect(emu.balance()).toBe(10_000 - 10 - 40);
 		expect(emu.tasks().map((t) => t.video_id)).toEqual([running]);
 	});
@@ -111,7 +166,9 @@ describe('idempotency', () => {
 		expect(emu.tasks()[0].client_request_id).toBe('job-42');
 		expect(emu.ledger()).toHaveLength(1);
 		emu.advance(24 * HOUR - 1);
-		expect((await submitAi({ client_request_id: 'job-42' })).body.data.video_id).toBe(first.body.data.video_id);
+		expect((await submitAi({ client_request_id: 'job-42' })).body.data.video_id).toBe(
+			first.body.data.video_id,
+		);
 		emu.advance(1);
 		const later = await submitAi({ client_request_id: 'job-42' });
 		expect(later.body.data.video_id).not.toBe(first.body.data.video_id);
@@ -122,7 +179,10 @@ describe('idempotency', () => {
 		emu.addAccount('sk-vs-idem-other-4444', 500);
 		const a = await submitTalking({ client_request_id: 'same.key_1' });
 		const b = await submitTalking({ client_request_id: 'same.key_1' });
-		const other = await api(emu, 'POST', '/api/v1/video', { key: 'sk-vs-idem-other-4444', body: { avatar_id: 'public_mia', text_script: TEXT_SCRIPT, client_request_id: 'same.key_1' } });
+		const other = await api(emu, 'POST', '/api/v1/video', {
+			key: 'sk-vs-idem-other-4444',
+			body: { avatar_id: 'public_mia', text_script: TEXT_SCRIPT, client_request_id: 'same.key_1' },
+		});
 		expect(b.body.data.video_id).toBe(a.body.data.video_id);
 		expect(other.body.data.video_id).not.toBe(a.body.data.video_id);
 		expect(emu.ledger().filter((e) => e.kind === 'charge')).toHaveLength(2);
@@ -135,7 +195,10 @@ describe('idempotency', () => {
 		emu.advance(2_999);
 		const early = await submitAi({ client_request_id: 'slow-1' });
 		expect(early.status).toBe(409);
-		expect(early.body.error).toMatchObject({ code: 409, hint: expect.stringContaining('same client_request_id') });
+		expect(early.body.error).toMatchObject({
+			code: 409,
+			hint: expect.stringContaining('same client_request_id'),
+		});
 		emu.advance(1);
 		const resend = await submitAi({ client_request_id: 'slow-1' });
 		expect(resend.body.data.video_id).toBe(first.body.data.video_id);
@@ -147,7 +210,8 @@ describe('idempotency', () => {
 describe('AI video concurrency cap', () => {
 	test('a submission over the cap is a 429 with details {limit, in_flight}; nothing created or charged', async () => {
 		const ids: string[] = [];
-		for (let i = 0; i < 3; i++) ids.push((await submitAi({ client_request_id: `slot-${i}` })).body.data.video_id);
+		for (let i = 0; i < 3; i++)
+			ids.push((await submitAi({ client_request_id: `slot-${i}` })).body.data.video_id);
 		const over = await submitAi();
 		expect(over.status).toBe(429);
 		expect(over.body.error.code).toBe(429);
@@ -155,7 +219,9 @@ describe('AI video concurrency cap', () => {
 		expect(emu.tasks()).toHaveLength(3);
 		expect(emu.ledger()).toHaveLength(3);
 
-		const holding = (await api(emu, 'GET', '/api/v1/ai_videos', { query: { status: 'queued,creating' } })).body.data.videos.map((v: any) => v.video_id);
+		const holding = (
+			await api(emu, 'GET', '/api/v1/ai_videos', { query: { status: 'queued,creating' } })
+		).body.data.videos.map((v: any) => v.video_id);
 		expect(holding.sort()).toEqual([...ids].sort());
 
 		// A resend of a task already in, even at the cap, gets its task back.
@@ -168,7 +234,10 @@ describe('AI video concurrency cap', () => {
 		expect(JSON.parse(asString.body.error.details)).toEqual({ limit: 3, in_flight: 3 });
 
 		emu.advance(10_000);
-		expect((await api(emu, 'GET', '/api/v1/ai_videos', { query: { status: 'queued,creating' } })).body.data.videos).toEqual([]);
+		expect(
+			(await api(emu, 'GET', '/api/v1/ai_videos', { query: { status: 'queued,creating' } })).body
+				.data.videos,
+		).toEqual([]);
 		expect((await submitAi()).status).toBe(200);
 	});
 
@@ -180,19 +249,27 @@ describe('AI video concurrency cap', () => {
 		expect((await submitAi({}, 'sk-vs-cap-other-5555')).status).toBe(200);
 		emu.advance(10_000);
 		expect((await submitAi()).status).toBe(200);
-		const failedOnly = (await api(emu, 'GET', '/api/v1/ai_videos', { query: { status: 'failed' } })).body.data.videos;
+		const failedOnly = (await api(emu, 'GET', '/api/v1/ai_videos', { query: { status: 'failed' } }))
+			.body.data.videos;
 		expect(failedOnly).toHaveLength(1);
 	});
 });
 
 describe('keyset pagination', () => {
-	async function drain(path: string, listKey: string, limit: number, between?: () => Promise<void>): Promise<{ ids: string[]; pages: number }> {
+	async function drain(
+		path: string,
+		listKey: string,
+		limit: number,
+		between?: () => Promise<void>,
+	): Promise<{ ids: string[]; pages: number }> {
 		const ids: string[] = [];
 		let cursor = 0;
 		let pages = 0;
 		do {
 			const data = (await api(emu, 'GET', path, { query: { limit, cursor } })).body.data;
-			ids.push(...data[listKey].map((item: any) => item.video_id ?? item.asset_id ?? item.avatar_id));
+			ids.push(
+				...data[listKey].map((item: any) => item.video_id ?? item.asset_id ?? item.avatar_id),
+			);
 			cursor = data.next_cursor;
 			pages++;
 			if (between && pages === 1) await between();
@@ -219,16 +296,42 @@ describe('keyset pagination', () => {
 	test('talking videos, assets and own avatars page the same way', async () => {
 		const videos: string[] = [];
 		for (let i = 0; i < 5; i++) videos.push((await submitTalking()).body.data.video_id);
-		expect((await drain('/api/v1/videos', 'videos', 2, async () => void (await submitTalking()))).ids).toEqual([...videos].reverse());
+		expect(
+			(await drain('/api/v1/videos', 'videos', 2, async () => void (await submitTalking()))).ids,
+		).toEqual([...videos].reverse());
 
 		const assets: string[] = [];
-		for (let i = 0; i < 5; i++) assets.push((await api(emu, 'POST', '/api/v1/asset', { body: { url: `https://example.com/${i}.png` } })).body.data.asset_id);
-		const newAsset = async () => void (await api(emu, 'POST', '/api/v1/asset', { body: { url: 'https://example.com/new.png' } }));
-		expect((await drain('/api/v1/assets', 'assets', 2, newAsset)).ids).toEqual([...assets].reverse());
+		for (let i = 0; i < 5; i++)
+			assets.push(
+				(await api(emu, 'POST', '/api/v1/asset', { body: { url: `https://example.com/${i}.png` } }))
+					.body.data.asset_id,
+			);
+		const newAsset = async () =>
+			void (await api(emu, 'POST', '/api/v1/asset', {
+				body: { url: 'https://example.com/new.png' },
+			}));
+		expect((await drain('/api/v1/assets', 'assets', 2, newAsset)).ids).toEqual(
+			[...assets].reverse(),
+		);
 
 		const avatars: string[] = [];
-		for (let i = 0; i < 4; i++) avatars.push((await api(emu, 'POST', '/api/v1/avatar', { body: { img_url: `https://example.com/${i}.jpg` } })).body.data.avatar_id);
-		const { ids } = await drain('/api/v1/avatars', 'avatars', 2, async () => void (await api(emu, 'POST', '/api/v1/avatar', { body: { img_url: 'https://example.com/x.jpg' } })));
+		for (let i = 0; i < 4; i++)
+			avatars.push(
+				(
+					await api(emu, 'POST', '/api/v1/avatar', {
+						body: { img_url: `https://example.com/${i}.jpg` },
+					})
+				).body.data.avatar_id,
+			);
+		const { ids } = await drain(
+			'/api/v1/avatars',
+			'avatars',
+			2,
+			async () =>
+				void (await api(emu, 'POST', '/api/v1/avatar', {
+					body: { img_url: 'https://example.com/x.jpg' },
+				})),
+		);
 		expect(ids).toEqual([...[...avatars].reverse(), 'legacy_acct_1']);
 	});
 
@@ -238,7 +341,9 @@ describe('keyset pagination', () => {
 			let cursor = 0;
 			let n = 0;
 			do {
-				const data = (await api(emu, 'GET', '/api/v1/avatars', { query: { is_public: true, limit: 7, cursor } })).body.data;
+				const data = (
+					await api(emu, 'GET', '/api/v1/avatars', { query: { is_public: true, limit: 7, cursor } })
+				).body.data;
 				out.push(...data.avatars.map((a: any) => a.avatar_id));
 				cursor = data.next_cursor;
 				n++;

@@ -68,7 +68,11 @@ export function coverUrl(mediaBaseUrl: string, videoId: string): string {
 
 const unixSeconds = (ms: number): number => Math.floor(ms / 1000);
 
-export function talkingVideoDto(task: Task, now: number, mediaBaseUrl: string): Record<string, unknown> {
+export function talkingVideoDto(
+	task: Task,
+	now: number,
+	mediaBaseUrl: string,
+): Record<string, unknown> {
 	const status = statusAt(task, now);
 	return {
 		video_id: task.video_id,
@@ -82,7 +86,10 @@ export function talkingVideoDto(task: Task, now: number, mediaBaseUrl: string): 
 	};
 }
 
-export const AI_FAILURE = { code: 5001, message: 'Generation failed upstream; the credits were refunded' };
+export const AI_FAILURE = {
+	code: 5001,
+	message: 'Generation failed upstream; the credits were refunded',
+};
 
 export function aiVideoDto(task: Task, now: number, mediaBaseUrl: string): Record<string, unknown> {
 	const status = statusAt(task, now);

@@ -18,7 +18,12 @@ export interface CallOptions {
 	query?: Record<string, string | number | boolean>;
 }
 
-export async function api(emu: Emulator, method: string, path: string, opts: CallOptions = {}): Promise<Answer> {
+export async function api(
+	emu: Emulator,
+	method: string,
+	path: string,
+	opts: CallOptions = {},
+): Promise<Answer> {
 	const url = new URL(path, emu.baseUrl);
 	for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
 	const headers: Record<string, string> = {};
@@ -32,7 +37,12 @@ export async function api(emu: Emulator, method: string, path: string, opts: Cal
 	const res = await request(url, { method: method as 'GET', headers, body: payload });
 	const raw = Buffer.from(await res.body.arrayBuffer());
 	const type = String(res.headers['content-type'] ?? '');
-	return { status: res.statusCode, headers: res.headers, raw, body: type.includes('json') ? JSON.parse(raw.toString('utf8')) : undefined };
+	return {
+		status: res.statusCode,
+		headers: res.headers,
+		raw,
+		body: type.includes('json') ? JSON.parse(raw.toString('utf8')) : undefined,
+	};
 }
 
 /** A 422's per-field errors: the service sends them as a JSON string, so the test checks that first. */
@@ -46,7 +56,10 @@ export function fixture(name: 'sample.mp3' | 'sample.png' | 'sample.mp4' | 'samp
 	return readFileSync(join(__dirname, 'media', name));
 }
 
-export function inline(name: 'sample.mp3' | 'sample.png' | 'sample.mp4' | 'sample.wav', mime: string): { data: string; mime_type: string } {
+export function inline(
+	name: 'sample.mp3' | 'sample.png' | 'sample.mp4' | 'sample.wav',
+	mime: string,
+): { data: string; mime_type: string } {
 	return { data: fixture(name).toString('base64'), mime_type: mime };
 }
 

@@ -169,7 +169,11 @@ export interface Emulator {
 	now(): number;
 	ledger(apiKey?: string): LedgerEntry[];
 	balance(apiKey?: string): number;
-	requests(filter?: { origin?: 'api' | 'media'; method?: string; path?: string }): RequestLogEntry[];
+	requests(filter?: {
+		origin?: 'api' | 'media';
+		method?: string;
+		path?: string;
+	}): RequestLogEntry[];
 	tasks(apiKey?: string): TaskRecord[];
 	clearLog(): void;
 	reset(): void;

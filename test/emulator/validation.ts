@@ -120,7 +120,12 @@ export class Validator {
 		return value;
 	}
 
-	array(obj: Json, key: string, path: string, rule: { required?: boolean; min?: number; max?: number } = {}): unknown[] | undefined {
+	array(
+		obj: Json,
+		key: string,
+		path: string,
+		rule: { required?: boolean; min?: number; max?: number } = {},
+	): unknown[] | undefined {
 		const value = obj[key];
 		if (!present(value)) {
 			if (rule.required) this.fail(path, 'is required');
@@ -145,13 +150,20 @@ export class Validator {
 	exactlyOne(obj: Json, keys: readonly string[], path: string): string | undefined {
 		const given = keys.filter((k) => present(obj[k]));
 		if (given.length !== 1) {
-			this.fail(path, `exactly one of ${keys.join(', ')} must be provided (got ${given.length === 0 ? 'none' : given.join(', ')})`);
+			this.fail(
+				path,
+				`exactly one of ${keys.join(', ')} must be provided (got ${given.length === 0 ? 'none' : given.join(', ')})`,
+			);
 			return undefined;
 		}
 		return given[0];
 	}
 
-	queryInt(query: URLSearchParams, name: string, rule: NumberRule & { default?: number }): number | undefined {
+	queryInt(
+		query: URLSearchParams,
+		name: string,
+		rule: NumberRule & { default?: number },
+	): number | undefined {
 		const raw = query.get(name);
 		if (raw === null || raw === '') {
 			if (rule.required) this.fail(name, 'is required');
@@ -193,11 +205,21 @@ export class Validator {
 			return undefined;
 		}
 		if (rule.min !== undefined && value < rule.min) {
-			this.fail(path, rule.max === undefined ? `must be at least ${rule.min}` : `must be between ${rule.min} and ${rule.max}`);
+			this.fail(
+				path,
+				rule.max === undefined
+					? `must be at least ${rule.min}`
+					: `must be between ${rule.min} and ${rule.max}`,
+			);
 			return undefined;
 		}
 		if (rule.max !== undefined && value > rule.max) {
-			this.fail(path, rule.min === undefined ? `must be at most ${rule.max}` : `must be between ${rule.min} and ${rule.max}`);
+			this.fail(
+				path,
+				rule.min === undefined
+					? `must be at most ${rule.max}`
+					: `must be between ${rule.min} and ${rule.max}`,
+			);
 			return undefined;
 		}
 		return value;

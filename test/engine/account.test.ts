@@ -2,7 +2,10 @@ import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import type { Harness } from '../harness';
 import { createHarness } from '../harness';
-import { baseUrlOf, DEFAULT_BASE_URL } from '../../nodes/shared/n8n/client';
+import {
+	baseUrlOf,
+	DEFAULT_BASE_URL,
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/n8n/client';
 
 let emu: Emulator;
 let harness: Harness;
@@ -19,8 +22,14 @@ afterAll(async () => {
 });
 
 test('the credential test reads the balance for free, and a wrong key fails it', async () => {
-	expect(await harness.testCredential('visionStoryApi', credentials.visionStoryApi)).toEqual({ status: 'OK', message: 'Connection successful!' });
-	const wrong = await harness.testCredential('visionStoryApi', { ...credentials.visionStoryApi, apiKey: 'sk-vs-wrong-key-000000' });
+	expect(await harness.testCredential('visionStoryApi', credentials.visionStoryApi)).toEqual({
+		status: 'OK',
+		message: 'Connection successful!',
+	});
+	const wrong = await harness.testCredential('visionStoryApi', {
+		...credentials.visionStoryApi,
+		apiKey: 'sk-vs-wrong-key-000000',
+	});
 	expect(wrong.status).toBe('Error');
 	const [good, ...bad] = emu.requests({ path: '/api/v1/billing/credits' }).map((r) => r.apiKey);
 	expect(good).toBe('valid');

@@ -14,30 +14,49 @@ beforeEach(() => {
 	engine.emu.setConfig({ renderMs: RENDER_MS, aiConcurrencyCap: 3 });
 });
 
-const seedance = { modelId: 'seedance-1.0-pro', duration: 10, resolution: '1080p', prompt: 'The sneaker turns slowly on a marble plinth' };
+const seedance = {
+	modelId: 'seedance-1.0-pro',
+	duration: 10,
+	resolution: '1080p',
+	prompt: 'The sneaker turns slowly on a marble plinth',
+};
 
 test('create with a first frame from binary, an end frame and a reference by URL; then get, get several, get many, delete, estimate, models', async () => {
 	const result = await engine.run('test/workflows/ai-video.json', [seedance]);
 	expect(result.error).toBeUndefined();
 
 	const [created] = result.output('Create AI Video');
-	expect(created.json).toMatchObject({ status: 'created', model_id: 'seedance-1.0-pro', resolution: '1080p', duration_sec: 10 });
+	expect(created.json).toMatchObject({
+		status: 'created',
+		model_id: 'seedance-1.0-pro',
+		resolution: '1080p',
+		duration_sec: 10,
+	});
 	expect(created.json.cost_credit).toBeGreaterThan(0);
 	expect((await result.binary('Create AI Video')).equals(sampleMp4)).toBe(true);
 	const videoId = created.json.video_id as string;
 
-	expect(result.output('Get AI Video')[0].json).toMatchObject({ video_id: videoId, status: 'created' });
+	expect(result.output('Get AI Video')[0].json).toMatchObject({
+		video_id: videoId,
+		status: 'created',
+	});
 	expect((await result.binary('Get AI Video')).equals(sampleMp4)).toBe(true);
 	expect(result.output('Get Several AI Videos').map((i) => i.json.video_id)).toEqual([videoId]);
 	expect(result.output('Get Many AI Videos').map((i) => i.json.video_id)).toEqual([videoId]);
 	expect(result.output('Delete AI Video')[0].json).toEqual({ video_id: videoId, deleted: true });
 
 	const [estimate] = result.output('Estimate Cost');
-	expect(estimate.json).toMatchObject({ model_id: 'seedance-1.0-pro', duration_sec: 10, resolution: '1080p' });
+	expect(estimate.json).toMatchObject({
+		model_id: 'seedance-1.0-pro',
+		duration_sec: 10,
+		resolution: '1080p',
+	});
 	expect(estimate.json.credit).toBe(created.json.cost_credit);
 
 	const models = result.output('List AI Video Models').map((i) => i.json.model_id);
-	expect(models).toEqual(expect.arrayContaining(['seedance-1.0-pro', 'wan-2.5', 'kling-3.0', 'kling-3.0-omni']));
+	expect(models).toEqual(
+		expect.arrayContaining(['seedance-1.0-pro', 'wan-2.5', 'kling-3.0', 'kling-3.0-omni']),
+	);
 
 	// Waiting went through the batch status call.
 	const polls = engine.emu.requests({ method: 'GET', path: '/api/v1/ai_video' });
@@ -46,7 +65,10 @@ test('create with a first frame from binary, an end frame and a reference by URL
 
 test('a concurrency cap of 2 with 6 items ends with 6 created tasks and no failed item', async () => {
 	engine.emu.setConfig({ aiConcurrencyCap: 2 });
-	const items = Array.from({ length: 6 }, (_, i) => ({ modelId: 'kling-3.0-omni', prompt: `Scene ${i + 1} of the campaign` }));
+	const items = Array.from({ length: 6 }, (_, i) => ({
+		modelId: 'kling-3.0-omni',
+		prompt: `Scene ${i + 1} of the campaign`,
+	}));
 	const started = engine.emu.now();
 	const result = await engine.run('test/workflows/ai-video-batch.json', items);
 	expect(result.error).toBeUndefined();
@@ -57,7 +79,9 @@ test('a concurrency cap of 2 with 6 items ends with 6 created tasks and no faile
 	// Never more than two rendering at once, and three waves of renders in all.
 	const tasks = engine.emu.tasks();
 	for (const task of tasks) {
-		const overlapping = tasks.filter((t) => t.submittedAt < task.finishedAt! && t.finishedAt! > task.submittedAt);
+		const overlapping = tasks.filter(
+			(t) => t.submittedAt < task.finishedAt! && t.finishedAt! > task.submittedAt,
+		);
 		expect(overlapping.length).toBeLessThanOrEqual(2);
 	}
 	expect(engine.emu.now() - started).toBeLessThan(3 * (RENDER_MS + 5000) + 5000);
@@ -72,17 +96,61 @@ test('an item the model cannot take fails before anything is submitted, naming t
 });
 
 test.each([
-	['a video reference to a model that takes image references', 'seedance-1.0-pro', { refs: { ref: [{ source: 'url', url: "={{ $('When clicking ‘Execute workflow’').item.json.mediaBase }}/media/sample.mp4" }] } }, /"Reference Media" \(refs entry 1\): is video; seedance-1\.0-pro takes references of kind image/],
-	['an end frame to a model without end frames', 'wan-2.5', { endFrameSource: 'url', endFrameUrl: "={{ $('When clicking ‘Execute workflow’').item.json.mediaBase }}/media/sample.png", refs: {} }, /"End Frame Source" \(endFrameSource\).*not supported by wan-2\.5/],
-	['a duration the model does not offer', 'kling-3.0', { duration: 7, refs: {} }, /\(duration\).*7 is not offered by kling-3\.0; allowed: 5, 10/],
-])('the model list rejects %s before anything is submitted', async (_, modelId, overrides, message) => {
-	const workflow = JSON.parse(readFileSync(join(__dirname, '../workflows/ai-video.json'), 'utf8'));
-	const create = workflow.nodes.find((n: { name: string }) => n.name === 'Create AI Video');
-	Object.assign(create.parameters, { modelId: { __rl: true, mode: 'id', value: modelId }, duration: '', resolution: '', aspectRatio: '', ...overrides });
-	const result = await engine.harness.run(workflow, {
-		credentials: engine.credentials,
-		pinData: { 'When clicking ‘Execute workflow’': [{ json: { mediaBase: engine.emu.mediaBaseUrl, prompt: 'A prompt' } }] },
-	});
-	expect(result.nodeError('Create AI Video')?.message).toMatch(message);
-	expect(engine.emu.requests({ method: 'POST' })).toHaveLength(0);
-});
+	[
+		'a video reference to a model that takes image references',
+		'seedance-1.0-pro',
+		{
+			refs: {
+				ref: [
+					{
+						source: 'url',
+						url: "={{ $('When clicking ‘Execute workflow’').item.json.mediaBase }}/media/sample.mp4",
+					},
+				],
+			},
+		},
+		/"Reference Media" \(refs entry 1\): is video; seedance-1\.0-pro takes references of kind image/,
+	],
+	[
+		'an end frame to a model without end frames',
+		'wan-2.5',
+		{
+			endFrameSource: 'url',
+			endFrameUrl:
+				"={{ $('When clicking ‘Execute workflow’').item.json.mediaBase }}/media/sample.png",
+			refs: {},
+		},
+		/"End Frame Source" \(endFrameSource\).*not supported by wan-2\.5/,
+	],
+	[
+		'a duration the model does not offer',
+		'kling-3.0',
+		{ duration: 7, refs: {} },
+		/\(duration\).*7 is not offered by kling-3\.0; allowed: 5, 10/,
+	],
+])(
+	'the model list rejects %s before anything is submitted',
+	async (_, modelId, overrides, message) => {
+		const workflow = JSON.parse(
+			readFileSync(join(__dirname, '../workflows/ai-video.json'), 'utf8'),
+		);
+		const create = workflow.nodes.find((n: { name: string }) => n.name === 'Create AI Video');
+		Object.assign(create.parameters, {
+			modelId: { __rl: true, mode: 'id', value: modelId },
+			duration: '',
+			resolution: '',
+			aspectRatio: '',
+			...overrides,
+		});
+		const result = await engine.harness.run(workflow, {
+			credentials: engine.credentials,
+			pinData: {
+				'When clicking ‘Execute workflow’': [
+					{ json: { mediaBase: engine.emu.mediaBaseUrl, prompt: 'A prompt' } },
+				],
+			},
+		});
+		expect(result.nodeError('Create AI Video')?.message).toMatch(message);
+		expect(engine.emu.requests({ method: 'POST' })).toHaveLength(0);
+	},
+);

@@ -4,7 +4,7 @@ import { sep } from 'node:path';
 
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { VisionStoryTalkingVideo } from '../../nodes/VisionStoryTalkingVideo/VisionStoryTalkingVideo.node';
+import { VisionStoryTalkingVideo } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTalkingVideo/VisionStoryTalkingVideo.node';
 import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
 import { byId, NODE, oneNode } from '../support/workflow';
@@ -39,9 +39,18 @@ function packageFiles(stack: string): string[] {
 }
 
 /** Every method of `target` (own and inherited), each noting the stack before it runs on `target` itself. */
-function wrapped<T extends object>(target: T, prefix: string, note: (call: string) => void, self: (given: unknown) => unknown = () => target): Record<string, unknown> {
+function wrapped<T extends object>(
+	target: T,
+	prefix: string,
+	note: (call: string) => void,
+	self: (given: unknown) => unknown = () => target,
+): Record<string, unknown> {
 	const methods: Record<string, unknown> = {};
-	for (let object: object | null = target; object && object !== Object.prototype; object = Object.getPrototypeOf(object) as object | null) {
+	for (
+		let object: object | null = target;
+		object && object !== Object.prototype;
+		object = Object.getPrototypeOf(object) as object | null
+	) {
 		for (const key of Object.getOwnPropertyNames(object)) {
 			if (key === 'constructor' || key in methods) continue;
 			const value = (target as Record<string, unknown>)[key];
@@ -57,12 +66,17 @@ function wrapped<T extends object>(target: T, prefix: string, note: (call: strin
 
 /** n8n's context as the node sees it, except that every call into it notes the stack. */
 function recording(context: IExecuteFunctions, probes: Probe[]): IExecuteFunctions {
-	const note = (call: string) => probes.push({ call, files: packageFiles(new Error().stack ?? '') });
+	const note = (call: string) =>
+		probes.push({ call, files: packageFiles(new Error().stack ?? '') });
 	const view = Object.create(context) as IExecuteFunctions;
-	const define = (key: string, value: unknown) => Object.defineProperty(view, key, { value, enumerable: true });
+	const define = (key: string, value: unknown) =>
+		Object.defineProperty(view, key, { value, enumerable: true });
 	for (const [key, value] of Object.entries(wrapped(context, '', note))) define(key, value);
 	// Helpers are called with the context as `this` (httpRequestWithAuthentication): the real one.
-	define('helpers', { ...context.helpers, ...wrapped(context.helpers, 'helpers.', note, (given) => (given === view ? context : given)) });
+	define('helpers', {
+		...context.helpers,
+		...wrapped(context.helpers, 'helpers.', note, (given) => (given === view ? context : given)),
+	});
 	if (context.logger) define('logger', wrapped(context.logger, 'logger.', note));
 	return view;
 }
@@ -76,7 +90,10 @@ node.execute = async function (this: IExecuteFunctions) {
 };
 const engine = useEngine(
 	{ clock: 'manual', renderMs: 60_000 },
-	{ binaryMode: 'filesystem', extraNodeTypes: { 'n8n-nodes-visionstory.visionStoryTalkingVideo': node } },
+	{
+		binaryMode: 'filesystem',
+		extraNodeTypes: { 'n8n-nodes-visionstory.visionStoryTalkingVideo': node },
+	},
 );
 let avatarId: string;
 

@@ -33,7 +33,11 @@ interface Stopped {
 }
 
 /** Runs the workflow and presses stop the first time the node starts a wait while `when()` holds. */
-async function runAndStop(file: string, items: Array<Record<string, unknown>>, when: () => boolean): Promise<Stopped> {
+async function runAndStop(
+	file: string,
+	items: Array<Record<string, unknown>>,
+	when: () => boolean,
+): Promise<Stopped> {
 	let cancel: (() => void) | undefined;
 	let stopped: Omit<Stopped, 'result'> | undefined;
 	virtualClock.onSleep = () => {
@@ -47,7 +51,9 @@ async function runAndStop(file: string, items: Array<Record<string, unknown>>, w
 		cancel();
 		return 'interrupted';
 	};
-	const result = await engine.run(file, items, { onStart: (execution) => (cancel = execution.cancel) });
+	const result = await engine.run(file, items, {
+		onStart: (execution) => (cancel = execution.cancel),
+	});
 	virtualClock.onSleep = undefined;
 	if (!stopped) throw new Error('The run ended before the stop was pressed');
 	return { result, ...stopped };
@@ -70,13 +76,23 @@ const polls = () => engine.emu.requests({ method: 'GET', path: '/api/v1/video' }
 test('talking videos: stopped while waiting on renders, no more status polls, charged only for what was submitted', async () => {
 	const items = [1, 2, 3].map((n) => ({ avatarId, text: `Greeting ${n}` }));
 	// After two rounds of status polls (three videos each).
-	const stopped = await runAndStop('test/workflows/talking-video-batch.json', items, () => polls() >= 6);
+	const stopped = await runAndStop(
+		'test/workflows/talking-video-batch.json',
+		items,
+		() => polls() >= 6,
+	);
 	expectStoppedCleanly(stopped);
 	expect(polls()).toBe(6);
 	const tasks = engine.emu.tasks();
 	expect(tasks).toHaveLength(3);
 	expect(tasks.every((t) => t.status !== 'created')).toBe(true);
-	expect(engine.emu.ledger().filter((e) => e.kind === 'charge').map((e) => e.refId).sort()).toEqual(tasks.map((t) => t.video_id).sort());
+	expect(
+		engine.emu
+			.ledger()
+			.filter((e) => e.kind === 'charge')
+			.map((e) => e.refId)
+			.sort(),
+	).toEqual(tasks.map((t) => t.video_id).sort());
 	// Nothing was deleted or refunded: the videos keep rendering for the user to fetch later.
 	expect(engine.emu.requests({ method: 'DELETE' })).toEqual([]);
 	engine.emu.advance(RENDER_MS);
@@ -88,14 +104,18 @@ test('AI videos: stopped while items wait for a concurrency slot, the waiting on
 	const items = [1, 2, 3, 4].map((n) => ({ modelId: 'seedance-1.0-pro', prompt: `Clip ${n}` }));
 	const creates = () => engine.emu.requests({ method: 'POST', path: '/api/v1/ai_video' });
 	// Once two are rendering and the third was refused by the cap.
-	const stopped = await runAndStop('test/workflows/ai-video-batch.json', items, () => creates().some((r) => r.status === 429));
+	const stopped = await runAndStop('test/workflows/ai-video-batch.json', items, () =>
+		creates().some((r) => r.status === 429),
+	);
 	expectStoppedCleanly(stopped);
 	expect(engine.emu.tasks()).toHaveLength(2);
 	expect(engine.emu.ledger().filter((e) => e.kind === 'charge')).toHaveLength(2);
 });
 
 test('a read waiting to retry after a 503: stopped without sending it again', async () => {
-	engine.emu.setFaults({ failNext: [{ path: '/api/v1/billing/credits', kind: 'http503', count: 5 }] });
+	engine.emu.setFaults({
+		failNext: [{ path: '/api/v1/billing/credits', kind: 'http503', count: 5 }],
+	});
 	const stopped = await runAndStop('test/workflows/account.json', [{}], () => true);
 	expectStoppedCleanly(stopped);
 	expect(engine.emu.requests({ path: '/api/v1/billing/credits' })).toHaveLength(1);

@@ -24,7 +24,9 @@ const talkingText = (extra: IDataObject = {}) => ({
 const posts = (path: string) => engine.emu.requests({ method: 'POST', path });
 
 test('Talking Video: a legacy 480p request is sent (VisionStory renders and bills it as 720p)', async () => {
-	const result = await engine.run(oneNode('visionStoryTalkingVideo', talkingText({ resolution: '=480p' })));
+	const result = await engine.run(
+		oneNode('visionStoryTalkingVideo', talkingText({ resolution: '=480p' })),
+	);
 	expect(result.error).toBeUndefined();
 	expect(posts('/api/v1/video').map((r) => r.settings?.resolution)).toEqual(['480p']);
 	expect(engine.emu.tasks()).toHaveLength(1);
@@ -42,9 +44,13 @@ describe('Voice → Get Many, My Voices', () => {
 
 	test('reads one page: own voices come whole on the first page', async () => {
 		const voiceId = await cloneOne();
-		const result = await engine.run(oneNode('visionStoryVoice', { operation: 'getMany', library: 'own', returnAll: true }));
+		const result = await engine.run(
+			oneNode('visionStoryVoice', { operation: 'getMany', library: 'own', returnAll: true }),
+		);
 		expect(result.error).toBeUndefined();
-		expect(result.output(NODE).map((i) => i.json)).toEqual([expect.objectContaining({ voice_id: voiceId, library: 'own' })]);
+		expect(result.output(NODE).map((i) => i.json)).toEqual([
+			expect.objectContaining({ voice_id: voiceId, library: 'own' }),
+		]);
 		const reads = engine.emu.requests({ method: 'GET', path: '/api/v1/voices' });
 		expect(reads).toHaveLength(1);
 		// The public part of that page is not wanted: the smallest page is asked for.
@@ -52,7 +58,14 @@ describe('Voice → Get Many, My Voices', () => {
 	});
 
 	test('with no own voices and a small limit, still one page, not the whole public library', async () => {
-		const result = await engine.run(oneNode('visionStoryVoice', { operation: 'getMany', library: 'own', returnAll: false, limit: 2 }));
+		const result = await engine.run(
+			oneNode('visionStoryVoice', {
+				operation: 'getMany',
+				library: 'own',
+				returnAll: false,
+				limit: 2,
+			}),
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE)).toHaveLength(0);
 		expect(engine.emu.requests({ method: 'GET', path: '/api/v1/voices' })).toHaveLength(1);
@@ -63,16 +76,35 @@ describe('a custom Idempotency Key', () => {
 	const items = [{ n: 1 }, { n: 2 }, { n: 3 }];
 
 	test('that is the same for every item is refused before anything is sent', async () => {
-		const result = await engine.run(oneNode('visionStoryTalkingVideo', talkingText({ options: { idempotencyKey: 'order-1234' } })), items);
-		expect(result.error?.message).toMatch(/"Idempotency Key" \(idempotencyKey\):? "order-1234" is the same for items 1, 2 and 3; VisionStory would return one video for all of them/);
+		const result = await engine.run(
+			oneNode(
+				'visionStoryTalkingVideo',
+				talkingText({ options: { idempotencyKey: 'order-1234' } }),
+			),
+			items,
+		);
+		expect(result.error?.message).toMatch(
+			/"Idempotency Key" \(idempotencyKey\):? "order-1234" is the same for items 1, 2 and 3; VisionStory would return one video for all of them/,
+		);
 		expect(result.error?.description).toMatch(/differs per item.*\$json/);
 		expect(engine.emu.requests({ origin: 'api' })).toHaveLength(0);
 	});
 
 	test('that differs per item makes one video per item', async () => {
-		const result = await engine.run(oneNode('visionStoryTalkingVideo', talkingText({ options: { idempotencyKey: '={{ "order-" + $json.n }}' } })), items);
+		const result = await engine.run(
+			oneNode(
+				'visionStoryTalkingVideo',
+				talkingText({ options: { idempotencyKey: '={{ "order-" + $json.n }}' } }),
+			),
+			items,
+		);
 		expect(result.error).toBeUndefined();
-		expect(engine.emu.tasks().map((t) => t.client_request_id).sort()).toEqual(['order-1', 'order-2', 'order-3']);
+		expect(
+			engine.emu
+				.tasks()
+				.map((t) => t.client_request_id)
+				.sort(),
+		).toEqual(['order-1', 'order-2', 'order-3']);
 	});
 });
 
@@ -85,7 +117,9 @@ test('Understand: a number field whose allowed values are words is refused, not 
 		fields: { field: [{ name: 'score', type: 'number', allowedValues: 'low, high' }] },
 	};
 	const result = await engine.run(oneNode('visionStoryUnderstand', parameters));
-	expect(result.error?.message).toMatch(/"Fields" \(fields entry 1\):? "score" is a number field but its allowed value "low" is not a number; .*type String/);
+	expect(result.error?.message).toMatch(
+		/"Fields" \(fields entry 1\):? "score" is a number field but its allowed value "low" is not a number; .*type String/,
+	);
 	expect(engine.emu.requests({ origin: 'api' })).toHaveLength(0);
 });
 
@@ -107,16 +141,30 @@ describe('Base URL', () => {
 
 	test('http:// to a host that is not loopback is refused before the key is sent', async () => {
 		// 0.0.0.0 reaches this machine's listeners, so without the check the call would go through.
-		const credentials = { visionStoryApi: { apiKey: engine.emu.apiKey, baseUrl: `http://0.0.0.0:${port()}` } };
-		const result = await engine.run(oneNode('visionStoryAccount', { operation: 'getCredits' }), [{}], { credentials });
-		expect(result.error?.message).toMatch(/Base URL .*http:\/\/0\.0\.0\.0.* would send the API key in clear text/);
+		const credentials = {
+			visionStoryApi: { apiKey: engine.emu.apiKey, baseUrl: `http://0.0.0.0:${port()}` },
+		};
+		const result = await engine.run(
+			oneNode('visionStoryAccount', { operation: 'getCredits' }),
+			[{}],
+			{ credentials },
+		);
+		expect(result.error?.message).toMatch(
+			/Base URL .*http:\/\/0\.0\.0\.0.* would send the API key in clear text/,
+		);
 		expect(result.error?.description).toMatch(/https:\/\/.*localhost, 127\.0\.0\.1 or ::1/);
 		expect(engine.emu.requests({ origin: 'api' })).toHaveLength(0);
 	});
 
 	test.each(['127.0.0.1', 'localhost'])('http:// on loopback (%s) is accepted', async (host) => {
-		const credentials = { visionStoryApi: { apiKey: engine.emu.apiKey, baseUrl: `http://${host}:${port()}` } };
-		const result = await engine.run(oneNode('visionStoryAccount', { operation: 'getCredits' }), [{}], { credentials });
+		const credentials = {
+			visionStoryApi: { apiKey: engine.emu.apiKey, baseUrl: `http://${host}:${port()}` },
+		};
+		const result = await engine.run(
+			oneNode('visionStoryAccount', { operation: 'getCredits' }),
+			[{}],
+			{ credentials },
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE)[0].json.credits).toBe(engine.emu.balance());
 	});
@@ -147,7 +195,10 @@ describe('Base URL', () => {
 		await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
 		try {
 			const baseUrl = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
-			const result = await engine.harness.testCredential('visionStoryApi', { apiKey: engine.emu.apiKey, baseUrl });
+			const result = await engine.harness.testCredential('visionStoryApi', {
+				apiKey: engine.emu.apiKey,
+				baseUrl,
+			});
 			expect(result.status).toBe('Error');
 			expect(engine.emu.requests({ origin: 'api' })).toHaveLength(0);
 		} finally {
@@ -155,7 +206,6 @@ describe('Base URL', () => {
 		}
 	});
 });
-
 
 describe('Align: audio over 30 minutes', () => {
 	/** A PCM WAV header for `seconds` of 8 kHz mono 8-bit audio (8,000 bytes a second), then that many bytes. */
@@ -186,22 +236,36 @@ describe('Align: audio over 30 minutes', () => {
 
 	const run = async (file: Buffer, mimeType: string, fileName: string, operation = 'align') =>
 		await engine.harness.run(
-			oneNode('visionStoryAlign', { operation, audioSource: 'binary', audioBinaryProperty: 'data', ...(operation === 'align' ? { text: 'Hello there' } : {}) }),
+			oneNode('visionStoryAlign', {
+				operation,
+				audioSource: 'binary',
+				audioBinaryProperty: 'data',
+				...(operation === 'align' ? { text: 'Hello there' } : {}),
+			}),
 			{
 				credentials: engine.credentials,
-				pinData: { 'When clicking ‘Execute workflow’': [{ json: {}, binary: { data: { data: file.toString('base64'), mimeType, fileName } } }] },
+				pinData: {
+					'When clicking ‘Execute workflow’': [
+						{ json: {}, binary: { data: { data: file.toString('base64'), mimeType, fileName } } },
+					],
+				},
 			},
 		);
 
 	test.each([
 		['a WAV', () => wav(31 * 60), 'audio/wav', 'long.wav', 'align'],
 		['an MP3', () => mp3(31 * 60), 'audio/mpeg', 'long.mp3', 'align'],
-	])('%s of 31 minutes is refused before sending', async (_, make, mimeType, fileName, operation) => {
-		const result = await run(make(), mimeType, fileName, operation);
-		expect(result.error?.message).toMatch(/"Audio Input Binary Field" \(audioBinaryProperty\):? is 31 min(utes)? long; at most 30 minutes/);
-		expect(result.error?.description).toMatch(/Nothing was sent/);
-		expect(engine.emu.requests({ origin: 'api' })).toHaveLength(0);
-	});
+	])(
+		'%s of 31 minutes is refused before sending',
+		async (_, make, mimeType, fileName, operation) => {
+			const result = await run(make(), mimeType, fileName, operation);
+			expect(result.error?.message).toMatch(
+				/"Audio Input Binary Field" \(audioBinaryProperty\):? is 31 min(utes)? long; at most 30 minutes/,
+			);
+			expect(result.error?.description).toMatch(/Nothing was sent/);
+			expect(engine.emu.requests({ origin: 'api' })).toHaveLength(0);
+		},
+	);
 
 	test('a WAV of 29 minutes is sent', async () => {
 		const result = await run(wav(29 * 60), 'audio/wav', 'short.wav');

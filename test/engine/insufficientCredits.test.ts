@@ -25,13 +25,50 @@ const CHARGED: Array<[string, string, () => INodeParameters]> = [
 	[
 		'Talking Video → Create',
 		'visionStoryTalkingVideo',
-		() => ({ operation: 'create', avatarId: byId('public_anna'), scriptType: 'text', text: 'Hello there', voiceId: byId('Alice'), waitForCompletion: false }),
+		() => ({
+			operation: 'create',
+			avatarId: byId('public_anna'),
+			scriptType: 'text',
+			text: 'Hello there',
+			voiceId: byId('Alice'),
+			waitForCompletion: false,
+		}),
 	],
-	['AI Video → Create', 'visionStoryAiVideo', () => ({ operation: 'create', modelId: byId('kling-3.0-omni'), prompt: 'A red kite over a beach', waitForCompletion: false })],
-	['Image → Generate', 'visionStoryImage', () => ({ operation: 'generate', modelId: byId('nano-banana-2'), prompt: 'A red kite' })],
-	['Text to Speech → Synthesize', 'visionStoryTextToSpeech', () => ({ operation: 'synthesize', text: 'Hello there', voiceId: byId('Alice') })],
-	['Align → Align', 'visionStoryAlign', () => ({ operation: 'align', audioSource: 'url', audioUrl: url('sample.mp3'), text: 'Hello there' })],
-	['Align → Transcribe', 'visionStoryAlign', () => ({ operation: 'transcribe', audioSource: 'url', audioUrl: url('sample.mp3') })],
+	[
+		'AI Video → Create',
+		'visionStoryAiVideo',
+		() => ({
+			operation: 'create',
+			modelId: byId('kling-3.0-omni'),
+			prompt: 'A red kite over a beach',
+			waitForCompletion: false,
+		}),
+	],
+	[
+		'Image → Generate',
+		'visionStoryImage',
+		() => ({ operation: 'generate', modelId: byId('nano-banana-2'), prompt: 'A red kite' }),
+	],
+	[
+		'Text to Speech → Synthesize',
+		'visionStoryTextToSpeech',
+		() => ({ operation: 'synthesize', text: 'Hello there', voiceId: byId('Alice') }),
+	],
+	[
+		'Align → Align',
+		'visionStoryAlign',
+		() => ({
+			operation: 'align',
+			audioSource: 'url',
+			audioUrl: url('sample.mp3'),
+			text: 'Hello there',
+		}),
+	],
+	[
+		'Align → Transcribe',
+		'visionStoryAlign',
+		() => ({ operation: 'transcribe', audioSource: 'url', audioUrl: url('sample.mp3') }),
+	],
 	[
 		'Understand → Analyze',
 		'visionStoryUnderstand',
@@ -45,23 +82,35 @@ const CHARGED: Array<[string, string, () => INodeParameters]> = [
 	],
 ];
 
-test.each(CHARGED)('%s: the 402 shows the service message and its top-up hint; nothing is charged', async (_name, type, parameters) => {
-	const result = await engine.run(oneNode(type, parameters(), ON_ERROR.stop));
-	expect(result.status).toBe('error');
-	const error = result.error as unknown as { message: string; description?: string | null; httpCode?: string };
-	expect(error.message).toMatch(/^Insufficient credits: this operation costs \d+(\.\d+)?, the balance is 0$/);
-	expect(error.description).toBe(`Top up credits at ${TOP_UP_URL}`);
-	expect(error.httpCode).toBe('402');
-	expect(JSON.stringify(result.error)).not.toContain(engine.emu.apiKey);
-	expect(engine.emu.ledger()).toEqual([]);
-	expect(engine.emu.tasks()).toEqual([]);
-});
+test.each(CHARGED)(
+	'%s: the 402 shows the service message and its top-up hint; nothing is charged',
+	async (_name, type, parameters) => {
+		const result = await engine.run(oneNode(type, parameters(), ON_ERROR.stop));
+		expect(result.status).toBe('error');
+		const error = result.error as unknown as {
+			message: string;
+			description?: string | null;
+			httpCode?: string;
+		};
+		expect(error.message).toMatch(
+			/^Insufficient credits: this operation costs \d+(\.\d+)?, the balance is 0$/,
+		);
+		expect(error.description).toBe(`Top up credits at ${TOP_UP_URL}`);
+		expect(error.httpCode).toBe('402');
+		expect(JSON.stringify(result.error)).not.toContain(engine.emu.apiKey);
+		expect(engine.emu.ledger()).toEqual([]);
+		expect(engine.emu.tasks()).toEqual([]);
+	},
+);
 
-test.each(CHARGED)('%s, On Error continue: the error item carries message, hint and status 402', async (_name, type, parameters) => {
-	const result = await engine.run(oneNode(type, parameters(), ON_ERROR.continueRegularOutput));
-	expect(result.error).toBeUndefined();
-	const [item] = result.output(NODE, 0);
-	expect(item.json).toMatchObject({ hint: `Top up credits at ${TOP_UP_URL}`, status: 402 });
-	expect(String(item.json.error)).toMatch(/^Insufficient credits/);
-	expect(engine.emu.ledger()).toEqual([]);
-});
+test.each(CHARGED)(
+	'%s, On Error continue: the error item carries message, hint and status 402',
+	async (_name, type, parameters) => {
+		const result = await engine.run(oneNode(type, parameters(), ON_ERROR.continueRegularOutput));
+		expect(result.error).toBeUndefined();
+		const [item] = result.output(NODE, 0);
+		expect(item.json).toMatchObject({ hint: `Top up credits at ${TOP_UP_URL}`, status: 402 });
+		expect(String(item.json.error)).toMatch(/^Insufficient credits/);
+		expect(engine.emu.ledger()).toEqual([]);
+	},
+);

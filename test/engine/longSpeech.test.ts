@@ -2,7 +2,7 @@
  * Text to Speech beyond one call's 3,000 characters, and captions from word timings, through the
  * nodes in n8n's engine against the emulator.
  */
-import { parseMp3 } from '../../nodes/VisionStoryTextToSpeech/mp3';
+import { parseMp3 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTextToSpeech/mp3';
 import { speechAudio } from '../emulator/speechAudio';
 import { useEngine } from '../support/engine';
 import { byId, NODE, ON_ERROR, oneNode } from '../support/workflow';
@@ -26,14 +26,17 @@ function spokenParts(): string[] {
 	return engine.emu.requests({ method: 'POST', path: '/api/v1/tts' }).map((r) => String(r.text));
 }
 
-const ttsCharges = () => engine.emu.ledger().filter((e) => e.kind === 'charge' && e.operation === 'tts');
+const ttsCharges = () =>
+	engine.emu.ledger().filter((e) => e.kind === 'charge' && e.operation === 'tts');
 
 describe.each([
 	['an English script with paragraphs', englishScript(10_000), 'en-US', /[.!?]$/],
 	['a Japanese script without spaces', cjkScript(10_000, 'ja'), 'ja-JP', /[。！？」]$/],
 ])('%s of 10,000 characters', (_, text, locale, sentenceEnd) => {
 	test('becomes one MP3 whose frames all parse and last as long as the parts together, cut at sentence ends, charged per part', async () => {
-		const result = await engine.run(oneNode('visionStoryTextToSpeech', synthesize()), [{ text, locale }]);
+		const result = await engine.run(oneNode('visionStoryTextToSpeech', synthesize()), [
+			{ text, locale },
+		]);
 		expect(result.error).toBeUndefined();
 		const [item] = result.output(NODE);
 		const parts = spokenParts();
@@ -45,8 +48,14 @@ describe.each([
 		expect(parts.join('').replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
 		expect(new Set(parts).size).toBe(parts.length);
 		// The same voice, locale and speed for every part.
-		const settings = engine.emu.requests({ method: 'POST', path: '/api/v1/tts' }).map((r) => r.settings);
-		expect(settings.every((s) => s?.voice_id === 'Alice' && s.locale === locale && s.speech_rate === 'fast')).toBe(true);
+		const settings = engine.emu
+			.requests({ method: 'POST', path: '/api/v1/tts' })
+			.map((r) => r.settings);
+		expect(
+			settings.every(
+				(s) => s?.voice_id === 'Alice' && s.locale === locale && s.speech_rate === 'fast',
+			),
+		).toBe(true);
 
 		const mp3 = await result.binary(NODE);
 		const stream = parseMp3(mp3);
@@ -69,29 +78,37 @@ test('a part that fails is not sent again, and the error names the parts that we
 	const paragraphs = englishScript(12_000, 7).split('\n\n');
 	const middle = Math.floor(paragraphs.length / 2);
 	paragraphs[middle] = `This paragraph will [fail] to speak. ${paragraphs[middle]}`;
-	const result = await engine.run(oneNode('visionStoryTextToSpeech', synthesize(), ON_ERROR.continueRegularOutput), [
-		{ text: paragraphs.join('\n\n'), locale: 'en-US' },
-	]);
+	const result = await engine.run(
+		oneNode('visionStoryTextToSpeech', synthesize(), ON_ERROR.continueRegularOutput),
+		[{ text: paragraphs.join('\n\n'), locale: 'en-US' }],
+	);
 	const [item] = result.output(NODE);
 	const parts = spokenParts();
 	const failed = parts.findIndex((p) => p.includes('[fail]'));
 	expect(failed).toBeGreaterThan(0);
-	expect(item.json.error).toMatch(new RegExp(`^Part ${failed + 1} of \\d+ of the text failed and was not sent again`));
+	expect(item.json.error).toMatch(
+		new RegExp(`^Part ${failed + 1} of \\d+ of the text failed and was not sent again`),
+	);
 	// Nothing was requested twice, and the parts the hint calls charged are the ones the ledger charged.
 	expect(new Set(parts).size).toBe(parts.length);
 	const charged = ttsCharges().length;
 	expect(charged).toBe(parts.length - 1);
-	const named = /Parts? ([\d, ]+) (?:was|were) produced and charged \((\d+) credits\)/.exec(String(item.json.hint));
+	const named = /Parts? ([\d, ]+) (?:was|were) produced and charged \((\d+) credits\)/.exec(
+		String(item.json.hint),
+	);
 	expect(named?.[1].split(', ').length).toBe(charged);
 	expect(Number(named?.[2])).toBe(ttsCharges().reduce((sum, e) => sum + e.credits, 0));
 	expect(item.binary).toBeUndefined();
 });
 
 test('a text over the cap, or with a word longer than one call, is refused before anything is sent', async () => {
-	const result = await engine.run(oneNode('visionStoryTextToSpeech', synthesize(), ON_ERROR.continueRegularOutput), [
-		{ text: 'word '.repeat(20_001), locale: 'en-US' },
-		{ text: `Before ${'x'.repeat(3001)} after.`, locale: 'en-US' },
-	]);
+	const result = await engine.run(
+		oneNode('visionStoryTextToSpeech', synthesize(), ON_ERROR.continueRegularOutput),
+		[
+			{ text: 'word '.repeat(20_001), locale: 'en-US' },
+			{ text: `Before ${'x'.repeat(3001)} after.`, locale: 'en-US' },
+		],
+	);
 	const [tooLong, longWord] = result.output(NODE);
 	expect(tooLong.json.error).toMatch(/"Text" \(text\).*at most 100,000 characters/);
 	expect(longWord.json.error).toMatch(/"Text" \(text\): cannot be spoken in parts/);
@@ -110,17 +127,29 @@ describe('captions from word timings', () => {
 	const script = englishScript(1_500, 11);
 
 	test('SRT and WebVTT as files and text: every word once and in order, cues within the limits, readable by real parsers', async () => {
-		const limits = { maxCharsPerLine: 32, maxLinesPerCue: 2, maxCueDurationSec: 4, fileName: 'episode-12' };
-		const result = await engine.run(oneNode('visionStoryAlign', align('both', limits)), [{ text: script }]);
+		const limits = {
+			maxCharsPerLine: 32,
+			maxLinesPerCue: 2,
+			maxCueDurationSec: 4,
+			fileName: 'episode-12',
+		};
+		const result = await engine.run(oneNode('visionStoryAlign', align('both', limits)), [
+			{ text: script },
+		]);
 		expect(result.error).toBeUndefined();
 		const [item] = result.output(NODE);
 		const captions = item.json.captions as { srt: string; vtt: string; cues: number };
-		expect(item.binary?.srt).toMatchObject({ fileName: 'episode-12.srt', mimeType: 'application/x-subrip' });
+		expect(item.binary?.srt).toMatchObject({
+			fileName: 'episode-12.srt',
+			mimeType: 'application/x-subrip',
+		});
 		expect(item.binary?.vtt).toMatchObject({ fileName: 'episode-12.vtt', mimeType: 'text/vtt' });
 		expect((await result.binary(NODE, 0, 'srt')).toString('utf8')).toBe(captions.srt);
 		expect((await result.binary(NODE, 0, 'vtt')).toString('utf8')).toBe(captions.vtt);
 
-		const words = (item.json.words as Array<{ text: string; start_sec: number; end_sec: number }>).map((w) => w.text);
+		const words = (
+			item.json.words as Array<{ text: string; start_sec: number; end_sec: number }>
+		).map((w) => w.text);
 		for (const cues of [parseSrt(captions.srt), parseVtt(captions.vtt)]) {
 			expect(cues).toHaveLength(captions.cues);
 			expect(cues.flatMap((c) => c.text.split(/\s+/))).toEqual(words);
@@ -138,7 +167,13 @@ describe('captions from word timings', () => {
 	});
 
 	test('Transcribe keeps its own SRT and adds WebVTT captions beside it', async () => {
-		const parameters = { operation: 'transcribe', audioSource: 'url', audioUrl: '={{ $json.mediaBase }}/media/sample.mp3', srt: true, captions: 'vtt' };
+		const parameters = {
+			operation: 'transcribe',
+			audioSource: 'url',
+			audioUrl: '={{ $json.mediaBase }}/media/sample.mp3',
+			srt: true,
+			captions: 'vtt',
+		};
 		const result = await engine.run(oneNode('visionStoryAlign', parameters));
 		const [item] = result.output(NODE);
 		expect(Object.keys(item.binary ?? {}).sort()).toEqual(['data', 'vtt']);
@@ -147,8 +182,17 @@ describe('captions from word timings', () => {
 	});
 
 	test('a caption limit out of range is refused before the audio is sent', async () => {
-		const result = await engine.run(oneNode('visionStoryAlign', align('srt', { maxLinesPerCue: 0 }), ON_ERROR.continueRegularOutput), [{ text: script }]);
-		expect(result.output(NODE)[0].json.error).toMatch(/"Lines per Cue" \(maxLinesPerCue\).*at least 1/);
+		const result = await engine.run(
+			oneNode(
+				'visionStoryAlign',
+				align('srt', { maxLinesPerCue: 0 }),
+				ON_ERROR.continueRegularOutput,
+			),
+			[{ text: script }],
+		);
+		expect(result.output(NODE)[0].json.error).toMatch(
+			/"Lines per Cue" \(maxLinesPerCue\).*at least 1/,
+		);
 		expect(engine.emu.requests({ method: 'POST', path: '/api/v1/audio/align' })).toHaveLength(0);
 	});
 });

@@ -2,8 +2,8 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { OperationName } from '../../nodes/shared/api/contract';
-import { operations } from '../../nodes/shared/api/contract';
+import type { OperationName } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
+import { operations } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
 import type { RunResult } from '../harness';
 import { useEngine } from '../support/engine';
 import { LateService } from '../support/lateService';
@@ -40,7 +40,9 @@ interface ChargedCall {
 
 const charges = async () => engine.emu.ledger().filter((e) => e.kind === 'charge').length;
 const clonedVoices = async () => {
-	const response = await fetch(`${engine.emu.baseUrl}/api/v1/voices?limit=1`, { headers: { 'x-api-key': engine.emu.apiKey } });
+	const response = await fetch(`${engine.emu.baseUrl}/api/v1/voices?limit=1`, {
+		headers: { 'x-api-key': engine.emu.apiKey },
+	});
 	return ((await response.json()) as { data: { my_voices: unknown[] } }).data.my_voices.length;
 };
 
@@ -48,7 +50,11 @@ const CHARGED: ChargedCall[] = [
 	{
 		node: 'Generate Image',
 		type: 'visionStoryImage',
-		parameters: { operation: 'generate', modelId: byId('nano-banana-2'), prompt: 'A lighthouse at dusk' },
+		parameters: {
+			operation: 'generate',
+			modelId: byId('nano-banana-2'),
+			prompt: 'A lighthouse at dusk',
+		},
 		operation: 'generateImage',
 		path: '/api/v1/image',
 		made: charges,
@@ -69,7 +75,8 @@ const CHARGED: ChargedCall[] = [
 			inputs: { input: [{ source: 'url', url: '={{ $json.mediaBase }}/media/sample.png' }] },
 			prompt: 'Classify the image',
 			schemaMode: 'json',
-			jsonSchema: '{"type":"object","properties":{"category":{"type":"string"}},"required":["category"]}',
+			jsonSchema:
+				'{"type":"object","properties":{"category":{"type":"string"}},"required":["category"]}',
 		},
 		operation: 'understandMedia',
 		path: '/api/v1/media/understand',
@@ -78,7 +85,11 @@ const CHARGED: ChargedCall[] = [
 	{
 		node: 'Clone Voice',
 		type: 'visionStoryVoice',
-		parameters: { operation: 'clone', sampleSource: 'url', sampleUrl: '={{ $json.mediaBase }}/media/sample.mp3' },
+		parameters: {
+			operation: 'clone',
+			sampleSource: 'url',
+			sampleUrl: '={{ $json.mediaBase }}/media/sample.mp3',
+		},
 		operation: 'cloneVoice',
 		path: '/api/v1/voice',
 		made: clonedVoices,
@@ -86,7 +97,11 @@ const CHARGED: ChargedCall[] = [
 ];
 
 /** Runs with the operation's client timeout shortened, so a request the service never answers times out at once. */
-async function withTimeout<T>(operation: OperationName, ms: number, run: () => Promise<T>): Promise<T> {
+async function withTimeout<T>(
+	operation: OperationName,
+	ms: number,
+	run: () => Promise<T>,
+): Promise<T> {
 	const spec = operations[operation];
 	const saved = spec.timeoutMs;
 	spec.timeoutMs = ms;
@@ -131,13 +146,17 @@ describe.each(CHARGED)('$node, a charged call', (call) => {
 		expect(shown).toContain('ETIMEDOUT');
 		expect(shown).toMatch(/not sent again because VisionStory may have received it and charged it/);
 		expect(shown).not.toMatch(NO_RETRY_ADVICE);
-		expect(engine.emu.requests({ method: 'POST', path: call.path })).toEqual([expect.objectContaining({ outcome: 'unanswered' })]);
+		expect(engine.emu.requests({ method: 'POST', path: call.path })).toEqual([
+			expect.objectContaining({ outcome: 'unanswered' }),
+		]);
 		expect(await call.made()).toBe(1);
 	});
 });
 
 describe('a refused connection (ECONNREFUSED) never reached the service: sent again', () => {
-	async function runAgainstLateService(file: string | ReturnType<typeof oneNode>): Promise<{ result: RunResult; opened: number }> {
+	async function runAgainstLateService(
+		file: string | ReturnType<typeof oneNode>,
+	): Promise<{ result: RunResult; opened: number }> {
 		const late = await LateService.reserve(engine.emu.baseUrl);
 		let opened = 0;
 		// The service comes up while the client waits to retry.
@@ -148,7 +167,9 @@ describe('a refused connection (ECONNREFUSED) never reached the service: sent ag
 			}
 		};
 		try {
-			const result = await engine.run(file, undefined, { credentials: { visionStoryApi: { apiKey: engine.emu.apiKey, baseUrl: late.url } } });
+			const result = await engine.run(file, undefined, {
+				credentials: { visionStoryApi: { apiKey: engine.emu.apiKey, baseUrl: late.url } },
+			});
 			return { result, opened };
 		} finally {
 			await late.close();
@@ -178,13 +199,23 @@ describe('a read is sent again after any of them', () => {
 		engine.emu.setFaults({ failNext: [{ path: '/api/v1/billing/credits', kind: 'resetAfter' }] });
 		const result = await engine.run('test/workflows/account.json');
 		expect(result.error).toBeUndefined();
-		expect(engine.emu.requests({ path: '/api/v1/billing/credits' }).map((r) => r.outcome)).toEqual(['reset', 'answered']);
+		expect(engine.emu.requests({ path: '/api/v1/billing/credits' }).map((r) => r.outcome)).toEqual([
+			'reset',
+			'answered',
+		]);
 	});
 
 	test('no answer in time (ETIMEDOUT)', async () => {
 		engine.emu.setFaults({ failNext: [{ path: '/api/v1/billing/credits', kind: 'hangAfter' }] });
-		const result = await withTimeout('getCredits', 300, async () => await engine.run('test/workflows/account.json'));
+		const result = await withTimeout(
+			'getCredits',
+			300,
+			async () => await engine.run('test/workflows/account.json'),
+		);
 		expect(result.error).toBeUndefined();
-		expect(engine.emu.requests({ path: '/api/v1/billing/credits' }).map((r) => r.outcome)).toEqual(['unanswered', 'answered']);
+		expect(engine.emu.requests({ path: '/api/v1/billing/credits' }).map((r) => r.outcome)).toEqual([
+			'unanswered',
+			'answered',
+		]);
 	});
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import type { INodeListSearchItems, INodeListSearchResult, INodeParameters } from 'n8n-workflow';
 
-import type { VisionStoryClient } from '../../nodes/shared/api/client';
+import type { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import type { Harness } from '../harness';
@@ -36,7 +36,10 @@ let client: VisionStoryClient;
 beforeAll(async () => {
 	emu = await startEmulator({ clock: 'manual', renderMs: 60_000, aiConcurrencyCap: 1000 });
 	harness = await createHarness();
-	client = createUndiciClient(emu.apiKey, { baseUrl: emu.baseUrl, retry: { baseDelayMs: 5, maxDelayMs: 40 } });
+	client = createUndiciClient(emu.apiKey, {
+		baseUrl: emu.baseUrl,
+		retry: { baseDelayMs: 5, maxDelayMs: 40 },
+	});
 });
 afterAll(async () => {
 	await harness?.shutdown();
@@ -52,8 +55,19 @@ function credentials() {
 }
 
 /** One answer of a list, as the editor asks for it. */
-async function search(nodeType: string, parameter: string, parameters: INodeParameters, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	return await harness.searchList(nodeType, parameter, { credentials: credentials(), parameters, filter, paginationToken });
+async function search(
+	nodeType: string,
+	parameter: string,
+	parameters: INodeParameters,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	return await harness.searchList(nodeType, parameter, {
+		credentials: credentials(),
+		parameters,
+		filter,
+		paginationToken,
+	});
 }
 
 /**
@@ -61,7 +75,12 @@ async function search(nodeType: string, parameter: string, parameters: INodePara
  * the next page only when the rows shown overflow the dropdown, so a short answer that still has more
  * behind it leaves the user stuck. Fails when that happens; returns every answer.
  */
-async function scrollToEnd(nodeType: string, parameter: string, parameters: INodeParameters, filter?: string): Promise<INodeListSearchResult[]> {
+async function scrollToEnd(
+	nodeType: string,
+	parameter: string,
+	parameters: INodeParameters,
+	filter?: string,
+): Promise<INodeListSearchResult[]> {
 	const pages: INodeListSearchResult[] = [];
 	let shown = 0;
 	let token: string | undefined;
@@ -71,7 +90,9 @@ async function scrollToEnd(nodeType: string, parameter: string, parameters: INod
 		shown += page.results.length;
 		token = page.paginationToken;
 		if (token !== undefined && shown < ROWS_TO_SCROLL) {
-			throw new Error(`The list shows ${shown} row(s) and cannot scroll, so the editor never asks for the rest (next token ${token})`);
+			throw new Error(
+				`The list shows ${shown} row(s) and cannot scroll, so the editor never asks for the rest (next token ${token})`,
+			);
 		}
 		if (pages.length > 50) throw new Error('The list never ends');
 	} while (token !== undefined);
@@ -91,17 +112,26 @@ const talkingVideoCreate: INodeParameters = { operation: 'create' };
 describe('avatar picker of Talking Video: your avatars first, then the public library', () => {
 	/** Creates avatars; returns every avatar of the account (the legacy one included) as the service lists them. */
 	async function createAvatars(count: number): Promise<string[]> {
-		for (let i = 0; i < count; i++) await client.createAvatar({ inline_data: { data: png, mime_type: 'image/png' } });
+		for (let i = 0; i < count; i++)
+			await client.createAvatar({ inline_data: { data: png, mime_type: 'image/png' } });
 		return await ownAvatarIds();
 	}
 
 	test('a new account (only its legacy avatar): opening the list shows it, then the public library', async () => {
 		const first = await search(TALKING_VIDEO, 'avatarId', talkingVideoCreate);
-		expect(first.results[0]).toMatchObject({ value: 'legacy_acct_1', name: expect.stringMatching(/^My avatar · legacy_acct_1/) });
+		expect(first.results[0]).toMatchObject({
+			value: 'legacy_acct_1',
+			name: expect.stringMatching(/^My avatar · legacy_acct_1/),
+		});
 		// One row cannot be scrolled: the public library must already be in this answer.
 		expect(first.results.length).toBeGreaterThanOrEqual(ROWS_TO_SCROLL);
-		expect(first.results[1]).toMatchObject({ value: 'public_anna', name: expect.stringMatching(/^Public · public_anna \(voice \S+\)$/) });
-		expect(first.results[1].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/media\/images\/avatar-public_anna\.png$/);
+		expect(first.results[1]).toMatchObject({
+			value: 'public_anna',
+			name: expect.stringMatching(/^Public · public_anna \(voice \S+\)$/),
+		});
+		expect(first.results[1].url).toMatch(
+			/^http:\/\/127\.0\.0\.1:\d+\/media\/images\/avatar-public_anna\.png$/,
+		);
 
 		const all = rows(await scrollToEnd(TALKING_VIDEO, 'avatarId', talkingVideoCreate));
 		expect(values(all)).toEqual(['legacy_acct_1', ...(await publicAvatarIds())]);
@@ -113,7 +143,9 @@ describe('avatar picker of Talking Video: your avatars first, then the public li
 		expect(own).toHaveLength(4);
 		const first = await search(TALKING_VIDEO, 'avatarId', talkingVideoCreate);
 		expect(values(first.results).slice(0, 4)).toEqual(own);
-		expect(first.results[0].name).toMatch(new RegExp(`^My avatar · ${own[0]} \\(\\d{4}-\\d{2}-\\d{2}\\)$`));
+		expect(first.results[0].name).toMatch(
+			new RegExp(`^My avatar · ${own[0]} \\(\\d{4}-\\d{2}-\\d{2}\\)$`),
+		);
 		expect(first.results.length).toBeGreaterThanOrEqual(ROWS_TO_SCROLL);
 		expect(first.results[4].name).toMatch(/^Public · /);
 
@@ -145,7 +177,13 @@ describe('avatar picker of Talking Video: your avatars first, then the public li
 		const own = await createAvatars(101);
 		const first = await search(TALKING_VIDEO, 'avatarId', talkingVideoCreate);
 		expect(values(first.results)).toEqual(own.slice(0, 100));
-		const second = await search(TALKING_VIDEO, 'avatarId', talkingVideoCreate, undefined, first.paginationToken);
+		const second = await search(
+			TALKING_VIDEO,
+			'avatarId',
+			talkingVideoCreate,
+			undefined,
+			first.paginationToken,
+		);
 		expect(values(second.results)).toEqual([...own.slice(100), ...(await publicAvatarIds())]);
 		expect(second.paginationToken).toBeUndefined();
 	});
@@ -155,7 +193,8 @@ describe('avatar picker of Avatar → Delete: your own avatars only', () => {
 	const AVATAR = 'n8n-nodes-visionstory.visionStoryAvatar';
 
 	test('pages through more than a page of your avatars, and a search finds the oldest one', async () => {
-		for (let i = 0; i < 104; i++) await client.createAvatar({ inline_data: { data: png, mime_type: 'image/png' } });
+		for (let i = 0; i < 104; i++)
+			await client.createAvatar({ inline_data: { data: png, mime_type: 'image/png' } });
 		const own = await ownAvatarIds();
 		const all = rows(await scrollToEnd(AVATAR, 'avatarId', { operation: 'delete' }));
 		expect(values(all)).toEqual(own);
@@ -177,12 +216,16 @@ async function ownAvatarIds(): Promise<string[]> {
 }
 
 async function publicAvatarIds(): Promise<string[]> {
-	return (await client.listAvatars({ is_public: true, limit: 100 })).avatars.map((a) => a.avatar_id);
+	return (await client.listAvatars({ is_public: true, limit: 100 })).avatars.map(
+		(a) => a.avatar_id,
+	);
 }
 
 describe('voice picker of Text to Speech', () => {
 	test('your cloned voices first, marked as yours, then the public voices with their traits; one answer', async () => {
-		const { voice_id: mine } = await client.cloneVoice({ inline_data: { data: mp3, mime_type: 'audio/mpeg' } });
+		const { voice_id: mine } = await client.cloneVoice({
+			inline_data: { data: mp3, mime_type: 'audio/mpeg' },
+		});
 		const page = await search(SPEECH, 'voiceId', {});
 		expect(page.paginationToken).toBeUndefined();
 		expect(page.results[0]).toEqual({
@@ -197,7 +240,9 @@ describe('voice picker of Text to Speech', () => {
 	});
 
 	test('the search box matches locale, accent, gender, provider or tags', async () => {
-		const { voice_id: mine } = await client.cloneVoice({ inline_data: { data: mp3, mime_type: 'audio/mpeg' } });
+		const { voice_id: mine } = await client.cloneVoice({
+			inline_data: { data: mp3, mime_type: 'audio/mpeg' },
+		});
 		const british = (await search(SPEECH, 'voiceId', {}, 'en-gb')).results;
 		expect(british.length).toBeGreaterThan(0);
 		expect(british.every((r) => String(r.name).includes('(en-GB)'))).toBe(true);
@@ -217,19 +262,32 @@ describe('voice picker of Voice → Delete: your cloned voices only', () => {
 		const page = await search(VOICE, 'voiceId', { operation: 'delete' });
 		expect(values(page.results)).toEqual([second.voice_id, first.voice_id]);
 		expect(page.paginationToken).toBeUndefined();
-		expect(page.results[0].name).toBe(`My voice · ${second.voice_id} — english (en-US) · elevenlabs`);
-		expect(values((await search(VOICE, 'voiceId', { operation: 'delete' }, first.voice_id.toUpperCase())).results)).toEqual([first.voice_id]);
+		expect(page.results[0].name).toBe(
+			`My voice · ${second.voice_id} — english (en-US) · elevenlabs`,
+		);
+		expect(
+			values(
+				(await search(VOICE, 'voiceId', { operation: 'delete' }, first.voice_id.toUpperCase()))
+					.results,
+			),
+		).toEqual([first.voice_id]);
 	});
 
 	test('with no cloned voice the list is empty, with nothing more to load', async () => {
-		expect(await search('n8n-nodes-visionstory.visionStoryVoice', 'voiceId', { operation: 'delete' })).toEqual({ results: [] });
+		expect(
+			await search('n8n-nodes-visionstory.visionStoryVoice', 'voiceId', { operation: 'delete' }),
+		).toEqual({ results: [] });
 	});
 });
 
 describe('asset picker', () => {
 	test('pages through a library of more than one page, newest first, each asset once', async () => {
 		const ids: string[] = [];
-		for (let i = 0; i < 130; i++) ids.push((await client.uploadAsset({ url: `https://assets.example.invalid/photo-${i}.png` })).asset_id);
+		for (let i = 0; i < 130; i++)
+			ids.push(
+				(await client.uploadAsset({ url: `https://assets.example.invalid/photo-${i}.png` }))
+					.asset_id,
+			);
 		const pages = await scrollToEnd(ASSET, 'assetId', { operation: 'delete' });
 		expect(pages.length).toBeGreaterThan(1);
 		expect(values(rows(pages))).toEqual(ids.reverse());
@@ -238,9 +296,15 @@ describe('asset picker', () => {
 
 	test('the search box finds the one audio file even when it is the oldest of many', async () => {
 		const audio = await client.uploadAsset({ inline_data: { data: mp3, mime_type: 'audio/mpeg' } });
-		for (let i = 0; i < 120; i++) await client.uploadAsset({ url: `https://assets.example.invalid/photo-${i}.png` });
+		for (let i = 0; i < 120; i++)
+			await client.uploadAsset({ url: `https://assets.example.invalid/photo-${i}.png` });
 		const found = rows(await scrollToEnd(ASSET, 'assetId', { operation: 'delete' }, 'audio'));
-		expect(found).toEqual([{ name: expect.stringMatching(new RegExp(`^audio \\d+ s · ${audio.asset_id} `)), value: audio.asset_id }]);
+		expect(found).toEqual([
+			{
+				name: expect.stringMatching(new RegExp(`^audio \\d+ s · ${audio.asset_id} `)),
+				value: audio.asset_id,
+			},
+		]);
 	});
 });
 
@@ -250,7 +314,10 @@ describe('video pickers', () => {
 		const ids: string[] = [];
 		for (let i = 0; i < count; i++) {
 			const text = i === failing ? 'This one will [fail] to render' : `Video number ${i}`;
-			ids.push((await client.createTalkingVideo({ avatar_id, text_script: { text, voice_id: 'Alice' } })).video_id);
+			ids.push(
+				(await client.createTalkingVideo({ avatar_id, text_script: { text, voice_id: 'Alice' } }))
+					.video_id,
+			);
 		}
 		return ids.reverse();
 	}
@@ -260,16 +327,24 @@ describe('video pickers', () => {
 		const pages = await scrollToEnd(TALKING_VIDEO, 'videoId', { operation: 'get' });
 		expect(pages.length).toBeGreaterThan(1);
 		expect(values(rows(pages))).toEqual(ids);
-		expect(pages[0].results[0].name).toMatch(new RegExp(`^${ids[0]} · Queued · \\d{4}-\\d{2}-\\d{2} · vs_character_v4$`));
+		expect(pages[0].results[0].name).toMatch(
+			new RegExp(`^${ids[0]} · Queued · \\d{4}-\\d{2}-\\d{2} · vs_character_v4$`),
+		);
 		emu.advance(61_000);
-		expect((await search(TALKING_VIDEO, 'videoId', { operation: 'get' })).results[0].name).toContain(' · Ready · ');
+		expect(
+			(await search(TALKING_VIDEO, 'videoId', { operation: 'get' })).results[0].name,
+		).toContain(' · Ready · ');
 	});
 
 	test('talking videos: the search box finds a status by its label (Ready) as well as by the API word (created)', async () => {
 		const ids = await talkingVideos(3);
 		emu.advance(61_000);
 		for (const word of ['ready', 'created']) {
-			expect(values(rows(await scrollToEnd(TALKING_VIDEO, 'videoId', { operation: 'get' }, word))).sort()).toEqual([...ids].sort());
+			expect(
+				values(
+					rows(await scrollToEnd(TALKING_VIDEO, 'videoId', { operation: 'get' }, word)),
+				).sort(),
+			).toEqual([...ids].sort());
 		}
 	});
 
@@ -284,13 +359,17 @@ describe('video pickers', () => {
 		const ids: string[] = [];
 		for (let i = 0; i < 102; i++) {
 			const model_id = i === 0 ? 'wan-2.5' : 'seedance-1.0-pro';
-			ids.push((await client.createAiVideo({ model_id, prompt: `Clip ${i}`, duration_sec: 5 })).video_id);
+			ids.push(
+				(await client.createAiVideo({ model_id, prompt: `Clip ${i}`, duration_sec: 5 })).video_id,
+			);
 		}
 		ids.reverse();
 		const pages = await scrollToEnd(AI_VIDEO, 'videoId', { operation: 'get' });
 		expect(pages.length).toBeGreaterThan(1);
 		expect(values(rows(pages))).toEqual(ids);
-		expect(pages[0].results[0].name).toMatch(new RegExp(`^${ids[0]} · Queued · \\d{4}-\\d{2}-\\d{2} · seedance-1\\.0-pro$`));
+		expect(pages[0].results[0].name).toMatch(
+			new RegExp(`^${ids[0]} · Queued · \\d{4}-\\d{2}-\\d{2} · seedance-1\\.0-pro$`),
+		);
 		const wan = rows(await scrollToEnd(AI_VIDEO, 'videoId', { operation: 'get' }, 'wan'));
 		expect(values(wan)).toEqual([ids[ids.length - 1]]);
 	});
@@ -305,26 +384,36 @@ describe('model pickers', () => {
 				{ name: 'Character v3 · 720p, 1080p', value: 'vs_character_v3' },
 			],
 		});
-		expect(values((await search(TALKING_VIDEO, 'modelId', talkingVideoCreate, 'V3')).results)).toEqual(['vs_character_v3']);
+		expect(
+			values((await search(TALKING_VIDEO, 'modelId', talkingVideoCreate, 'V3')).results),
+		).toEqual(['vs_character_v3']);
 	});
 
 	test('AI video models: durations and resolutions in the name; the search box matches name, id or family', async () => {
 		const all = (await search(AI_VIDEO, 'modelId', { operation: 'create' })).results;
-		expect(all[0]).toEqual({ name: 'Seedance 1.0 Pro · 5/10 s · 480p/720p/1080p', value: 'seedance-1.0-pro' });
+		expect(all[0]).toEqual({
+			name: 'Seedance 1.0 Pro · 5/10 s · 480p/720p/1080p',
+			value: 'seedance-1.0-pro',
+		});
 		expect(values(all)).toEqual(['seedance-1.0-pro', 'wan-2.5', 'kling-3.0', 'kling-3.0-omni']);
-		expect(values((await search(AI_VIDEO, 'modelId', { operation: 'create' }, 'Kling')).results)).toEqual(['kling-3.0', 'kling-3.0-omni']);
-		expect(values((await search(AI_VIDEO, 'modelId', { operation: 'create' }, 'kling-omni')).results)).toEqual(['kling-3.0-omni']);
+		expect(
+			values((await search(AI_VIDEO, 'modelId', { operation: 'create' }, 'Kling')).results),
+		).toEqual(['kling-3.0', 'kling-3.0-omni']);
+		expect(
+			values((await search(AI_VIDEO, 'modelId', { operation: 'create' }, 'kling-omni')).results),
+		).toEqual(['kling-3.0-omni']);
 	});
 
 	test('image models: resolution tiers and how many references', async () => {
 		const all = (await search(IMAGE, 'modelId', { operation: 'generate' })).results;
-		expect(all[0]).toEqual({ name: 'Nano Banana 2 · 1K/2K · up to 4 references', value: 'nano-banana-2' });
+		expect(all[0]).toEqual({
+			name: 'Nano Banana 2 · 1K/2K · up to 4 references',
+			value: 'nano-banana-2',
+		});
 		expect(all).toHaveLength(7);
-		expect(values((await search(IMAGE, 'modelId', { operation: 'generate' }, 'gpt')).results)).toEqual([
-			'gpt-image-2',
-			'gpt-image-2.5-flare',
-			'gpt-image-2.5-sunburst',
-		]);
+		expect(
+			values((await search(IMAGE, 'modelId', { operation: 'generate' }, 'gpt')).results),
+		).toEqual(['gpt-image-2', 'gpt-image-2.5-flare', 'gpt-image-2.5-sunburst']);
 	});
 });
 
@@ -332,46 +421,64 @@ describe('options that follow the chosen model', () => {
 	const model = (id: string) => ({ __rl: true, mode: 'list', value: id });
 
 	async function options(nodeType: string, parameter: string, parameters: INodeParameters) {
-		return await harness.loadOptions(nodeType, parameter, { credentials: credentials(), parameters });
+		return await harness.loadOptions(nodeType, parameter, {
+			credentials: credentials(),
+			parameters,
+		});
 	}
 
 	test('AI video: durations, resolutions and aspect ratios of the chosen model, after its default', async () => {
 		const create = { operation: 'create', modelId: model('wan-2.5') };
 		const durations = await options(AI_VIDEO, 'duration', create);
 		expect(durations[0]).toEqual({ name: 'Model Default (5 s)', value: '' });
-		expect(durations.slice(1).map((o) => o.value)).toEqual(Array.from({ length: 29 }, (_, i) => i + 2));
+		expect(durations.slice(1).map((o) => o.value)).toEqual(
+			Array.from({ length: 29 }, (_, i) => i + 2),
+		);
 		expect(durations[1].name).toBe('2 s');
-		expect(await options(AI_VIDEO, 'resolution', { operation: 'create', modelId: model('kling-3.0') })).toEqual([
+		expect(
+			await options(AI_VIDEO, 'resolution', { operation: 'create', modelId: model('kling-3.0') }),
+		).toEqual([
 			{ name: 'Model Default (1080p)', value: '' },
 			{ name: '720p', value: '720p' },
 			{ name: '1080p', value: '1080p' },
 			{ name: '4k', value: '4k' },
 		]);
-		expect((await options(AI_VIDEO, 'aspectRatio', { operation: 'create', modelId: model('seedance-1.0-pro') })).map((o) => o.value)).toEqual([
-			'',
-			'16:9',
-			'9:16',
-			'1:1',
-			'4:3',
-			'3:4',
-			'21:9',
-		]);
+		expect(
+			(
+				await options(AI_VIDEO, 'aspectRatio', {
+					operation: 'create',
+					modelId: model('seedance-1.0-pro'),
+				})
+			).map((o) => o.value),
+		).toEqual(['', '16:9', '9:16', '1:1', '4:3', '3:4', '21:9']);
 	});
 
 	test('AI video and image: before a model is chosen, the list says to pick one and asks nothing of the service', async () => {
 		emu.clearLog();
-		expect(await options(AI_VIDEO, 'duration', { operation: 'create' })).toEqual([{ name: 'Pick a Model First', value: '' }]);
-		expect(await options(IMAGE, 'resolution', { operation: 'generate' })).toEqual([{ name: 'Pick a Model First', value: '' }]);
+		expect(await options(AI_VIDEO, 'duration', { operation: 'create' })).toEqual([
+			{ name: 'Pick a Model First', value: '' },
+		]);
+		expect(await options(IMAGE, 'resolution', { operation: 'generate' })).toEqual([
+			{ name: 'Pick a Model First', value: '' },
+		]);
 		expect(emu.requests()).toHaveLength(0);
 	});
 
 	test('image: resolutions carry the price per image the service quotes; aspect ratios of the model', async () => {
-		expect(await options(IMAGE, 'resolution', { operation: 'generate', modelId: model('seedream-5.0-lite') })).toEqual([
+		expect(
+			await options(IMAGE, 'resolution', {
+				operation: 'generate',
+				modelId: model('seedream-5.0-lite'),
+			}),
+		).toEqual([
 			{ name: 'Model Default (2K)', value: '', description: '3 credits per image' },
 			{ name: '2K', value: '2K', description: '3 credits per image' },
 			{ name: '4K', value: '4K', description: '6 credits per image' },
 		]);
-		const ratios = await options(IMAGE, 'aspectRatio', { operation: 'generate', modelId: model('nano-banana-2') });
+		const ratios = await options(IMAGE, 'aspectRatio', {
+			operation: 'generate',
+			modelId: model('nano-banana-2'),
+		});
 		expect(ratios[0]).toEqual({ name: 'Model Default (1:1)', value: '' });
 		expect(ratios.map((o) => o.value)).toContain('21:9');
 	});
@@ -383,11 +490,14 @@ describe('options that follow the chosen model', () => {
 			{ name: '1080p', value: '1080p' },
 			{ name: '2k', value: '2k' },
 		]);
-		expect((await options(TALKING_VIDEO, 'resolution', { operation: 'create', modelId: model('vs_character_v3') })).map((o) => o.value)).toEqual([
-			'',
-			'720p',
-			'1080p',
-		]);
+		expect(
+			(
+				await options(TALKING_VIDEO, 'resolution', {
+					operation: 'create',
+					modelId: model('vs_character_v3'),
+				})
+			).map((o) => o.value),
+		).toEqual(['', '720p', '1080p']);
 	});
 });
 
@@ -399,19 +509,44 @@ describe('model lists in other shapes (emulator drift mode)', () => {
 	beforeEach(() => emu.setConfig({ drift: true }));
 
 	test('every model is listed, odd entries included; options skip what is not a value, prices skip null', async () => {
-		expect(values((await search(IMAGE, 'modelId', { operation: 'generate' })).results)).toHaveLength(7);
-		expect(values((await search(AI_VIDEO, 'modelId', { operation: 'create' })).results)).toEqual(['seedance-1.0-pro', 'wan-2.5', 'kling-3.0', 'kling-3.0-omni']);
+		expect(
+			values((await search(IMAGE, 'modelId', { operation: 'generate' })).results),
+		).toHaveLength(7);
+		expect(values((await search(AI_VIDEO, 'modelId', { operation: 'create' })).results)).toEqual([
+			'seedance-1.0-pro',
+			'wan-2.5',
+			'kling-3.0',
+			'kling-3.0-omni',
+		]);
 		// nano-banana-2: `true` among its resolutions, a null default, a null price for 8K.
-		expect(await options(IMAGE, 'resolution', { operation: 'generate', modelId: model('nano-banana-2') })).toEqual([
+		expect(
+			await options(IMAGE, 'resolution', {
+				operation: 'generate',
+				modelId: model('nano-banana-2'),
+			}),
+		).toEqual([
 			{ name: 'Model Default', value: '', description: '4 credits per image' },
 			{ name: '1K', value: '1K', description: '4 credits per image' },
 			{ name: '2K', value: '2K', description: '6 credits per image' },
 		]);
 		// kling-3.0: `false` and `null` among its resolutions; wan-2.5: no params at all.
-		expect((await options(AI_VIDEO, 'resolution', { operation: 'create', modelId: model('kling-3.0') })).map((o) => o.value)).toEqual(['', '720p', '1080p', '4k']);
-		expect(await options(AI_VIDEO, 'duration', { operation: 'create', modelId: model('wan-2.5') })).toEqual([{ name: 'Model Default', value: '' }]);
+		expect(
+			(
+				await options(AI_VIDEO, 'resolution', { operation: 'create', modelId: model('kling-3.0') })
+			).map((o) => o.value),
+		).toEqual(['', '720p', '1080p', '4k']);
+		expect(
+			await options(AI_VIDEO, 'duration', { operation: 'create', modelId: model('wan-2.5') }),
+		).toEqual([{ name: 'Model Default', value: '' }]);
 		// vs_character_v3's resolutions came as one comma-separated string.
-		expect((await options(TALKING_VIDEO, 'resolution', { operation: 'create', modelId: model('vs_character_v3') })).map((o) => o.value)).toEqual(['', '720p', '1080p']);
+		expect(
+			(
+				await options(TALKING_VIDEO, 'resolution', {
+					operation: 'create',
+					modelId: model('vs_character_v3'),
+				})
+			).map((o) => o.value),
+		).toEqual(['', '720p', '1080p']);
 	});
 });
 

@@ -25,7 +25,10 @@ async function rendered(kind: 'talking' | 'ai'): Promise<string> {
 		kind === 'talking'
 			? { avatar_id: 'public_anna', text_script: { text: 'Hello', voice_id: 'Alice' } }
 			: { model_id: 'seedance-1.0-pro', prompt: 'A red kite', duration_sec: 5 };
-	const response = await fetch(`${engine.emu.baseUrl}/api/v1/${kind === 'talking' ? 'video' : 'ai_video'}`, { method: 'POST', headers, body: JSON.stringify(body) });
+	const response = await fetch(
+		`${engine.emu.baseUrl}/api/v1/${kind === 'talking' ? 'video' : 'ai_video'}`,
+		{ method: 'POST', headers, body: JSON.stringify(body) },
+	);
 	const { data } = (await response.json()) as { data: { video_id: string } };
 	engine.emu.advance(61_000);
 	engine.emu.clearLog();
@@ -34,16 +37,26 @@ async function rendered(kind: 'talking' | 'ai'): Promise<string> {
 
 /** The hops of one file's download: the API origin's redirect, then the media origin. */
 function hops(path: string) {
-	return engine.emu.requests({ path }).map((r) => ({ origin: r.origin, status: r.status, apiKey: r.apiKey }));
+	return engine.emu
+		.requests({ path })
+		.map((r) => ({ origin: r.origin, status: r.status, apiKey: r.apiKey }));
 }
 
 test('Talking Video Get with Download Result: the key stays on the API origin, the video arrives', async () => {
 	const videoId = await rendered('talking');
-	const workflow = oneNode('visionStoryTalkingVideo', { operation: 'get', videoId: byId(videoId), downloadResult: true });
+	const workflow = oneNode('visionStoryTalkingVideo', {
+		operation: 'get',
+		videoId: byId(videoId),
+		downloadResult: true,
+	});
 	const result = await engine.run(workflow);
 	expect(result.error).toBeUndefined();
 	const [item] = result.output(NODE);
-	expect(item.json).toMatchObject({ video_id: videoId, status: 'created', video_url: `${engine.emu.baseUrl}/media/videos/${videoId}.mp4` });
+	expect(item.json).toMatchObject({
+		video_id: videoId,
+		status: 'created',
+		video_url: `${engine.emu.baseUrl}/media/videos/${videoId}.mp4`,
+	});
 	expect(item.binary?.data).toMatchObject({ mimeType: 'video/mp4', fileName: `${videoId}.mp4` });
 	expect((await result.binary(NODE)).equals(fixture('sample.mp4'))).toBe(true);
 	expect(hops(`/media/videos/${videoId}.mp4`)).toEqual([
@@ -54,7 +67,11 @@ test('Talking Video Get with Download Result: the key stays on the API origin, t
 
 test('AI Video Get with Download Result: the same through the AI video node', async () => {
 	const videoId = await rendered('ai');
-	const workflow = oneNode('visionStoryAiVideo', { operation: 'get', videoId: byId(videoId), downloadResult: true });
+	const workflow = oneNode('visionStoryAiVideo', {
+		operation: 'get',
+		videoId: byId(videoId),
+		downloadResult: true,
+	});
 	const result = await engine.run(workflow);
 	expect(result.error).toBeUndefined();
 	expect((await result.binary(NODE)).equals(fixture('sample.mp4'))).toBe(true);
@@ -65,7 +82,11 @@ test('AI Video Get with Download Result: the same through the AI video node', as
 });
 
 test('Image Generate: the generated image is fetched across the redirect without the key', async () => {
-	const workflow = oneNode('visionStoryImage', { operation: 'generate', modelId: byId('nano-banana-2'), prompt: 'A lighthouse at dusk' });
+	const workflow = oneNode('visionStoryImage', {
+		operation: 'generate',
+		modelId: byId('nano-banana-2'),
+		prompt: 'A lighthouse at dusk',
+	});
 	const result = await engine.run(workflow);
 	expect(result.error).toBeUndefined();
 	const [image] = result.output(NODE);

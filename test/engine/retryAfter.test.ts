@@ -25,18 +25,41 @@ function gaps(path: string): number[] {
 test.each([
 	['seconds', 'seconds' as const, 20_000],
 	['an HTTP date', 'date' as const, 19_500],
-])('Account: a 429 with Retry-After as %s is waited out, then the balance comes', async (_, retryAfterAs, waited) => {
-	engine.emu.setFaults({ failNext: [{ path: '/api/v1/billing/credits', kind: 'http429', retryAfter: 20, retryAfterAs }] });
-	const result = await engine.run('test/workflows/account.json');
-	expect(result.error).toBeUndefined();
-	expect(result.output('Get Credits')[0].json).toMatchObject({ credits: engine.emu.balance() });
-	expect(engine.emu.requests({ path: '/api/v1/billing/credits' }).map((r) => r.status)).toEqual([429, 200]);
-	expect(gaps('/api/v1/billing/credits')).toEqual([waited]);
-});
+])(
+	'Account: a 429 with Retry-After as %s is waited out, then the balance comes',
+	async (_, retryAfterAs, waited) => {
+		engine.emu.setFaults({
+			failNext: [
+				{ path: '/api/v1/billing/credits', kind: 'http429', retryAfter: 20, retryAfterAs },
+			],
+		});
+		const result = await engine.run('test/workflows/account.json');
+		expect(result.error).toBeUndefined();
+		expect(result.output('Get Credits')[0].json).toMatchObject({ credits: engine.emu.balance() });
+		expect(engine.emu.requests({ path: '/api/v1/billing/credits' }).map((r) => r.status)).toEqual([
+			429, 200,
+		]);
+		expect(gaps('/api/v1/billing/credits')).toEqual([waited]);
+	},
+);
 
 test('Image: a 429 with an HTTP-date Retry-After delays the charged call; it is sent again once and charged once', async () => {
-	engine.emu.setFaults({ failNext: [{ method: 'POST', path: '/api/v1/image', kind: 'http429', retryAfter: 30, retryAfterAs: 'date' }] });
-	const workflow = oneNode('visionStoryImage', { operation: 'generate', modelId: byId('nano-banana-2'), prompt: 'A lighthouse' });
+	engine.emu.setFaults({
+		failNext: [
+			{
+				method: 'POST',
+				path: '/api/v1/image',
+				kind: 'http429',
+				retryAfter: 30,
+				retryAfterAs: 'date',
+			},
+		],
+	});
+	const workflow = oneNode('visionStoryImage', {
+		operation: 'generate',
+		modelId: byId('nano-banana-2'),
+		prompt: 'A lighthouse',
+	});
 	const result = await engine.run(workflow);
 	expect(result.error).toBeUndefined();
 	expect(gaps('/api/v1/image')).toEqual([29_500]);

@@ -18,15 +18,22 @@ beforeAll(async () => {
 	avatarId = await firstPublicAvatarId(engine.emu);
 });
 
-const scripts = () => ['First welcome', 'Second welcome', 'Third welcome'].map((text) => ({ avatarId, text }));
+const scripts = () =>
+	['First welcome', 'Second welcome', 'Third welcome'].map((text) => ({ avatarId, text }));
 const charges = () => engine.emu.ledger().filter((e) => e.kind === 'charge');
 
 test("n8n's Retry of a create that timed out, and a retry of that retry, find the videos already made", async () => {
 	const failed = await engine.run(FILE, scripts());
-	expect(failed.error?.message ?? failed.nodeError(NODE)?.message).toMatch(/still rendering after 1 minute/);
+	expect(failed.error?.message ?? failed.nodeError(NODE)?.message).toMatch(
+		/still rendering after 1 minute/,
+	);
 	const made = engine.emu.tasks().map((t) => t.video_id);
 	expect(made).toHaveLength(3);
-	expect(charges().map((c) => c.refId).sort()).toEqual([...made].sort());
+	expect(
+		charges()
+			.map((c) => c.refId)
+			.sort(),
+	).toEqual([...made].sort());
 
 	// Rendering takes 150 s: the first retry times out again a minute later, the second sees them done.
 	const retried = await engine.run(FILE, scripts(), { retryOf: failed });
@@ -48,7 +55,11 @@ test("n8n's Retry of a create that timed out, and a retry of that retry, find th
 test("n8n's Retry after a failed render gets the same tasks back: the failed one fails again, nothing is charged twice", async () => {
 	engine.emu.reset();
 	engine.emu.setConfig({ renderMs: 30_000 });
-	const items = [{ avatarId, text: 'Fine one' }, { avatarId, text: 'Broken one [fail]' }, { avatarId, text: 'Fine two' }];
+	const items = [
+		{ avatarId, text: 'Fine one' },
+		{ avatarId, text: 'Broken one [fail]' },
+		{ avatarId, text: 'Fine two' },
+	];
 	const failed = await engine.run(FILE, items);
 	expect(failed.nodeError(NODE)?.message).toMatch(/failed/);
 	const made = engine.emu.tasks().map((t) => t.video_id);

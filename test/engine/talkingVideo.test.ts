@@ -20,11 +20,17 @@ beforeEach(() => {
 });
 
 test('create waits, downloads the video, then get, delete, get many and list models', async () => {
-	const result = await engine.run('test/workflows/talking-video.json', [{ avatarId, text: 'Our spring sale starts today!' }]);
+	const result = await engine.run('test/workflows/talking-video.json', [
+		{ avatarId, text: 'Our spring sale starts today!' },
+	]);
 	expect(result.error).toBeUndefined();
 
 	const [created] = result.output('Create Talking Video');
-	expect(created.json).toMatchObject({ status: 'created', aspect_ratio: '16:9', resolution: '1080p' });
+	expect(created.json).toMatchObject({
+		status: 'created',
+		aspect_ratio: '16:9',
+		resolution: '1080p',
+	});
 	expect(created.pairedItem).toEqual({ item: 0 });
 	expect(created.binary?.data).toMatchObject({ mimeType: 'video/mp4', fileExtension: 'mp4' });
 	expect(created.binary?.data.fileName).toMatch(/\.mp4$/);
@@ -41,7 +47,10 @@ test('create waits, downloads the video, then get, delete, get many and list mod
 	expect(got.json).toMatchObject({ video_id: task.video_id, status: 'created' });
 	expect((await result.binary('Get Talking Video')).equals(sampleMp4)).toBe(true);
 
-	expect(result.output('Delete Talking Video')[0].json).toEqual({ video_id: task.video_id, deleted: true });
+	expect(result.output('Delete Talking Video')[0].json).toEqual({
+		video_id: task.video_id,
+		deleted: true,
+	});
 
 	const many = result.output('Get Many Talking Videos');
 	expect(many.map((i) => i.json.video_id)).toEqual([task.video_id]);
@@ -62,13 +71,20 @@ test('an audio script from binary with voice change returns the id at once witho
 	const [item] = result.output('Create From Recording');
 	const [task] = engine.emu.tasks();
 	// Without a cap the price of a video not waited on is learned at its first status read: nothing counted yet.
-	expect(item.json).toEqual({ video_id: task.video_id, creditsSpentInExecution: 0, maxCreditsPerExecution: null });
+	expect(item.json).toEqual({
+		video_id: task.video_id,
+		creditsSpentInExecution: 0,
+		maxCreditsPerExecution: null,
+	});
 	expect(task.status).toBe('queued');
 	expect(engine.emu.requests({ method: 'GET', path: '/api/v1/video' })).toHaveLength(0);
 });
 
 test('ten items render together: the batch takes about one render time, not ten', async () => {
-	const items = Array.from({ length: 10 }, (_, i) => ({ avatarId, text: `Personal greeting number ${i + 1}` }));
+	const items = Array.from({ length: 10 }, (_, i) => ({
+		avatarId,
+		text: `Personal greeting number ${i + 1}`,
+	}));
 	const started = engine.emu.now();
 	const result = await engine.run('test/workflows/talking-video-batch.json', items);
 	expect(result.error).toBeUndefined();
@@ -87,7 +103,9 @@ test('ten items render together: the batch takes about one render time, not ten'
 
 test('Retry On Fail after connection resets re-runs the node without a second task or charge', async () => {
 	// More resets than the client retries: the node fails once, and n8n runs it again.
-	engine.emu.setFaults({ failNext: [{ method: 'POST', path: '/api/v1/video', kind: 'resetAfter', count: 5 }] });
+	engine.emu.setFaults({
+		failNext: [{ method: 'POST', path: '/api/v1/video', kind: 'resetAfter', count: 5 }],
+	});
 	const result = await engine.run('test/workflows/talking-video-retry.json', [
 		{ avatarId, text: 'First item' },
 		{ avatarId, text: 'Second item' },
@@ -100,7 +118,12 @@ test('Retry On Fail after connection resets re-runs the node without a second ta
 	expect(tasks).toHaveLength(2);
 	expect(new Set(tasks.map((t) => t.client_request_id)).size).toBe(2);
 	expect(engine.emu.ledger().filter((e) => e.kind === 'charge')).toHaveLength(2);
-	expect(result.output('Create Talking Video').map((i) => i.json.video_id).sort()).toEqual(tasks.map((t) => t.video_id).sort());
+	expect(
+		result
+			.output('Create Talking Video')
+			.map((i) => i.json.video_id)
+			.sort(),
+	).toEqual(tasks.map((t) => t.video_id).sort());
 });
 
 test('a new execution of the same workflow creates new videos', async () => {
@@ -129,7 +152,11 @@ test('under continue-on-fail a failed render is an error item with its id and th
 	expect(ok.json.status).toBe('created');
 	expect(ok.pairedItem).toEqual({ item: 0 });
 	const failedId = engine.emu.tasks().find((t) => t.status === 'failed')!.video_id;
-	expect(failed.json).toMatchObject({ video_id: failedId, error: expect.stringContaining(failedId), hint: expect.stringMatching(/refunded/) });
+	expect(failed.json).toMatchObject({
+		video_id: failedId,
+		error: expect.stringContaining(failedId),
+		hint: expect.stringMatching(/refunded/),
+	});
 	expect(failed.pairedItem).toEqual({ item: 1 });
 	expect(invalid.json.error).toMatch(/"Avatar" \(avatarId\)/);
 	expect(invalid.pairedItem).toEqual({ item: 2 });

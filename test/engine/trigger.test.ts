@@ -4,9 +4,9 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 import { PollContext } from 'n8n-core';
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { VisionStoryClient } from '../../nodes/shared/api/client';
-import { VisionStoryError } from '../../nodes/shared/api/errors';
-import { LIMITS } from '../../nodes/VisionStoryTrigger/cursor';
+import { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
+import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
+import { LIMITS } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/cursor';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import type { Harness, PollOptions, PollResult } from '../harness';
@@ -38,7 +38,10 @@ beforeAll(async () => {
 	emu = await startEmulator({ clock: 'manual', renderMs: RENDER_MS });
 	virtualClock.target = emu;
 	harness = await createHarness();
-	client = createUndiciClient(emu.apiKey, { baseUrl: emu.baseUrl, retry: { baseDelayMs: 5, maxDelayMs: 40 } });
+	client = createUndiciClient(emu.apiKey, {
+		baseUrl: emu.baseUrl,
+		retry: { baseDelayMs: 5, maxDelayMs: 40 },
+	});
 	credentials = { visionStoryApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } };
 	modelId = (await client.listAiVideoModels()).models[0].model_id;
 	avatarId = (await client.listAvatars({ is_public: true, limit: 1 })).avatars[0].avatar_id;
@@ -60,20 +63,38 @@ function triggerNode(parameters: IDataObject = {}): INode {
 		type: 'n8n-nodes-visionstory.visionStoryTrigger',
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { events: ['talkingVideo', 'aiVideo'], statuses: ['created'], downloadResult: false, ...parameters },
+		parameters: {
+			events: ['talkingVideo', 'aiVideo'],
+			statuses: ['created'],
+			downloadResult: false,
+			...parameters,
+		},
 		credentials: { visionStoryApi: { id: 'vsTriggerCred001', name: 'VisionStory account' } },
 	};
 }
 
-async function poll(staticData: IDataObject | undefined, parameters: IDataObject = {}, options: PollOptions = {}, on: Harness = harness): Promise<PollResult> {
-	return await on.poll(triggerNode(parameters), { credentials, staticData, mode: 'trigger', ...options });
+async function poll(
+	staticData: IDataObject | undefined,
+	parameters: IDataObject = {},
+	options: PollOptions = {},
+	on: Harness = harness,
+): Promise<PollResult> {
+	return await on.poll(triggerNode(parameters), {
+		credentials,
+		staticData,
+		mode: 'trigger',
+		...options,
+	});
 }
 
 /**
  * A poll that is meant to fail, and the static data it left in memory. Real n8n keeps that object for
  * the next poll of the active workflow even when the poll threw (the harness only returns it on success).
  */
-async function failingPoll(staticData: IDataObject, parameters: IDataObject = {}): Promise<{ error: unknown; live: IDataObject }> {
+async function failingPoll(
+	staticData: IDataObject,
+	parameters: IDataObject = {},
+): Promise<{ error: unknown; live: IDataObject }> {
 	const spy = jest.spyOn(PollContext.prototype, 'getWorkflowStaticData');
 	try {
 		const error = await poll(staticData, parameters).then(
@@ -97,7 +118,12 @@ async function make(kind: Kind, fails = false): Promise<Made> {
 	const text = `Clip ${++serial}${fails ? ' [fail]' : ''}`;
 	const id =
 		kind === 'talkingVideo'
-			? (await client.createTalkingVideo({ avatar_id: avatarId, text_script: { text, voice_id: 'Alice' } })).video_id
+			? (
+					await client.createTalkingVideo({
+						avatar_id: avatarId,
+						text_script: { text, voice_id: 'Alice' },
+					})
+				).video_id
 			: (await client.createAiVideo({ model_id: modelId, prompt: text })).video_id;
 	return { id, kind, fails };
 }
@@ -105,85 +131,113 @@ async function make(kind: Kind, fails = false): Promise<Made> {
 /** `count` tasks alternating talking / AI; every third one fails. */
 async function makeMany(count: number): Promise<Made[]> {
 	const made: Made[] = [];
-	for (let i = 0; i < count; i++) made.push(await make(i % 2 === 0 ? 'talkingVideo' : 'aiVideo', i % 3 === 2));
+	for (let i = 0; i < count; i++)
+		made.push(await make(i % 2 === 0 ? 'talkingVideo' : 'aiVideo', i % 3 === 2));
 	return made;
 }
 
 function expected(made: Made[], statuses: string[]): string[] {
-	return made.filter((m) => statuses.includes(m.fails ? 'failed' : 'created')).map((m) => m.id).sort();
+	return made
+		.filter((m) => statuses.includes(m.fails ? 'failed' : 'created'))
+		.map((m) => m.id)
+		.sort();
 }
 
 /** What the emulator itself says has reached one of `statuses`, by id. */
 function finishedNow(statuses: string[]): Set<string> {
-	return new Set(emu.tasks().filter((t) => statuses.includes(t.status)).map((t) => t.video_id));
+	return new Set(
+		emu
+			.tasks()
+			.filter((t) => statuses.includes(t.status))
+			.map((t) => t.video_id),
+	);
 }
 
-describe.each([[['created']], [['created', 'failed']]])('30 tasks finishing across 5 polls, statuses %j', (statuses) => {
-	test('each is emitted once, by the poll after it finished, and nothing from before activation', async () => {
-		const params = { statuses };
-		// Two slow renders, then more than a list page of tasks per kind that finish before activation:
-		// at activation the slow ones are rendering far below the top of the lists.
-		emu.setConfig({ renderMs: 3 * RENDER_MS });
-		const slow = [await make('talkingVideo'), await make('aiVideo', statuses.length === 2)];
-		emu.setConfig({ renderMs: RENDER_MS });
-		const old = await makeMany(2 * (LIMITS.firstPageSize + 2));
-		emu.advance(FINISH);
-		const rendering = await makeMany(4);
-		emu.advance(1_000);
-		const before = new Set([...finishedNow(['created', 'failed'])]);
-		expect(before.size).toBe(old.length);
-
-		const activation = await poll(undefined, params);
-		expect(activation.items).toBeNull();
-		let staticData = activation.staticData;
-		let seen = new Set(before);
-		const all: string[] = [];
-		const round = async (early: number, late: number) => {
-			// Created and finished between two polls.
-			await makeMany(early);
+describe.each([[['created']], [['created', 'failed']]])(
+	'30 tasks finishing across 5 polls, statuses %j',
+	(statuses) => {
+		test('each is emitted once, by the poll after it finished, and nothing from before activation', async () => {
+			const params = { statuses };
+			// Two slow renders, then more than a list page of tasks per kind that finish before activation:
+			// at activation the slow ones are rendering far below the top of the lists.
+			emu.setConfig({ renderMs: 3 * RENDER_MS });
+			const slow = [await make('talkingVideo'), await make('aiVideo', statuses.length === 2)];
+			emu.setConfig({ renderMs: RENDER_MS });
+			const old = await makeMany(2 * (LIMITS.firstPageSize + 2));
 			emu.advance(FINISH);
-			// Created just before the poll, still rendering at it.
-			await makeMany(late);
+			const rendering = await makeMany(4);
 			emu.advance(1_000);
-			const now = finishedNow(statuses);
-			const due = [...now].filter((id) => !seen.has(id)).sort();
-			seen = new Set([...seen, ...now]);
-			const result = await poll(staticData, params);
-			staticData = result.staticData;
-			expect(emittedIds(result).sort()).toEqual(due);
-			for (const item of result.items?.[0] ?? []) {
-				expect(statuses).toContain(item.json.status);
-				expect(emu.tasks().find((t) => t.video_id === item.json.video_id)?.kind).toBe(item.json.kind);
-			}
-			all.push(...emittedIds(result));
-		};
-		await round(4, 2);
-		await round(4, 2);
-		await round(4, 2);
-		await round(4, 2);
-		await round(0, 0);
+			const before = new Set([...finishedNow(['created', 'failed'])]);
+			expect(before.size).toBe(old.length);
 
-		// 2 slow + 4 rendering at activation + 4 × (4 between polls + 2 rendering at a poll) = 30.
-		const afterActivation = emu.tasks().filter((t) => !before.has(t.video_id));
-		expect(afterActivation).toHaveLength(30);
-		expect(afterActivation.every((t) => t.status === 'created' || t.status === 'failed')).toBe(true);
-		expect(all).toHaveLength(new Set(all).size);
-		expect(all.sort()).toEqual(afterActivation.filter((t) => statuses.includes(t.status)).map((t) => t.video_id).sort());
-		expect(all.length).toBe(statuses.length === 2 ? 30 : 25);
-		for (const id of [...slow, ...rendering].map((m) => m.id)) expect(all.includes(id)).toBe(statuses.includes(emu.tasks().find((t) => t.video_id === id)!.status));
-		for (const id of before) expect(all).not.toContain(id);
-	});
-});
+			const activation = await poll(undefined, params);
+			expect(activation.items).toBeNull();
+			let staticData = activation.staticData;
+			let seen = new Set(before);
+			const all: string[] = [];
+			const round = async (early: number, late: number) => {
+				// Created and finished between two polls.
+				await makeMany(early);
+				emu.advance(FINISH);
+				// Created just before the poll, still rendering at it.
+				await makeMany(late);
+				emu.advance(1_000);
+				const now = finishedNow(statuses);
+				const due = [...now].filter((id) => !seen.has(id)).sort();
+				seen = new Set([...seen, ...now]);
+				const result = await poll(staticData, params);
+				staticData = result.staticData;
+				expect(emittedIds(result).sort()).toEqual(due);
+				for (const item of result.items?.[0] ?? []) {
+					expect(statuses).toContain(item.json.status);
+					expect(emu.tasks().find((t) => t.video_id === item.json.video_id)?.kind).toBe(
+						item.json.kind,
+					);
+				}
+				all.push(...emittedIds(result));
+			};
+			await round(4, 2);
+			await round(4, 2);
+			await round(4, 2);
+			await round(4, 2);
+			await round(0, 0);
+
+			// 2 slow + 4 rendering at activation + 4 × (4 between polls + 2 rendering at a poll) = 30.
+			const afterActivation = emu.tasks().filter((t) => !before.has(t.video_id));
+			expect(afterActivation).toHaveLength(30);
+			expect(afterActivation.every((t) => t.status === 'created' || t.status === 'failed')).toBe(
+				true,
+			);
+			expect(all).toHaveLength(new Set(all).size);
+			expect(all.sort()).toEqual(
+				afterActivation
+					.filter((t) => statuses.includes(t.status))
+					.map((t) => t.video_id)
+					.sort(),
+			);
+			expect(all.length).toBe(statuses.length === 2 ? 30 : 25);
+			for (const id of [...slow, ...rendering].map((m) => m.id))
+				expect(all.includes(id)).toBe(
+					statuses.includes(emu.tasks().find((t) => t.video_id === id)!.status),
+				);
+			for (const id of before) expect(all).not.toContain(id);
+		});
+	},
+);
 
 test('a poll that hits a 500 emits nothing and keeps its cursor; the next poll emits the backlog', async () => {
 	const activation = await poll(undefined);
 	const made = await makeMany(6);
 	emu.advance(FINISH);
 	// Talking videos are listed fine, then the AI list fails past the trigger's retries.
-	emu.setFaults({ failNext: [{ method: 'GET', path: '/api/v1/ai_videos', kind: 'http500', count: 3 }] });
+	emu.setFaults({
+		failNext: [{ method: 'GET', path: '/api/v1/ai_videos', kind: 'http500', count: 3 }],
+	});
 	const failed = await failingPoll(activation.staticData);
 	expect(failed.error).toBeInstanceOf(Error);
-	expect(emu.requests({ path: '/api/v1/ai_videos' }).filter((r) => r.status === 500)).toHaveLength(3);
+	expect(emu.requests({ path: '/api/v1/ai_videos' }).filter((r) => r.status === 500)).toHaveLength(
+		3,
+	);
 	expect(failed.live).toEqual(activation.staticData);
 
 	const next = await poll(failed.live);
@@ -197,10 +251,14 @@ test('a connection reset while checking rendering tasks loses nothing: they are 
 	emu.advance(1_000);
 	const activation = await poll(undefined, { statuses: ['created', 'failed'] });
 	emu.advance(FINISH);
-	emu.setFaults({ failNext: [{ method: 'GET', path: '/api/v1/ai_video', kind: 'resetBefore', count: 3 }] });
+	emu.setFaults({
+		failNext: [{ method: 'GET', path: '/api/v1/ai_video', kind: 'resetBefore', count: 3 }],
+	});
 	const failed = await failingPoll(activation.staticData, { statuses: ['created', 'failed'] });
 	expect(failed.error).toBeInstanceOf(Error);
-	expect(emu.requests({ path: '/api/v1/ai_video' }).filter((r) => r.outcome === 'reset')).toHaveLength(3);
+	expect(
+		emu.requests({ path: '/api/v1/ai_video' }).filter((r) => r.outcome === 'reset'),
+	).toHaveLength(3);
 	expect(failed.live).toEqual(activation.staticData);
 
 	const next = await poll(failed.live, { statuses: ['created', 'failed'] });
@@ -260,7 +318,12 @@ test('500 videos finishing while n8n restarts: each poll after it emits as many 
 				all.push(...emittedIds(result));
 			}
 			// Only the hand-over cap spreads them: none waits for a status check of its own.
-			expect(counts).toEqual([LIMITS.emitPerPoll, LIMITS.emitPerPoll, 500 - 2 * LIMITS.emitPerPoll, 0]);
+			expect(counts).toEqual([
+				LIMITS.emitPerPoll,
+				LIMITS.emitPerPoll,
+				500 - 2 * LIMITS.emitPerPoll,
+				0,
+			]);
 			expect(all).toHaveLength(new Set(all).size);
 			expect(all.sort()).toEqual(made.map((m) => m.id).sort());
 		} finally {
@@ -268,7 +331,9 @@ test('500 videos finishing while n8n restarts: each poll after it emits as many 
 		}
 	}
 	// Read from the list pages, not one status request each.
-	expect(emu.requests({ method: 'GET', path: '/api/v1/video' }).length).toBeLessThan(LIMITS.talkingChecksPerPoll);
+	expect(emu.requests({ method: 'GET', path: '/api/v1/video' }).length).toBeLessThan(
+		LIMITS.talkingChecksPerPoll,
+	);
 }, 120_000);
 
 test('an idle poll sends one list request per kind; rendering tasks add one status request each (AI: per 20)', async () => {
@@ -278,7 +343,11 @@ test('an idle poll sends one list request per kind; rendering tasks add one stat
 	expect(idle.items).toBeNull();
 	const requests = emu.requests({ origin: 'api' });
 	expect(requests.map((r) => r.path).sort()).toEqual(LIST_PATHS);
-	expect(requests.every((r) => r.query.limit === String(LIMITS.firstPageSize) && r.query.cursor === undefined)).toBe(true);
+	expect(
+		requests.every(
+			(r) => r.query.limit === String(LIMITS.firstPageSize) && r.query.cursor === undefined,
+		),
+	).toBe(true);
 
 	await make('talkingVideo');
 	for (let i = 0; i < 25; i++) await make('aiVideo');
@@ -290,8 +359,19 @@ test('an idle poll sends one list request per kind; rendering tasks add one stat
 	expect(stillRendering.items).toBeNull();
 	const paths = emu.requests({ origin: 'api' }).map((r) => r.path);
 	// 2 lists, 1 talking-video status, 2 AI batches (25 ids).
-	expect(paths.sort()).toEqual(['/api/v1/ai_video', '/api/v1/ai_video', '/api/v1/ai_videos', '/api/v1/video', '/api/v1/videos']);
-	expect(emu.requests({ path: '/api/v1/ai_video' }).map((r) => r.query.video_ids.split(',').length).sort()).toEqual([20, 5]);
+	expect(paths.sort()).toEqual([
+		'/api/v1/ai_video',
+		'/api/v1/ai_video',
+		'/api/v1/ai_videos',
+		'/api/v1/video',
+		'/api/v1/videos',
+	]);
+	expect(
+		emu
+			.requests({ path: '/api/v1/ai_video' })
+			.map((r) => r.query.video_ids.split(',').length)
+			.sort(),
+	).toEqual([20, 5]);
 
 	emu.advance(FINISH);
 	const finished = await poll(stillRendering.staticData);
@@ -319,7 +399,9 @@ test('a backlog longer than the page allowance drains over several polls, each t
 		staticData = result.staticData;
 		polls.push(emittedIds(result));
 		all.push(...emittedIds(result));
-		expect(emu.requests({ path: '/api/v1/ai_videos' }).length).toBeLessThanOrEqual(LIMITS.pagesPerPoll);
+		expect(emu.requests({ path: '/api/v1/ai_videos' }).length).toBeLessThanOrEqual(
+			LIMITS.pagesPerPoll,
+		);
 		// New tasks keep arriving while the backlog drains.
 		if (i === 1) {
 			extra = await aiVideos(5);
@@ -333,7 +415,9 @@ test('a backlog longer than the page allowance drains over several polls, each t
 });
 
 test('manual mode returns the most recent finished task and leaves the stored cursor alone', async () => {
-	await expect(harness.poll(triggerNode(), { credentials, mode: 'manual' })).rejects.toThrow(/No finished video exists yet/);
+	await expect(harness.poll(triggerNode(), { credentials, mode: 'manual' })).rejects.toThrow(
+		/No finished video exists yet/,
+	);
 
 	const activation = await poll(undefined);
 	const olderTalking = await make('talkingVideo');
@@ -344,13 +428,24 @@ test('manual mode returns the most recent finished task and leaves the stored cu
 	emu.advance(FINISH);
 	await make('aiVideo');
 
-	const manual = await harness.poll(triggerNode(), { credentials, staticData: activation.staticData, mode: 'manual' });
+	const manual = await harness.poll(triggerNode(), {
+		credentials,
+		staticData: activation.staticData,
+		mode: 'manual',
+	});
 	expect(manual.items).toHaveLength(1);
 	expect(manual.items![0]).toHaveLength(1);
-	expect(manual.items![0][0].json).toMatchObject({ video_id: newestAi.id, status: 'created', kind: 'aiVideo' });
+	expect(manual.items![0][0].json).toMatchObject({
+		video_id: newestAi.id,
+		status: 'created',
+		kind: 'aiVideo',
+	});
 	expect(manual.staticData).toEqual(activation.staticData);
 
-	const failedToo = await harness.poll(triggerNode({ statuses: ['created', 'failed'], events: ['talkingVideo'] }), { credentials, mode: 'manual' });
+	const failedToo = await harness.poll(
+		triggerNode({ statuses: ['created', 'failed'], events: ['talkingVideo'] }),
+		{ credentials, mode: 'manual' },
+	);
 	expect(failedToo.items![0][0].json).toMatchObject({ status: 'failed', kind: 'talkingVideo' });
 	expect(failedToo.items![0][0].json.video_id).not.toBe(olderTalking.id);
 
@@ -361,7 +456,9 @@ test('manual mode returns the most recent finished task and leaves the stored cu
 
 test("manual mode reports the service's message and hint", async () => {
 	const wrong = { visionStoryApi: { apiKey: 'sk-vs-wrong-key-000000', baseUrl: emu.baseUrl } };
-	const error = (await harness.poll(triggerNode(), { credentials: wrong, mode: 'manual' }).catch((e: unknown) => e)) as {
+	const error = (await harness
+		.poll(triggerNode(), { credentials: wrong, mode: 'manual' })
+		.catch((e: unknown) => e)) as {
 		message: string;
 		description?: string;
 	};
@@ -377,7 +474,9 @@ test('downloadResult attaches the video the media origin serves, for ready tasks
 	emu.advance(FINISH);
 	const result = await poll(activation.staticData, params);
 	const items = result.items?.[0] ?? [];
-	const byId = new Map<string, INodeExecutionData>(items.map((item) => [String(item.json.video_id), item]));
+	const byId = new Map<string, INodeExecutionData>(
+		items.map((item) => [String(item.json.video_id), item]),
+	);
 	expect([...byId.keys()].sort()).toEqual([ready.id, failed.id].sort());
 
 	const item = byId.get(ready.id)!;
@@ -403,7 +502,17 @@ test('a download that fails past the retries fails the poll; the next poll emits
 	const activation = await poll(undefined, params);
 	const ready = await make('aiVideo');
 	emu.advance(FINISH);
-	emu.setFaults({ failNext: [{ origin: 'media', method: 'GET', path: `/media/videos/${ready.id}.mp4`, kind: 'http500', count: 3 }] });
+	emu.setFaults({
+		failNext: [
+			{
+				origin: 'media',
+				method: 'GET',
+				path: `/media/videos/${ready.id}.mp4`,
+				kind: 'http500',
+				count: 3,
+			},
+		],
+	});
 	const failed = await failingPoll(activation.staticData, params);
 	expect(failed.error).toBeInstanceOf(Error);
 	expect(failed.live).toEqual(activation.staticData);
@@ -445,7 +554,9 @@ test('downloads stop at the poll budget; the videos not downloaded yet come with
 	const second = await poll(first.staticData, params);
 	expect(emittedIds(second)).toHaveLength(2);
 	expect(second.items![0].every((item) => item.binary?.data !== undefined)).toBe(true);
-	expect([...emittedIds(first), ...emittedIds(second)].sort()).toEqual(made.map((m) => m.id).sort());
+	expect([...emittedIds(first), ...emittedIds(second)].sort()).toEqual(
+		made.map((m) => m.id).sort(),
+	);
 });
 
 test('a video that can never be downloaded (gone, forbidden) is emitted without a file instead of blocking the trigger', async () => {
@@ -453,12 +564,27 @@ test('a video that can never be downloaded (gone, forbidden) is emitted without 
 	const activation = await poll(undefined, params);
 	const ready = await make('aiVideo');
 	emu.advance(FINISH);
-	const download = jest
-		.spyOn(VisionStoryClient.prototype, 'download')
-		.mockRejectedValueOnce(new VisionStoryError({ category: 'api', operation: 'download', status: 404, message: 'No such video' }));
+	const download = jest.spyOn(VisionStoryClient.prototype, 'download').mockRejectedValueOnce(
+		new VisionStoryError({
+			category: 'api',
+			operation: 'download',
+			status: 404,
+			message: 'No such video',
+		}),
+	);
 	try {
 		const result = await poll(activation.staticData, params);
-		expect(result.items).toEqual([[{ json: expect.objectContaining({ video_id: ready.id, kind: 'aiVideo', downloadError: 'No such video' }) }]]);
+		expect(result.items).toEqual([
+			[
+				{
+					json: expect.objectContaining({
+						video_id: ready.id,
+						kind: 'aiVideo',
+						downloadError: 'No such video',
+					}),
+				},
+			],
+		]);
 		expect((await poll(result.staticData, params)).items).toBeNull();
 	} finally {
 		download.mockRestore();

@@ -2,12 +2,22 @@
 // GET /api/v1/videos's parameters are a guess, so the cursor must hold up when the status filter is
 // ignored, when there is no next_cursor, when the cursor is ignored or counts positions, when tasks
 // are deleted, and when created_at is missing. Many polls, seeded random traffic, one oracle.
-import { VisionStoryError } from '../../nodes/shared/api/errors';
-import type { VideoTask as Task } from '../../nodes/shared/api/tasks';
-import type { KindCursor } from '../../nodes/VisionStoryTrigger/cursor';
-import { LIMITS, readCursor } from '../../nodes/VisionStoryTrigger/cursor';
-import type { TaskSource } from '../../nodes/VisionStoryTrigger/poller';
-import { Allowance, latestFinished, listTolerant, pollKind, settleKind, startKind } from '../../nodes/VisionStoryTrigger/poller';
+import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
+import type { VideoTask as Task } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
+import type { KindCursor } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/cursor';
+import {
+	LIMITS,
+	readCursor,
+} from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/cursor';
+import type { TaskSource } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/poller';
+import {
+	Allowance,
+	latestFinished,
+	listTolerant,
+	pollKind,
+	settleKind,
+	startKind,
+} from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/poller';
 
 type Paging = 'keyset' | 'offset' | 'none' | 'ignored';
 
@@ -50,7 +60,14 @@ class FakeService implements TaskSource {
 	constructor(private readonly options: ServiceOptions) {}
 
 	create(renderMs: number, fails = false): FakeTask {
-		const task = { seq: ++this.seq, id: `vid_${this.seq}`, submittedAt: this.now, finishesAt: this.now + renderMs, fails, deleted: false };
+		const task = {
+			seq: ++this.seq,
+			id: `vid_${this.seq}`,
+			submittedAt: this.now,
+			finishesAt: this.now + renderMs,
+			fails,
+			deleted: false,
+		};
 		this.tasks.push(task);
 		return task;
 	}
@@ -78,26 +95,40 @@ class FakeService implements TaskSource {
 	private async answer(request: Parameters<TaskSource['list']>[0]) {
 		this.requests++;
 		if (request.status && this.options.refuseStatus) {
-			throw new VisionStoryError({ category: 'api', status: 422, message: 'Unknown query parameter status' });
+			throw new VisionStoryError({
+				category: 'api',
+				status: 422,
+				message: 'Unknown query parameter status',
+			});
 		}
 		let rows = this.tasks.filter((t) => !t.deleted).sort((a, b) => b.seq - a.seq);
-		if (request.status && !this.options.ignoreStatus) rows = rows.filter((t) => (request.status as string[]).includes(this.status(t)));
+		if (request.status && !this.options.ignoreStatus)
+			rows = rows.filter((t) => (request.status as string[]).includes(this.status(t)));
 		const cursor = request.cursor ?? 0;
 		switch (this.options.paging) {
 			case 'none':
 				return { videos: rows.map((t) => this.dto(t)) };
 			case 'ignored': {
 				const page = rows.slice(0, request.limit);
-				return { videos: page.map((t) => this.dto(t)), next_cursor: rows.length > page.length ? 7 : 0 };
+				return {
+					videos: page.map((t) => this.dto(t)),
+					next_cursor: rows.length > page.length ? 7 : 0,
+				};
 			}
 			case 'offset': {
 				const page = rows.slice(cursor, cursor + request.limit);
-				return { videos: page.map((t) => this.dto(t)), next_cursor: cursor + page.length < rows.length ? cursor + page.length : 0 };
+				return {
+					videos: page.map((t) => this.dto(t)),
+					next_cursor: cursor + page.length < rows.length ? cursor + page.length : 0,
+				};
 			}
 			case 'keyset': {
 				const after = cursor > 0 ? rows.filter((t) => t.seq < cursor) : rows;
 				const page = after.slice(0, request.limit);
-				return { videos: page.map((t) => this.dto(t)), next_cursor: after.length > page.length ? page[page.length - 1].seq : 0 };
+				return {
+					videos: page.map((t) => this.dto(t)),
+					next_cursor: after.length > page.length ? page[page.length - 1].seq : 0,
+				};
 			}
 		}
 	}
@@ -105,7 +136,8 @@ class FakeService implements TaskSource {
 	async check(ids: string[]) {
 		this.requests += Math.ceil(ids.length / 20);
 		const found = new Map<string, Task>();
-		for (const task of this.tasks) if (ids.includes(task.id) && !task.deleted) found.set(task.id, this.dto(task));
+		for (const task of this.tasks)
+			if (ids.includes(task.id) && !task.deleted) found.set(task.id, this.dto(task));
 		return found;
 	}
 }
@@ -114,13 +146,19 @@ const defaultLimits = { ...LIMITS };
 afterEach(() => Object.assign(LIMITS, defaultLimits));
 
 /** What the trigger node does around pollKind, minus n8n: everything ready is handed over. */
-async function runPoll(service: FakeService, cursor: KindCursor | undefined, statuses: Set<string>) {
+async function runPoll(
+	service: FakeService,
+	cursor: KindCursor | undefined,
+	statuses: Set<string>,
+) {
 	const allowance = new Allowance(LIMITS.pagesPerPoll, Number.POSITIVE_INFINITY);
 	if (!cursor) return { cursor: await startKind(service, allowance), emitted: [] as string[] };
 	const poll = await pollKind(service, cursor, statuses, allowance);
 	const emitted = poll.ready.map((t) => t.video_id);
 	// Through JSON, as n8n stores static data.
-	const next = readCursor(JSON.parse(JSON.stringify({ version: 1, aiVideo: settleKind(poll, emitted, []) }))).aiVideo;
+	const next = readCursor(
+		JSON.parse(JSON.stringify({ version: 1, aiVideo: settleKind(poll, emitted, []) })),
+	).aiVideo;
 	return { cursor: next, emitted };
 }
 
@@ -135,88 +173,100 @@ const services: Array<[string, ServiceOptions]> = [
 ];
 
 describe.each(services)('exactly once against a service with %s', (_name, options) => {
-	test.each([[['created']], [['created', 'failed']]])('statuses %j over 40 polls of random traffic', async (chosen) => {
-		Object.assign(LIMITS, { firstPageSize: 5, pageSize: 7, pagesPerPoll: 3 });
-		const statuses = new Set(chosen);
-		const service = new FakeService(options);
-		const random = prng(chosen.length * 7919 + options.paging.length);
-		// Without working paging only the top of the list can ever be seen: no deep task, no burst.
-		const paged = options.paging !== 'ignored';
-		// History before activation: finished, plus a slow one still rendering deep in the list.
-		for (let i = 0; i < 12; i++) service.create(1_000, i % 4 === 0);
-		const slow = paged ? service.create(400_000) : undefined;
-		for (let i = 0; i < 12; i++) service.create(1_000);
-		const slowOnTop = slow ?? service.create(400_000);
-		service.now += 5_000;
-		const activatedAt = service.now;
+	test.each([[['created']], [['created', 'failed']]])(
+		'statuses %j over 40 polls of random traffic',
+		async (chosen) => {
+			Object.assign(LIMITS, { firstPageSize: 5, pageSize: 7, pagesPerPoll: 3 });
+			const statuses = new Set(chosen);
+			const service = new FakeService(options);
+			const random = prng(chosen.length * 7919 + options.paging.length);
+			// Without working paging only the top of the list can ever be seen: no deep task, no burst.
+			const paged = options.paging !== 'ignored';
+			// History before activation: finished, plus a slow one still rendering deep in the list.
+			for (let i = 0; i < 12; i++) service.create(1_000, i % 4 === 0);
+			const slow = paged ? service.create(400_000) : undefined;
+			for (let i = 0; i < 12; i++) service.create(1_000);
+			const slowOnTop = slow ?? service.create(400_000);
+			service.now += 5_000;
+			const activatedAt = service.now;
 
-		let { cursor } = await runPoll(service, undefined, statuses);
-		const emitted: string[] = [];
-		let lastPoll = service.now;
-		for (let step = 0; step < 40; step++) {
-			// Now and then a burst longer than a poll's page allowance: the rest waits in a gap.
-			const count = paged && random() < 0.15 ? 25 : Math.floor(random() * 6);
-			for (let i = 0; i < count; i++) service.create(random() < 0.2 ? 200_000 : 10_000 + random() * 50_000, random() < 0.3);
-			// Deleting finished tasks the trigger has had a poll to see must not make it lose its place.
-			if (!options.noCreatedAt && random() < 0.3) {
-				const victim = service.tasks.find((t) => !t.deleted && t !== slowOnTop && t.finishesAt < lastPoll && random() < 0.5);
-				if (victim) victim.deleted = true;
+			let { cursor } = await runPoll(service, undefined, statuses);
+			const emitted: string[] = [];
+			let lastPoll = service.now;
+			for (let step = 0; step < 40; step++) {
+				// Now and then a burst longer than a poll's page allowance: the rest waits in a gap.
+				const count = paged && random() < 0.15 ? 25 : Math.floor(random() * 6);
+				for (let i = 0; i < count; i++)
+					service.create(random() < 0.2 ? 200_000 : 10_000 + random() * 50_000, random() < 0.3);
+				// Deleting finished tasks the trigger has had a poll to see must not make it lose its place.
+				if (!options.noCreatedAt && random() < 0.3) {
+					const victim = service.tasks.find(
+						(t) => !t.deleted && t !== slowOnTop && t.finishesAt < lastPoll && random() < 0.5,
+					);
+					if (victim) victim.deleted = true;
+				}
+				service.now += Math.floor(random() * 40_000);
+				lastPoll = service.now;
+				const result = await runPoll(service, cursor, statuses);
+				cursor = result.cursor;
+				emitted.push(...result.emitted);
 			}
-			service.now += Math.floor(random() * 40_000);
-			lastPoll = service.now;
-			const result = await runPoll(service, cursor, statuses);
-			cursor = result.cursor;
-			emitted.push(...result.emitted);
-		}
-		service.now += 500_000;
-		for (let i = 0; i < 3; i++) {
-			const result = await runPoll(service, cursor, statuses);
-			cursor = result.cursor;
-			emitted.push(...result.emitted);
-		}
+			service.now += 500_000;
+			for (let i = 0; i < 3; i++) {
+				const result = await runPoll(service, cursor, statuses);
+				cursor = result.cursor;
+				emitted.push(...result.emitted);
+			}
 
-		const due = service.tasks
-			.filter((t) => t.finishesAt > activatedAt && statuses.has(service.status(t)))
-			.filter((t) => !t.deleted)
-			.map((t) => t.id);
-		expect(emitted).toHaveLength(new Set(emitted).size);
-		const dueAndEmittedOrDeleted = new Set([...due, ...service.tasks.filter((t) => t.deleted).map((t) => t.id)]);
-		expect(emitted.filter((id) => !dueAndEmittedOrDeleted.has(id))).toEqual([]);
-		expect(due.filter((id) => !emitted.includes(id))).toEqual([]);
-		expect(due).toContain(slowOnTop.id);
-		expect(due.length).toBeGreaterThan(30);
-	});
+			const due = service.tasks
+				.filter((t) => t.finishesAt > activatedAt && statuses.has(service.status(t)))
+				.filter((t) => !t.deleted)
+				.map((t) => t.id);
+			expect(emitted).toHaveLength(new Set(emitted).size);
+			const dueAndEmittedOrDeleted = new Set([
+				...due,
+				...service.tasks.filter((t) => t.deleted).map((t) => t.id),
+			]);
+			expect(emitted.filter((id) => !dueAndEmittedOrDeleted.has(id))).toEqual([]);
+			expect(due.filter((id) => !emitted.includes(id))).toEqual([]);
+			expect(due).toContain(slowOnTop.id);
+			expect(due.length).toBeGreaterThan(30);
+		},
+	);
 });
 
 // A service that ignores the cursor never lists more than its first page: nothing below can be watched.
-describe.each(services.filter(([, o]) => o.paging !== 'ignored'))('300 watched renders finishing together, %s', (_name, options) => {
-	test('are read from the list pages by the first poll after they finish, each emitted once', async () => {
-		const service = new FakeService(options);
-		for (let i = 0; i < 20; i++) service.create(1_000);
-		service.now += 5_000;
-		let { cursor } = await runPoll(service, undefined, new Set(['created']));
-		const made = Array.from({ length: 300 }, () => service.create(60_000));
-		service.now += 1_000;
-		({ cursor } = await runPoll(service, cursor, new Set(['created'])));
-		expect(cursor!.pending).toHaveLength(300);
-		service.now += 60_000;
-		const polls: string[][] = [];
-		const requests: number[] = [];
-		for (let i = 0; i < 4; i++) {
-			service.requests = 0;
-			const result = await runPoll(service, cursor, new Set(['created']));
-			cursor = result.cursor;
-			polls.push(result.emitted);
-			requests.push(service.requests);
-		}
-		const all = polls.flat();
-		expect(all).toHaveLength(new Set(all).size);
-		expect(all.sort()).toEqual(made.map((t) => t.id).sort());
-		expect(polls[0]).toHaveLength(300);
-		// 300 status lookups would be 15 requests of 20; the list needs a head page and 3 or 4 pages of 100.
-		expect(requests[0]).toBeLessThanOrEqual(1 + 4 + LIMITS.checkRequestsBeforeList);
-	});
-});
+describe.each(services.filter(([, o]) => o.paging !== 'ignored'))(
+	'300 watched renders finishing together, %s',
+	(_name, options) => {
+		test('are read from the list pages by the first poll after they finish, each emitted once', async () => {
+			const service = new FakeService(options);
+			for (let i = 0; i < 20; i++) service.create(1_000);
+			service.now += 5_000;
+			let { cursor } = await runPoll(service, undefined, new Set(['created']));
+			const made = Array.from({ length: 300 }, () => service.create(60_000));
+			service.now += 1_000;
+			({ cursor } = await runPoll(service, cursor, new Set(['created'])));
+			expect(cursor!.pending).toHaveLength(300);
+			service.now += 60_000;
+			const polls: string[][] = [];
+			const requests: number[] = [];
+			for (let i = 0; i < 4; i++) {
+				service.requests = 0;
+				const result = await runPoll(service, cursor, new Set(['created']));
+				cursor = result.cursor;
+				polls.push(result.emitted);
+				requests.push(service.requests);
+			}
+			const all = polls.flat();
+			expect(all).toHaveLength(new Set(all).size);
+			expect(all.sort()).toEqual(made.map((t) => t.id).sort());
+			expect(polls[0]).toHaveLength(300);
+			// 300 status lookups would be 15 requests of 20; the list needs a head page and 3 or 4 pages of 100.
+			expect(requests[0]).toBeLessThanOrEqual(1 + 4 + LIMITS.checkRequestsBeforeList);
+		});
+	},
+);
 
 test('an idle poll over a deep history costs one list request', async () => {
 	const service = new FakeService({ paging: 'keyset' });
@@ -257,6 +307,10 @@ test('Fetch Test Event filters by itself when the service ignores the status fil
 	service.now += 2_000;
 	for (let i = 0; i < 12; i++) service.create(1_000_000);
 	service.now += 1_000;
-	const found = await latestFinished(service, new Set(['created']), new Allowance(3, Number.POSITIVE_INFINITY));
+	const found = await latestFinished(
+		service,
+		new Set(['created']),
+		new Allowance(3, Number.POSITIVE_INFINITY),
+	);
 	expect(found?.video_id).toBe(ready.id);
 });

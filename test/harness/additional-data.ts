@@ -1,5 +1,9 @@
 import { ExecutionLifecycleHooks, ExternalSecretsProxy } from 'n8n-core';
-import type { IWorkflowBase, IWorkflowExecuteAdditionalData, WorkflowExecuteMode } from 'n8n-workflow';
+import type {
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
 
 import type { HarnessCredentialsHelper } from './credentials';
 

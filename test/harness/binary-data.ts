@@ -1,6 +1,12 @@
 import { ExecutionsConfig } from '@n8n/config';
 import { Container } from '@n8n/di';
-import { BinaryDataConfig, BinaryDataService, ErrorReporter, InstanceSettings, StorageConfig } from 'n8n-core';
+import {
+	BinaryDataConfig,
+	BinaryDataService,
+	ErrorReporter,
+	InstanceSettings,
+	StorageConfig,
+} from 'n8n-core';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 import type { HarnessOptions } from './types';
@@ -48,7 +54,9 @@ function forwardTo<T extends object>(target: () => T): T {
 		get(_unused, property) {
 			const real = target();
 			const value: unknown = Reflect.get(real, property, real);
-			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(real) : value;
+			return typeof value === 'function'
+				? (value as (...args: unknown[]) => unknown).bind(real)
+				: value;
 		},
 		set(_unused, property, value) {
 			return Reflect.set(target(), property, value);
@@ -58,8 +66,14 @@ function forwardTo<T extends object>(target: () => T): T {
 
 /** Registers the routers in the DI container; call once after each container reset. */
 export function installBinaryDataRouting(): void {
-	Container.set(BinaryDataService, forwardTo(() => currentStore().service));
-	Container.set(BinaryDataConfig, forwardTo(() => currentStore().config));
+	Container.set(
+		BinaryDataService,
+		forwardTo(() => currentStore().service),
+	);
+	Container.set(
+		BinaryDataConfig,
+		forwardTo(() => currentStore().config),
+	);
 }
 
 /**

@@ -37,7 +37,11 @@ export async function testCredential(
 	rawData: ICredentialDataDecryptedObject,
 	options: CredentialTestOptions = {},
 ): Promise<CredentialTestResult> {
-	const helper = new HarnessCredentialsHelper(engine.credentialTypes, { [type]: rawData }, options.beforeSend);
+	const helper = new HarnessCredentialsHelper(
+		engine.credentialTypes,
+		{ [type]: rawData },
+		options.beforeSend,
+	);
 	const credentialType = helper.getType(type);
 	const test = credentialType.test;
 	if (!test) return { status: 'Error', message: 'No testing function found for this credential.' };
@@ -56,7 +60,13 @@ export async function testCredential(
 			outputs: ['main'],
 			credentials: [{ name: type, required: true }],
 			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: test.request } },
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					default: '',
+					routing: { request: test.request },
+				},
 			],
 		},
 	};
@@ -69,7 +79,13 @@ export async function testCredential(
 		parameters: {},
 		credentials: { [type]: { id: 'harness', name: 'Harness credential' } },
 	};
-	const workflowData = { id: 'credential-test', name: 'Credential test', active: false, nodes: [node], connections: {} };
+	const workflowData = {
+		id: 'credential-test',
+		name: 'Credential test',
+		active: false,
+		nodes: [node],
+		connections: {},
+	};
 	const workflow = new Workflow({
 		...workflowData,
 		nodeTypes: new HarnessNodeTypes({ 'n8n-nodes-base.noOp': testNodeType }),
@@ -79,7 +95,9 @@ export async function testCredential(
 		workflow: workflowData as unknown as IWorkflowBase,
 		mode: 'internal',
 	});
-	const runExecutionData: IRunExecutionData = createRunExecutionData({ resultData: { runData: {} } });
+	const runExecutionData: IRunExecutionData = createRunExecutionData({
+		resultData: { runData: {} },
+	});
 	const context = new ExecuteContext(
 		workflow,
 		node,
@@ -92,7 +110,12 @@ export async function testCredential(
 		{ node, data: {}, source: null },
 		[],
 	);
-	const routingNode = new RoutingNode(context, testNodeType, { id: 'harness', name: 'Harness credential', type, data });
+	const routingNode = new RoutingNode(context, testNodeType, {
+		id: 'harness',
+		name: 'Harness credential',
+		type,
+		data,
+	});
 
 	let response: INodeExecutionData[][] | undefined;
 	try {
@@ -103,7 +126,10 @@ export async function testCredential(
 	return checkSuccessBody(response, test) ?? { status: 'OK', message: 'Connection successful!' };
 }
 
-function describeFailure(error: RequestFailure, test: ICredentialTestRequest): CredentialTestResult {
+function describeFailure(
+	error: RequestFailure,
+	test: ICredentialTestRequest,
+): CredentialTestResult {
 	const response = error.cause?.response;
 	if (response?.status !== undefined) {
 		for (const rule of test.rules ?? []) {
@@ -111,7 +137,10 @@ function describeFailure(error: RequestFailure, test: ICredentialTestRequest): C
 				return { status: 'Error', message: rule.properties.message };
 			}
 		}
-		return { status: 'Error', message: response.statusText || `Received HTTP status code: ${response.status}` };
+		return {
+			status: 'Error',
+			message: response.statusText || `Received HTTP status code: ${response.status}`,
+		};
 	}
 	if (error.cause?.code) return { status: 'Error', message: error.cause.code };
 	return { status: 'Error', message: String(error.message) };
@@ -125,8 +154,11 @@ function checkSuccessBody(
 	const body = response?.[0]?.[0]?.json;
 	for (const rule of test.rules ?? []) {
 		if (rule.type !== 'responseSuccessBody') continue;
-		const value = rule.properties.key.split('.').reduce<unknown>((at, key) => (at as IDataObject | undefined)?.[key], body);
-		if (value === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		const value = rule.properties.key
+			.split('.')
+			.reduce<unknown>((at, key) => (at as IDataObject | undefined)?.[key], body);
+		if (value === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
 	}
 	return undefined;
 }

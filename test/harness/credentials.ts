@@ -32,7 +32,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	getType(name: string): ICredentialType {
 		const type = this.types[name];
 		if (!type) {
-			throw new Error(`Unknown credential type "${name}". Known: ${Object.keys(this.types).join(', ')}`);
+			throw new Error(
+				`Unknown credential type "${name}". Known: ${Object.keys(this.types).join(', ')}`,
+			);
 		}
 		return type;
 	}
@@ -61,7 +63,13 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		workflow?: Workflow,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const authenticated = await this.applyAuthentication(credentials, typeName, requestOptions, workflow, node);
+		const authenticated = await this.applyAuthentication(
+			credentials,
+			typeName,
+			requestOptions,
+			workflow,
+			node,
+		);
 		this.beforeSend?.(authenticated);
 		return authenticated;
 	}
@@ -78,7 +86,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 		}
 		if (authenticate?.type === 'generic') {
-			if (!workflow || !node) throw new Error('Generic credential authentication needs the workflow and node');
+			if (!workflow || !node)
+				throw new Error('Generic credential authentication needs the workflow and node');
 			const resolve = (value: string): string => {
 				if (!isExpression(value)) return value;
 				const resolved = workflow.expression.getSimpleParameterValue(
@@ -91,7 +100,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 				);
 				return resolved === undefined || resolved === null ? '' : String(resolved as string);
 			};
-			const target = requestOptions as unknown as Record<string, Record<string, unknown> | undefined>;
+			const target = requestOptions as unknown as Record<
+				string,
+				Record<string, unknown> | undefined
+			>;
 			for (const [section, entries] of Object.entries(authenticate.properties)) {
 				const resolvedSection = (target[section] ??= {});
 				for (const [key, value] of Object.entries(entries as Record<string, string>)) {
@@ -112,8 +124,13 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return undefined;
 	}
 
-	async getCredentials(_nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
-		throw new Error(`The harness keeps credentials as plain data; encrypted "${type}" credentials are not supported`);
+	async getCredentials(
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
+		throw new Error(
+			`The harness keeps credentials as plain data; encrypted "${type}" credentials are not supported`,
+		);
 	}
 
 	/** The run's credential data for the type, with the type's defaults filled in as n8n does. */
@@ -124,7 +141,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const data = this.data[type];
 		if (!data) {
-			throw new Error(`No "${type}" credentials were given: pass them in the run's options.credentials.${type}`);
+			throw new Error(
+				`No "${type}" credentials were given: pass them in the run's options.credentials.${type}`,
+			);
 		}
 		return withDefaults(this.getCredentialsProperties(type), data);
 	}
@@ -135,10 +154,15 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 
 	getCredentialsProperties(type: string): INodeProperties[] {
 		const credentialType = this.getType(type);
-		const inherited = (credentialType.extends ?? []).flatMap((parent) => this.getCredentialsProperties(parent));
+		const inherited = (credentialType.extends ?? []).flatMap((parent) =>
+			this.getCredentialsProperties(parent),
+		);
 		// Properties of the type itself override those of the types it extends.
 		const own = new Set(credentialType.properties.map((property) => property.name));
-		return [...inherited.filter((property) => !own.has(property.name)), ...credentialType.properties];
+		return [
+			...inherited.filter((property) => !own.has(property.name)),
+			...credentialType.properties,
+		];
 	}
 }
 

@@ -9,17 +9,25 @@ import type { FakeApi } from './fixtures/api-server';
 import { GOOD_KEY, startFakeApi } from './fixtures/api-server';
 import type { Harness, WorkflowJson } from './index';
 import { createHarness } from './index';
-import { loadPackageCredentialTypes, loadPackageNodeTypes, PACKAGE_ROOT, sourcePathOf } from './package';
+import { REPO_ROOT } from '../../scripts/paths';
+import {
+	loadPackageCredentialTypes,
+	loadPackageNodeTypes,
+	PACKAGE_ROOT,
+	sourcePathOf,
+} from './package';
 
 const TRIGGER = 'When clicking ‘Execute workflow’';
 const workflow = (name: string): string => path.join('test', 'workflows', `harness-${name}.json`);
-const loadJson = (file: string): WorkflowJson => JSON.parse(readFileSync(path.join(PACKAGE_ROOT, file), 'utf8')) as WorkflowJson;
+const loadJson = (file: string): WorkflowJson =>
+	JSON.parse(readFileSync(path.join(REPO_ROOT, file), 'utf8')) as WorkflowJson;
 
 let api: FakeApi;
 let harness: Harness;
 
 const credentials = (apiKey = GOOD_KEY) => ({ visionStoryApi: { apiKey, baseUrl: api.baseUrl } });
-const creditRequests = () => api.requests.filter((request) => request.path === '/api/v1/billing/credits');
+const creditRequests = () =>
+	api.requests.filter((request) => request.path === '/api/v1/billing/credits');
 
 beforeAll(async () => {
 	api = await startFakeApi();
@@ -46,32 +54,59 @@ describe('package loading', () => {
 	test('loads each listed node from its source, under the community package type name', () => {
 		const types = loadPackageNodeTypes({
 			name: 'n8n-nodes-visionstory',
-			n8n: { nodes: ['dist/test/harness/fixtures/Credits.node.js', 'dist/test/harness/fixtures/PollCounter.node.js'] },
+			dir: REPO_ROOT,
+			n8n: {
+				nodes: [
+					'dist/test/harness/fixtures/Credits.node.js',
+					'dist/test/harness/fixtures/PollCounter.node.js',
+				],
+			},
 		});
-		expect(Object.keys(types).sort()).toEqual(['n8n-nodes-visionstory.credits', 'n8n-nodes-visionstory.pollCounter']);
+		expect(Object.keys(types).sort()).toEqual([
+			'n8n-nodes-visionstory.credits',
+			'n8n-nodes-visionstory.pollCounter',
+		]);
 		expect(types['n8n-nodes-visionstory.credits'].description.displayName).toBe('Harness Credits');
 	});
 
 	test("loads the package's own credential from package.json", () => {
 		const types = loadPackageCredentialTypes();
 		expect(Object.keys(types)).toEqual(['visionStoryApi']);
-		expect(types.visionStoryApi.authenticate).toMatchObject({ properties: { headers: { 'X-API-Key': '={{$credentials.apiKey}}' } } });
+		expect(types.visionStoryApi.authenticate).toMatchObject({
+			properties: { headers: { 'X-API-Key': '={{$credentials.apiKey}}' } },
+		});
 	});
 
 	test('names an unknown node type and the known ones', async () => {
-		const result = await harness.run({
-			...loadJson(workflow('credits')),
-			nodes: [{ parameters: {}, type: 'n8n-nodes-base.nope', typeVersion: 1, position: [0, 0], id: 'x', name: 'Nope' }],
-			connections: {},
-		}).catch((error: Error) => error);
+		const result = await harness
+			.run({
+				...loadJson(workflow('credits')),
+				nodes: [
+					{
+						parameters: {},
+						type: 'n8n-nodes-base.nope',
+						typeVersion: 1,
+						position: [0, 0],
+						id: 'x',
+						name: 'Nope',
+					},
+				],
+				connections: {},
+			})
+			.catch((error: Error) => error);
 		expect(result).toBeInstanceOf(Error);
-		expect((result as Error).message).toMatch(/Unknown node type "n8n-nodes-base\.nope".*n8n-nodes-base\.manualTrigger/);
+		expect((result as Error).message).toMatch(
+			/Unknown node type "n8n-nodes-base\.nope".*n8n-nodes-base\.manualTrigger/,
+		);
 	});
 });
 
 describe('testCredential', () => {
 	test('OK when the server accepts the key, which it received in X-API-Key', async () => {
-		const result = await harness.testCredential('visionStoryApi', { apiKey: GOOD_KEY, baseUrl: api.baseUrl });
+		const result = await harness.testCredential('visionStoryApi', {
+			apiKey: GOOD_KEY,
+			baseUrl: api.baseUrl,
+		});
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
 		expect(creditRequests()).toHaveLength(1);
 		expect(creditRequests()[0].headers['x-api-key']).toBe(GOOD_KEY);
@@ -79,19 +114,28 @@ describe('testCredential', () => {
 
 	test('resolves the expressions of the test request against the credential data', async () => {
 		// The credential's baseURL expression strips trailing slashes.
-		const result = await harness.testCredential('visionStoryApi', { apiKey: GOOD_KEY, baseUrl: `${api.baseUrl}//` });
+		const result = await harness.testCredential('visionStoryApi', {
+			apiKey: GOOD_KEY,
+			baseUrl: `${api.baseUrl}//`,
+		});
 		expect(result.status).toBe('OK');
 		expect(api.requests.map((request) => request.path)).toEqual(['/api/v1/billing/credits']);
 	});
 
 	test('Error when the server answers 401 to a wrong key', async () => {
-		const result = await harness.testCredential('visionStoryApi', { apiKey: 'sk-vs-wrong', baseUrl: api.baseUrl });
+		const result = await harness.testCredential('visionStoryApi', {
+			apiKey: 'sk-vs-wrong',
+			baseUrl: api.baseUrl,
+		});
 		expect(result).toEqual({ status: 'Error', message: 'Unauthorized' });
 		expect(creditRequests()[0].headers['x-api-key']).toBe('sk-vs-wrong');
 	});
 
 	test('Error naming the network failure when nothing listens', async () => {
-		const result = await harness.testCredential('visionStoryApi', { apiKey: GOOD_KEY, baseUrl: 'http://127.0.0.1:9' });
+		const result = await harness.testCredential('visionStoryApi', {
+			apiKey: GOOD_KEY,
+			baseUrl: 'http://127.0.0.1:9',
+		});
 		expect(result).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
 	});
 });
@@ -103,7 +147,9 @@ describe('run', () => {
 		expect(result.error).toBeUndefined();
 		expect(creditRequests()).toHaveLength(1);
 		expect(creditRequests()[0].headers['x-api-key']).toBe(GOOD_KEY);
-		expect(result.output('Get Credits')).toEqual([{ json: { credits: 1000, plan: 'pro' }, pairedItem: { item: 0 } }]);
+		expect(result.output('Get Credits')).toEqual([
+			{ json: { credits: 1000, plan: 'pro' }, pairedItem: { item: 0 } },
+		]);
 		expect(result.output('Edit Fields')[0].json).toEqual({
 			credits: 1000,
 			plan: 'pro',
@@ -116,7 +162,10 @@ describe('run', () => {
 	test('gives each run a fresh execution id unless one is passed', async () => {
 		const first = await harness.run(workflow('credits'), { credentials: credentials() });
 		const second = await harness.run(workflow('credits'), { credentials: credentials() });
-		const again = await harness.run(workflow('credits'), { credentials: credentials(), executionId: first.executionId });
+		const again = await harness.run(workflow('credits'), {
+			credentials: credentials(),
+			executionId: first.executionId,
+		});
 
 		const seen = creditRequests().map((request) => request.headers['x-execution-id']);
 		expect(seen).toEqual([first.executionId, second.executionId, first.executionId]);
@@ -130,20 +179,33 @@ describe('run', () => {
 
 		// n8n's NodeApiError: a generic message for the status, the service's own message in the description.
 		expect(result.error?.message).toBe('The service was not able to process your request');
-		expect(result.nodeError('Get Credits')).toMatchObject({ httpCode: '500', description: 'Internal error' });
+		expect(result.nodeError('Get Credits')).toMatchObject({
+			httpCode: '500',
+			description: 'Internal error',
+		});
 		expect(() => result.output('Get Credits')).toThrow(/Node "Get Credits" failed/);
-		expect(() => result.output('Edit Fields')).toThrow(/Node "Edit Fields" did not run\. Nodes that ran: .*Get Credits/);
+		expect(() => result.output('Edit Fields')).toThrow(
+			/Node "Edit Fields" did not run\. Nodes that ran: .*Get Credits/,
+		);
 		expect(result.nodeError('Edit Fields')).toBeUndefined();
 	});
 
 	test('Retry On Fail re-runs the node within the same execution until it succeeds', async () => {
 		api.failNext(1);
-		const result = await harness.run(workflow('credits-retry'), { credentials: credentials(), executionId: 'exec-retry' });
+		const result = await harness.run(workflow('credits-retry'), {
+			credentials: credentials(),
+			executionId: 'exec-retry',
+		});
 
 		expect(result.error).toBeUndefined();
-		expect(result.output('Get Credits')).toEqual([{ json: { credits: 1000, plan: 'pro' }, pairedItem: { item: 0 } }]);
+		expect(result.output('Get Credits')).toEqual([
+			{ json: { credits: 1000, plan: 'pro' }, pairedItem: { item: 0 } },
+		]);
 		// Two attempts, one recorded run, both requests inside the same execution.
-		expect(creditRequests().map((request) => request.headers['x-execution-id'])).toEqual(['exec-retry', 'exec-retry']);
+		expect(creditRequests().map((request) => request.headers['x-execution-id'])).toEqual([
+			'exec-retry',
+			'exec-retry',
+		]);
 		expect(result.runData['Get Credits']).toHaveLength(1);
 	});
 
@@ -156,7 +218,9 @@ describe('run', () => {
 	});
 
 	test('"On Error: Continue" turns the failure into an output item and the workflow goes on', async () => {
-		const result = await harness.run(workflow('credits-continue'), { credentials: credentials('sk-vs-wrong') });
+		const result = await harness.run(workflow('credits-continue'), {
+			credentials: credentials('sk-vs-wrong'),
+		});
 
 		expect(result.error).toBeUndefined();
 		const [item] = result.output('Get Credits');
@@ -171,7 +235,10 @@ describe('run', () => {
 		expect(() => without.output('After Error')).toThrow(/did not run/);
 
 		continueWorkflow.nodes.find((node) => node.name === 'Get Credits')!.alwaysOutputData = true;
-		const withSetting = await harness.run(continueWorkflow, { credentials: credentials(), pinData });
+		const withSetting = await harness.run(continueWorkflow, {
+			credentials: credentials(),
+			pinData,
+		});
 		expect(withSetting.output('After Error')).toEqual([expect.objectContaining({ json: {} })]);
 	});
 
@@ -189,7 +256,13 @@ describe('run', () => {
 		const result = await harness.run(workflow('http-request'), {
 			pinData: {
 				[TRIGGER]: [
-					{ json: { fileUrl: `${api.baseUrl}/files/clip.mp4`, creditsUrl: `${api.baseUrl}/api/v1/billing/credits`, apiKey: GOOD_KEY } },
+					{
+						json: {
+							fileUrl: `${api.baseUrl}/files/clip.mp4`,
+							creditsUrl: `${api.baseUrl}/api/v1/billing/credits`,
+							apiKey: GOOD_KEY,
+						},
+					},
 				],
 			},
 		});
@@ -198,7 +271,10 @@ describe('run', () => {
 		const video = result.output('Fetch File')[0].binary?.video;
 		expect(video).toMatchObject({ fileName: 'result-clip.mp4', mimeType: 'video/mp4' });
 		expect((await result.binary('Fetch File', 0, 'video')).equals(api.file)).toBe(true);
-		expect(result.output('Fetch JSON')[0].json).toMatchObject({ data: { credits: 1000, plan: 'pro' }, message: 'success' });
+		expect(result.output('Fetch JSON')[0].json).toMatchObject({
+			data: { credits: 1000, plan: 'pro' },
+			message: 'success',
+		});
 		expect(result.output('Summarise')[0].json).toEqual({ credits: 1000, file: 'result-clip.mp4' });
 	});
 });
@@ -216,11 +292,17 @@ describe.each(['default', 'filesystem'] as const)('binary data in %s mode', (bin
 
 	test('a streamed download is stored and reads back byte for byte', async () => {
 		const url = `${api.baseUrl}/files/clip.mp4`;
-		const result = await binaryHarness.run(workflow('download'), { pinData: { [TRIGGER]: [{ json: { url } }] } });
+		const result = await binaryHarness.run(workflow('download'), {
+			pinData: { [TRIGGER]: [{ json: { url } }] },
+		});
 
 		expect(result.error).toBeUndefined();
 		const stored = result.output('Download')[0].binary?.video;
-		expect(stored).toMatchObject({ fileName: 'result-clip.mp4', mimeType: 'video/mp4', bytes: api.file.length });
+		expect(stored).toMatchObject({
+			fileName: 'result-clip.mp4',
+			mimeType: 'video/mp4',
+			bytes: api.file.length,
+		});
 		if (binaryMode === 'filesystem') {
 			expect(stored?.id).toMatch(/^filesystem-v2:/);
 		} else {
@@ -235,8 +317,12 @@ describe.each(['default', 'filesystem'] as const)('binary data in %s mode', (bin
 
 	test('binary() names the properties an item has when asked for a missing one', async () => {
 		const url = `${api.baseUrl}/files/clip.mp4`;
-		const result = await binaryHarness.run(workflow('download'), { pinData: { [TRIGGER]: [{ json: { url } }] } });
-		await expect(result.binary('Download', 0, 'data')).rejects.toThrow(/no binary property "data" \(it has: video\)/);
+		const result = await binaryHarness.run(workflow('download'), {
+			pinData: { [TRIGGER]: [{ json: { url } }] },
+		});
+		await expect(result.binary('Download', 0, 'data')).rejects.toThrow(
+			/no binary property "data" \(it has: video\)/,
+		);
 	});
 });
 
@@ -288,7 +374,9 @@ describe('poll', () => {
 				staticData: activation.staticData,
 				activation: 'init',
 			});
-			expect(afterRestart.items).toEqual([[{ json: { polls: 2, activation: 'init', credits: 1000 } }]]);
+			expect(afterRestart.items).toEqual([
+				[{ json: { polls: 2, activation: 'init', credits: 1000 } }],
+			]);
 			expect(afterRestart.staticData).toEqual({ polls: 2 });
 			expect(creditRequests()[0].headers['x-api-key']).toBe(GOOD_KEY);
 		} finally {
@@ -304,8 +392,13 @@ describe('poll', () => {
 	});
 
 	test('a polling trigger in a workflow runs once in a manual execution', async () => {
-		const result = await harness.run({ nodes: [trigger], connections: {} }, { credentials: credentials() });
-		expect(result.output('Poll Counter')).toEqual([expect.objectContaining({ json: { polls: 1, activation: 'manual', credits: 1000 } })]);
+		const result = await harness.run(
+			{ nodes: [trigger], connections: {} },
+			{ credentials: credentials() },
+		);
+		expect(result.output('Poll Counter')).toEqual([
+			expect.objectContaining({ json: { polls: 1, activation: 'manual', credits: 1000 } }),
+		]);
 	});
 });
 
@@ -324,8 +417,9 @@ describe('environment', () => {
 			execFile(
 				process.execPath,
 				[require.resolve('tsx/cli'), script],
-				{ cwd: PACKAGE_ROOT, timeout: 60_000, env },
-				(error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve({ stdout: out })),
+				{ cwd: REPO_ROOT, timeout: 60_000, env },
+				(error, out, err) =>
+					error ? reject(new Error(`${error.message}\n${err}`)) : resolve({ stdout: out }),
 			);
 		});
 		expect(stdout).toContain('harness exit check: done');

@@ -22,7 +22,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 	const binaryFolder = await mkdtemp(path.join(env.root, 'binary-'));
 	const engine: EngineContext = {
 		// Later entries win: a test may replace a stand-in or a package node with a fixture.
-		nodeTypes: new HarnessNodeTypes({ ...standInNodeTypes(), ...loadPackageNodeTypes(), ...options.extraNodeTypes }),
+		nodeTypes: new HarnessNodeTypes({
+			...standInNodeTypes(),
+			...loadPackageNodeTypes(),
+			...options.extraNodeTypes,
+		}),
 		credentialTypes: loadPackageCredentialTypes(),
 		binaryStore: await createBinaryStore(options.binaryMode ?? 'default', binaryFolder, env.logger),
 	};
@@ -35,10 +39,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 
 	return {
 		run: async (workflow, runOptions) => await runWorkflow(live(), workflow, runOptions),
-		testCredential: async (type, data, options) => await testCredential(live(), type, { ...data }, options),
+		testCredential: async (type, data, options) =>
+			await testCredential(live(), type, { ...data }, options),
 		poll: async (node, pollOptions) => await pollOnce(live(), node, pollOptions),
-		searchList: async (nodeType, parameter, call) => await searchList(live(), nodeType, parameter, call),
-		loadOptions: async (nodeType, parameter, call) => await loadOptions(live(), nodeType, parameter, call),
+		searchList: async (nodeType, parameter, call) =>
+			await searchList(live(), nodeType, parameter, call),
+		loadOptions: async (nodeType, parameter, call) =>
+			await loadOptions(live(), nodeType, parameter, call),
 		shutdown: async () => {
 			if (!alive) return;
 			alive = false;

@@ -20,17 +20,30 @@ import type { PollOptions, PollResult } from './types';
  * simulate polls across an n8n restart. Real n8n does not save static data changed by a manual
  * "Fetch test event", so a faithful test does not feed manual-mode static data back.
  */
-export async function pollOnce(engine: EngineContext, trigger: INode, options: PollOptions = {}): Promise<PollResult> {
+export async function pollOnce(
+	engine: EngineContext,
+	trigger: INode,
+	options: PollOptions = {},
+): Promise<PollResult> {
 	const mode = options.mode ?? 'trigger';
 	const node = deepCopy(trigger);
 	const staticKey = `node:${node.name}`;
-	const workflowData = { id: 'harness-poll-workflow', name: 'Harness poll workflow', active: mode === 'trigger', nodes: [node], connections: {} };
+	const workflowData = {
+		id: 'harness-poll-workflow',
+		name: 'Harness poll workflow',
+		active: mode === 'trigger',
+		nodes: [node],
+		connections: {},
+	};
 	const workflow = new Workflow({
 		...workflowData,
 		nodeTypes: engine.nodeTypes,
 		staticData: options.staticData ? { [staticKey]: deepCopy(options.staticData) } : {},
 	});
-	const credentialsHelper = new HarnessCredentialsHelper(engine.credentialTypes, (options.credentials ?? {}) as CredentialDataMap);
+	const credentialsHelper = new HarnessCredentialsHelper(
+		engine.credentialTypes,
+		(options.credentials ?? {}) as CredentialDataMap,
+	);
 	// A poll runs outside any execution, so n8n gives it no execution id.
 	const additionalData = buildAdditionalData({
 		credentialsHelper,
@@ -40,8 +53,9 @@ export async function pollOnce(engine: EngineContext, trigger: INode, options: P
 	const activation = mode === 'manual' ? 'manual' : (options.activation ?? 'activate');
 	const context = new PollContext(workflow, node, additionalData, mode, activation);
 
-	const items = await withBinaryStore(engine.binaryStore, async () =>
-		await Container.get(TriggersAndPollers).runPollFunction(workflow, node, context),
+	const items = await withBinaryStore(
+		engine.binaryStore,
+		async () => await Container.get(TriggersAndPollers).runPollFunction(workflow, node, context),
 	);
 	// A plain copy: the live object is an n8n ObservableObject that flags changes on its parent.
 	const staticData = deepCopy((workflow.staticData[staticKey] as IDataObject | undefined) ?? {});

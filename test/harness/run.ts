@@ -18,14 +18,14 @@ import { withBinaryStore } from './binary-data';
 import type { CredentialDataMap } from './credentials';
 import { HarnessCredentialsHelper } from './credentials';
 import type { EngineContext } from './engine-context';
-import { PACKAGE_ROOT } from './package';
+import { REPO_ROOT } from '../../scripts/paths';
 import type { RunOptions, RunResult, WorkflowJson } from './types';
 
 /** Relative paths are taken from the repository root, whatever folder jest runs from. */
 export function loadWorkflow(workflowOrPath: WorkflowJson | string): WorkflowJson {
 	const json =
 		typeof workflowOrPath === 'string'
-			? readFileSync(path.resolve(PACKAGE_ROOT, workflowOrPath), 'utf8')
+			? readFileSync(path.resolve(REPO_ROOT, workflowOrPath), 'utf8')
 			: JSON.stringify(workflowOrPath);
 	// Always a private copy: the engine writes into node objects and static data.
 	return JSON.parse(json) as WorkflowJson;
@@ -39,13 +39,17 @@ function normalisePinData(pinData: IPinData): IPinData {
 	return Object.fromEntries(
 		Object.entries(pinData).map(([node, items]) => [
 			node,
-			items.map((item) => (isExecutionData(item) ? item : { json: item as unknown as INodeExecutionData['json'] })),
+			items.map((item) =>
+				isExecutionData(item) ? item : { json: item as unknown as INodeExecutionData['json'] },
+			),
 		]),
 	);
 }
 
 function isExecutionData(item: unknown): item is INodeExecutionData {
-	return typeof item === 'object' && item !== null && 'json' in item && typeof item.json === 'object';
+	return (
+		typeof item === 'object' && item !== null && 'json' in item && typeof item.json === 'object'
+	);
 }
 
 /**
@@ -59,7 +63,13 @@ export async function runWorkflow(
 ): Promise<RunResult> {
 	const data = loadWorkflow(workflowOrPath);
 	const pinData = normalisePinData({ ...(data.pinData ?? {}), ...(options.pinData ?? {}) });
-	const workflowData = { id: 'harness-workflow', name: 'Harness workflow', active: false, ...data, pinData } as IWorkflowBase;
+	const workflowData = {
+		id: 'harness-workflow',
+		name: 'Harness workflow',
+		active: false,
+		...data,
+		pinData,
+	} as IWorkflowBase;
 	const workflow = new Workflow({
 		id: workflowData.id,
 		name: workflowData.name,
@@ -72,14 +82,26 @@ export async function runWorkflow(
 		pinData,
 	});
 	const executionId = options.executionId ?? randomUUID();
-	const credentialsHelper = new HarnessCredentialsHelper(engine.credentialTypes, (options.credentials ?? {}) as CredentialDataMap);
+	const credentialsHelper = new HarnessCredentialsHelper(
+		engine.credentialTypes,
+		(options.credentials ?? {}) as CredentialDataMap,
+	);
 	const mode = options.retryOf ? 'retry' : 'manual';
-	const additionalData = buildAdditionalData({ credentialsHelper, executionId, workflow: workflowData, mode });
+	const additionalData = buildAdditionalData({
+		credentialsHelper,
+		executionId,
+		workflow: workflowData,
+		mode,
+	});
 
 	const run = await withBinaryStore(engine.binaryStore, async () => {
 		// A PCancelable: cancel() is what n8n calls when the user stops the execution.
 		const execution = options.retryOf
-			? new WorkflowExecute(additionalData, 'retry', retryData(options.retryOf)).processRunExecutionData(workflow)
+			? new WorkflowExecute(
+					additionalData,
+					'retry',
+					retryData(options.retryOf),
+				).processRunExecutionData(workflow)
 			: new WorkflowExecute(additionalData, 'manual').run({ workflow, pinData });
 		options.onStart?.({ cancel: () => execution.cancel() });
 		return await execution;
@@ -113,9 +135,14 @@ function toRunResult(run: IRun, executionId: string, binaryStore: BinaryStore): 
 		const tasks = runData[nodeName];
 		if (!tasks) throw new Error(`Node "${nodeName}" did not run. ${describeRun()}`);
 		const task = tasks[runIndex];
-		if (!task) throw new Error(`Node "${nodeName}" ran ${tasks.length} time(s); there is no run ${runIndex}`);
+		if (!task)
+			throw new Error(
+				`Node "${nodeName}" ran ${tasks.length} time(s); there is no run ${runIndex}`,
+			);
 		if (task.error && !task.data) {
-			throw new Error(`Node "${nodeName}" failed: ${task.error.message}${task.error.description ? ` (${task.error.description})` : ''}`);
+			throw new Error(
+				`Node "${nodeName}" failed: ${task.error.message}${task.error.description ? ` (${task.error.description})` : ''}`,
+			);
 		}
 		return task.data?.main?.[outputIndex] ?? [];
 	};
@@ -123,7 +150,10 @@ function toRunResult(run: IRun, executionId: string, binaryStore: BinaryStore): 
 	const binary: RunResult['binary'] = async (nodeName, itemIndex = 0, property = 'data') => {
 		const items = output(nodeName);
 		const item = items[itemIndex];
-		if (!item) throw new Error(`Node "${nodeName}" output has ${items.length} item(s); there is no item ${itemIndex}`);
+		if (!item)
+			throw new Error(
+				`Node "${nodeName}" output has ${items.length} item(s); there is no item ${itemIndex}`,
+			);
 		const binaryData = item.binary?.[property];
 		if (!binaryData) {
 			const present = Object.keys(item.binary ?? {});
@@ -131,7 +161,8 @@ function toRunResult(run: IRun, executionId: string, binaryStore: BinaryStore): 
 				`Item ${itemIndex} of node "${nodeName}" has no binary property "${property}" (it has: ${present.join(', ') || 'none'})`,
 			);
 		}
-		if (binaryStore.released) throw new Error('The harness has been shut down; its binary data is gone');
+		if (binaryStore.released)
+			throw new Error('The harness has been shut down; its binary data is gone');
 		// Either inline base64 (default mode) or an id the filesystem store resolves.
 		return await binaryStore.service.getAsBuffer(binaryData);
 	};
@@ -142,5 +173,14 @@ function toRunResult(run: IRun, executionId: string, binaryStore: BinaryStore): 
 			.filter((taskError): taskError is ExecutionBaseError => taskError !== undefined)
 			.pop();
 
-	return { runData, data: run.data, error, status: run.status, executionId, output, binary, nodeError };
+	return {
+		runData,
+		data: run.data,
+		error,
+		status: run.status,
+		executionId,
+		output,
+		binary,
+		nodeError,
+	};
 }

@@ -122,16 +122,28 @@ export interface Harness {
 	/** Runs a workflow (object, or path to an exported JSON file) like "Execute workflow" in the editor. */
 	run(workflow: IWorkflowBase | WorkflowJson | string, options?: RunOptions): Promise<RunResult>;
 	/** Performs the credential's `test` request the way the editor's "Test" button does, over real HTTP. */
-	testCredential(type: 'visionStoryApi', data: VisionStoryApiCredentialData, options?: CredentialTestOptions): Promise<CredentialTestResult>;
+	testCredential(
+		type: 'visionStoryApi',
+		data: VisionStoryApiCredentialData,
+		options?: CredentialTestOptions,
+	): Promise<CredentialTestResult>;
 	/** Drives a polling trigger's real `poll()` through n8n-core's `PollContext`. */
 	poll(node: INode, options?: PollOptions): Promise<PollResult>;
 	/**
 	 * The "From List" of a resource locator, as the editor loads it: `parameter` is the parameter's
 	 * name (the one shown for these parameter values); its list mode names the method called.
 	 */
-	searchList(nodeType: string, parameter: string, call: EditorSearchCall): Promise<INodeListSearchResult>;
+	searchList(
+		nodeType: string,
+		parameter: string,
+		call: EditorSearchCall,
+	): Promise<INodeListSearchResult>;
 	/** The options of an options parameter that loads them (`typeOptions.loadOptionsMethod`); `options.x` for one inside Options. */
-	loadOptions(nodeType: string, parameter: string, call: EditorCall): Promise<INodePropertyOptions[]>;
+	loadOptions(
+		nodeType: string,
+		parameter: string,
+		call: EditorCall,
+	): Promise<INodePropertyOptions[]>;
 	/** Deletes temporary folders and releases the engine's process-wide state. Call it in `afterAll`. */
 	shutdown(): Promise<void>;
 }

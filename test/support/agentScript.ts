@@ -8,7 +8,8 @@ import { fieldIn, toolResults, type ChatRequest, type Reply } from './scriptedOp
 export const AGENT_EXAMPLE = 'agent-brief-to-voice-over-and-video';
 /** The OpenAI credential the agent example names, imported here with the scripted server as its Base URL. */
 export const OPENAI_CREDENTIAL = { id: 'openAiExample01', name: 'OpenAI account' };
-const SCRIPT = 'Meet the AirStep Lite: thirty percent lighter, a recycled knit upper, made for your morning miles. In stores March first.';
+const SCRIPT =
+	'Meet the AirStep Lite: thirty percent lighter, a recycled knit upper, made for your morning miles. In stores March first.';
 
 /** One turn of a scripted agent: how many tool calls it makes (0: the final answer) and what they are, given the results so far. */
 export interface Step {
@@ -35,20 +36,64 @@ export function playSteps(steps: Step[]): (request: ChatRequest) => Reply {
 const pick = (results: Array<{ name: string; content: string }>, name: string, field: string) => {
 	const value = [...results].reverse().find((r) => r.name === name);
 	const found = value ? fieldIn(value.content, field) : undefined;
-	if (!found) throw new Error(`no ${field} in the ${name} result: ${value?.content.slice(0, 300) ?? 'not called'}`);
+	if (!found)
+		throw new Error(
+			`no ${field} in the ${name} result: ${value?.content.slice(0, 300) ?? 'not called'}`,
+		);
 	return found;
 };
 
-export const choose: Step = { calls: 2, reply: () => ({ toolCalls: [{ name: 'list_voices', args: {} }, { name: 'list_avatars', args: {} }] }) };
-export const synthesize: Step = { calls: 1, reply: (r) => ({ toolCalls: [{ name: 'synthesize_speech', args: { text: SCRIPT, voice_id: pick(r, 'list_voices', 'voice_id') } }] }) };
+export const choose: Step = {
+	calls: 2,
+	reply: () => ({
+		toolCalls: [
+			{ name: 'list_voices', args: {} },
+			{ name: 'list_avatars', args: {} },
+		],
+	}),
+};
+export const synthesize: Step = {
+	calls: 1,
+	reply: (r) => ({
+		toolCalls: [
+			{
+				name: 'synthesize_speech',
+				args: { text: SCRIPT, voice_id: pick(r, 'list_voices', 'voice_id') },
+			},
+		],
+	}),
+};
 export const createVideo: Step = {
 	calls: 1,
 	reply: (r) => ({
-		toolCalls: [{ name: 'create_talking_video', args: { avatar_id: pick(r, 'list_avatars', 'avatar_id'), script: SCRIPT, voice_id: pick(r, 'list_voices', 'voice_id') } }],
+		toolCalls: [
+			{
+				name: 'create_talking_video',
+				args: {
+					avatar_id: pick(r, 'list_avatars', 'avatar_id'),
+					script: SCRIPT,
+					voice_id: pick(r, 'list_voices', 'voice_id'),
+				},
+			},
+		],
 	}),
 };
-export const checkStatus: Step = { calls: 1, reply: (r) => ({ toolCalls: [{ name: 'check_video_status', args: { video_id: pick(r, 'create_talking_video', 'video_id') } }] }) };
-export const answer: Step = { calls: 0, reply: (r) => ({ content: `Done: ${r.map((x) => x.name).join(', ')}` }) };
+export const checkStatus: Step = {
+	calls: 1,
+	reply: (r) => ({
+		toolCalls: [
+			{
+				name: 'check_video_status',
+				args: { video_id: pick(r, 'create_talking_video', 'video_id') },
+			},
+		],
+	}),
+};
+export const answer: Step = {
+	calls: 0,
+	reply: (r) => ({ content: `Done: ${r.map((x) => x.name).join(', ')}` }),
+};
 
 /** The whole run the example is written for, as the demo plays it. */
-export const agentRun = (): ((request: ChatRequest) => Reply) => playSteps([choose, synthesize, createVideo, checkStatus, answer]);
+export const agentRun = (): ((request: ChatRequest) => Reply) =>
+	playSteps([choose, synthesize, createVideo, checkStatus, answer]);

@@ -1,4 +1,4 @@
-import { VisionStoryError } from '../../nodes/shared/api/errors';
+import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
 
 /** The VisionStoryError a call fails with; the test fails if it succeeds or fails otherwise. */
 export async function failure(promise: Promise<unknown>): Promise<VisionStoryError> {

@@ -35,7 +35,10 @@ export class LateService {
 	async open(): Promise<void> {
 		if (this.server) return;
 		const server = createServer((client) => {
-			const upstream = createConnection({ host: this.target.hostname, port: Number(this.target.port) });
+			const upstream = createConnection({
+				host: this.target.hostname,
+				port: Number(this.target.port),
+			});
 			for (const socket of [client, upstream]) {
 				this.sockets.add(socket);
 				socket.on('close', () => this.sockets.delete(socket));

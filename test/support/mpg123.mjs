@@ -10,7 +10,11 @@ for (const gapless of [false, true]) {
 	const decoder = new MPEGDecoder({ enableGapless: gapless });
 	await decoder.ready;
 	const { samplesDecoded, sampleRate, errors } = decoder.decode(input);
-	result[gapless ? 'gapless' : 'raw'] = { samplesDecoded, sampleRate, errors: errors.map((e) => e.message) };
+	result[gapless ? 'gapless' : 'raw'] = {
+		samplesDecoded,
+		sampleRate,
+		errors: errors.map((e) => e.message),
+	};
 	decoder.free();
 }
 process.stdout.write(JSON.stringify(result));

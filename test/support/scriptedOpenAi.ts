@@ -10,13 +10,25 @@ import type { AddressInfo } from 'node:net';
 export interface ChatMessage {
 	role: 'system' | 'user' | 'assistant' | 'tool';
 	content?: string | Array<{ type: string; text?: string }> | null;
-	tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+	tool_calls?: Array<{
+		id: string;
+		type: 'function';
+		function: { name: string; arguments: string };
+	}>;
 	tool_call_id?: string;
 }
 
 export interface ChatTool {
 	type: 'function';
-	function: { name: string; description?: string; parameters?: { type?: string; properties?: Record<string, { type?: string; description?: string }>; required?: string[] } };
+	function: {
+		name: string;
+		description?: string;
+		parameters?: {
+			type?: string;
+			properties?: Record<string, { type?: string; description?: string }>;
+			required?: string[];
+		};
+	};
 }
 
 export interface ChatRequest {
@@ -54,8 +66,11 @@ export function textOf(message: ChatMessage): string {
 /** The tool results the conversation holds, oldest first, by the name of the tool that was called. */
 export function toolResults(request: ChatRequest): Array<{ name: string; content: string }> {
 	const names = new Map<string, string>();
-	for (const message of request.messages) for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
-	return request.messages.filter((m) => m.role === 'tool').map((m) => ({ name: names.get(m.tool_call_id ?? '') ?? '?', content: textOf(m) }));
+	for (const message of request.messages)
+		for (const call of message.tool_calls ?? []) names.set(call.id, call.function.name);
+	return request.messages
+		.filter((m) => m.role === 'tool')
+		.map((m) => ({ name: names.get(m.tool_call_id ?? '') ?? '?', content: textOf(m) }));
 }
 
 /** A string field's first value anywhere in a tool result (`"video_id":"vid_…"`). */
@@ -71,7 +86,11 @@ function completion(request: ChatRequest, reply: Reply) {
 			? {
 					role: 'assistant',
 					content: null,
-					tool_calls: reply.toolCalls.map((call) => ({ id: `call_${++callSeq}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } })),
+					tool_calls: reply.toolCalls.map((call) => ({
+						id: `call_${++callSeq}`,
+						type: 'function',
+						function: { name: call.name, arguments: JSON.stringify(call.args) },
+					})),
 				}
 			: { role: 'assistant', content: reply.content };
 	return {
@@ -86,14 +105,22 @@ function completion(request: ChatRequest, reply: Reply) {
 
 function stream(response: ServerResponse, request: ChatRequest, reply: Reply): void {
 	const body = completion(request, reply);
-	const message = body.choices[0].message as { content?: string | null; tool_calls?: Array<Record<string, unknown>> };
+	const message = body.choices[0].message as {
+		content?: string | null;
+		tool_calls?: Array<Record<string, unknown>>;
+	};
 	const chunk = (delta: Record<string, unknown>, finish: string | null) =>
 		`data: ${JSON.stringify({ id: body.id, object: 'chat.completion.chunk', created: body.created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 	response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
 	response.write(chunk({ role: 'assistant', content: message.content ?? '' }, null));
-	if (message.tool_calls) response.write(chunk({ tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) }, null));
+	if (message.tool_calls)
+		response.write(
+			chunk({ tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) }, null),
+		);
 	response.write(chunk({}, body.choices[0].finish_reason));
-	response.write(`data: ${JSON.stringify({ id: body.id, object: 'chat.completion.chunk', created: body.created, model: body.model, choices: [], usage: body.usage })}\n\n`);
+	response.write(
+		`data: ${JSON.stringify({ id: body.id, object: 'chat.completion.chunk', created: body.created, model: body.model, choices: [], usage: body.usage })}\n\n`,
+	);
 	response.end('data: [DONE]\n\n');
 }
 
@@ -103,13 +130,17 @@ async function readBody(request: IncomingMessage): Promise<string> {
 	return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startScriptedOpenAi(script: Script = () => ({ content: 'Done.' })): Promise<ScriptedOpenAi> {
+export async function startScriptedOpenAi(
+	script: Script = () => ({ content: 'Done.' }),
+): Promise<ScriptedOpenAi> {
 	const state = { requests: [] as ChatRequest[], script };
 	const server: Server = createServer((req, res) => {
 		void (async () => {
 			const url = req.url ?? '';
 			if (req.method !== 'POST' || !url.endsWith('/chat/completions')) {
-				res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `not scripted: ${req.method} ${url}` } }));
+				res
+					.writeHead(404, { 'content-type': 'application/json' })
+					.end(JSON.stringify({ error: { message: `not scripted: ${req.method} ${url}` } }));
 				return;
 			}
 			try {
@@ -117,9 +148,14 @@ export async function startScriptedOpenAi(script: Script = () => ({ content: 'Do
 				state.requests.push(request);
 				const reply = state.script(request);
 				if (request.stream) stream(res, request, reply);
-				else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(request, reply)));
+				else
+					res
+						.writeHead(200, { 'content-type': 'application/json' })
+						.end(JSON.stringify(completion(request, reply)));
 			} catch (error) {
-				res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: String(error) } }));
+				res
+					.writeHead(500, { 'content-type': 'application/json' })
+					.end(JSON.stringify({ error: { message: String(error) } }));
 			}
 		})();
 	});

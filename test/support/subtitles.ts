@@ -21,6 +21,12 @@ export function parseVtt(vtt: string): ParsedCue[] {
 	const parsed = new WebVTTParser(ENTITIES).parse(vtt, 'subtitles');
 	if (parsed.errors.length) throw new Error(`WebVTT errors: ${JSON.stringify(parsed.errors)}`);
 	const text = (node: { type?: string; value?: unknown; children?: unknown[] }): string =>
-		node.type === 'text' ? String(node.value) : (node.children ?? []).map((c) => text(c as typeof node)).join('');
-	return parsed.cues.map((c) => ({ start: Math.round(c.startTime * 1000), end: Math.round(c.endTime * 1000), text: text(c.tree as never) }));
+		node.type === 'text'
+			? String(node.value)
+			: (node.children ?? []).map((c) => text(c as typeof node)).join('');
+	return parsed.cues.map((c) => ({
+		start: Math.round(c.startTime * 1000),
+		end: Math.round(c.endTime * 1000),
+		text: text(c.tree as never),
+	}));
 }

@@ -5,11 +5,15 @@ import type { Dispatcher } from 'undici';
 
 import { sleep } from 'n8n-workflow';
 
-import { VisionStoryClient } from '../../nodes/shared/api/client';
-import type { HttpChannel, HttpRequest, HttpResponse } from '../../nodes/shared/api/http';
-import { NetworkError } from '../../nodes/shared/api/http';
-import type { TransportOptions } from '../../nodes/shared/api/transport';
-import { Transport } from '../../nodes/shared/api/transport';
+import { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
+import type {
+	HttpChannel,
+	HttpRequest,
+	HttpResponse,
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/http';
+import { NetworkError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/http';
+import type { TransportOptions } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/transport';
+import { Transport } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/transport';
 
 /** The same transport the nodes use, over undici instead of n8n: for scripts, benchmarks and tests. */
 export class UndiciChannel implements HttpChannel {
@@ -27,7 +31,10 @@ export class UndiciChannel implements HttpChannel {
 	}
 
 	async send(req: HttpRequest): Promise<HttpResponse> {
-		const query = req.query && Object.keys(req.query).length ? `?${new URLSearchParams(req.query).toString()}` : '';
+		const query =
+			req.query && Object.keys(req.query).length
+				? `?${new URLSearchParams(req.query).toString()}`
+				: '';
 		const options: NonNullable<Parameters<typeof request>[1]> = {
 			method: req.method,
 			headers: this.headersFor(req),
@@ -55,24 +62,38 @@ export class UndiciChannel implements HttpChannel {
 			return { status: res.statusCode, headers, body: text || undefined };
 		} catch (error) {
 			const e = error as { code?: string; name?: string; message?: string };
-			if (e.name === 'AbortError' || req.signal?.aborted) throw new NetworkError('ABORTED', 'cancelled', true);
-			if (error instanceof SyntaxError) return { status: 502, headers: {}, body: 'VisionStory answered with malformed JSON' };
+			if (e.name === 'AbortError' || req.signal?.aborted)
+				throw new NetworkError('ABORTED', 'cancelled', true);
+			if (error instanceof SyntaxError)
+				return { status: 502, headers: {}, body: 'VisionStory answered with malformed JSON' };
 			throw new NetworkError(e.code ?? 'ECONNRESET', e.message ?? 'no answer');
 		}
 	}
 
 	/** Request headers; the JSON GET most calls make reuses one object. */
 	private headersFor(req: HttpRequest): Record<string, string> {
-		const plainGet = req.response === 'json' && req.withApiKey && !req.stream && (req.body === undefined || req.method === 'GET');
+		const plainGet =
+			req.response === 'json' &&
+			req.withApiKey &&
+			!req.stream &&
+			(req.body === undefined || req.method === 'GET');
 		if (plainGet) return this.jsonGetHeaders;
-		const headers: Record<string, string> = { accept: req.response === 'json' ? 'application/json' : '*/*' };
+		const headers: Record<string, string> = {
+			accept: req.response === 'json' ? 'application/json' : '*/*',
+		};
 		if (req.withApiKey) headers['x-api-key'] = this.apiKey;
-		if (req.stream || (req.body !== undefined && req.method !== 'GET')) headers['content-type'] = 'application/json';
+		if (req.stream || (req.body !== undefined && req.method !== 'GET'))
+			headers['content-type'] = 'application/json';
 		return headers;
 	}
 }
 
 /** The client over undici; it waits with n8n-workflow's sleep (which the virtual-time tests replace) unless told otherwise. */
-export function createUndiciClient(apiKey: string, options: Omit<TransportOptions, 'secrets' | 'sleep'> & Partial<Pick<TransportOptions, 'sleep'>>): VisionStoryClient {
-	return new VisionStoryClient(new Transport(new UndiciChannel(apiKey), { sleep, ...options, secrets: [apiKey] }));
+export function createUndiciClient(
+	apiKey: string,
+	options: Omit<TransportOptions, 'secrets' | 'sleep'> & Partial<Pick<TransportOptions, 'sleep'>>,
+): VisionStoryClient {
+	return new VisionStoryClient(
+		new Transport(new UndiciChannel(apiKey), { sleep, ...options, secrets: [apiKey] }),
+	);
 }

@@ -7,17 +7,31 @@ import { TRIGGER } from './engine';
 export const NODE = 'VisionStory';
 
 /** The settings of a node a user picks in the editor's Settings tab. */
-export type NodeSettings = Pick<INode, 'onError' | 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'continueOnFail'>;
+export type NodeSettings = Pick<
+	INode,
+	'onError' | 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'continueOnFail'
+>;
 
 /**
  * A manual trigger feeding one VisionStory node, as the editor would save it. `type` is the node's
  * short name (`visionStoryTalkingVideo`); parameters are stored as given, expressions included.
  */
-export function oneNode(type: string, parameters: INode['parameters'], settings: NodeSettings = {}): WorkflowJson {
+export function oneNode(
+	type: string,
+	parameters: INode['parameters'],
+	settings: NodeSettings = {},
+): WorkflowJson {
 	return {
 		name: `${type} under test`,
 		nodes: [
-			{ id: 'trigger', name: TRIGGER, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'trigger',
+				name: TRIGGER,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'node-under-test',
 				name: NODE,

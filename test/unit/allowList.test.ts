@@ -4,7 +4,15 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 
 /** What n8n supplies to community nodes at run time (the verified-node rule). */
-const ALLOWED_MODULES = new Set(['n8n-workflow', 'zod/v3', 'lodash', 'luxon', 'p-limit', 'crypto', 'node:crypto']);
+const ALLOWED_MODULES = new Set([
+	'n8n-workflow',
+	'zod/v3',
+	'lodash',
+	'luxon',
+	'p-limit',
+	'crypto',
+	'node:crypto',
+]);
 const FORBIDDEN_GLOBALS = new Set([
 	'setTimeout',
 	'setInterval',
@@ -20,7 +28,9 @@ const FORBIDDEN_GLOBALS = new Set([
 	'__filename',
 ]);
 
-const root = join(__dirname, '../..');
+import { N8N_PACKAGE_DIR } from '../../scripts/paths';
+
+const root = N8N_PACKAGE_DIR;
 
 function sourceFiles(dir: string): string[] {
 	return readdirSync(dir).flatMap((name) => {
@@ -36,13 +46,23 @@ interface Finding {
 }
 
 function inspect(file: string): Finding[] {
-	const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+	const source = ts.createSourceFile(
+		file,
+		readFileSync(file, 'utf8'),
+		ts.ScriptTarget.Latest,
+		true,
+	);
 	const findings: Finding[] = [];
 	const where = relative(root, file);
 	const visit = (node: ts.Node) => {
-		if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+		if (
+			(ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+			node.moduleSpecifier &&
+			ts.isStringLiteral(node.moduleSpecifier)
+		) {
 			const name = node.moduleSpecifier.text;
-			if (!name.startsWith('.') && !ALLOWED_MODULES.has(name)) findings.push({ file: where, what: `imports ${name}` });
+			if (!name.startsWith('.') && !ALLOWED_MODULES.has(name))
+				findings.push({ file: where, what: `imports ${name}` });
 		}
 		if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
 			findings.push({ file: where, what: 'uses a dynamic import' });
@@ -71,5 +91,7 @@ test('node and credential code imports only what n8n supplies and touches no tim
 test('the check itself catches a forbidden import and a timer', () => {
 	const probe = join(__dirname, 'allowList.probe.fixture.ts.txt');
 	const findings = inspect(probe);
-	expect(findings.map((f) => f.what)).toEqual(expect.arrayContaining(['imports axios', 'imports fs', 'uses setTimeout', 'uses process']));
+	expect(findings.map((f) => f.what)).toEqual(
+		expect.arrayContaining(['imports axios', 'imports fs', 'uses setTimeout', 'uses process']),
+	);
 });

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { audioDurationSec, DURATION_HEADER_BYTES } from '../../nodes/shared/api/audioDuration';
-import { mp3DurationSec } from '../../nodes/VisionStoryTextToSpeech/mp3';
+import {
+	audioDurationSec,
+	DURATION_HEADER_BYTES,
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/audioDuration';
+import { mp3DurationSec } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTextToSpeech/mp3';
 import { speechAudio } from '../emulator/speechAudio';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../emulator/media', name));
@@ -27,5 +30,7 @@ test('a WAV is measured from its format and data chunks', () => {
 test('anything else, or a header that does not say, has no duration', () => {
 	expect(audioDurationSec('audio/mpeg', Buffer.from('not an mp3 at all'), 17)).toBeUndefined();
 	expect(audioDurationSec('audio/wav', Buffer.from('RIFF....WAVEjunk'), 16)).toBeUndefined();
-	expect(audioDurationSec('video/mp4', fixture('sample.mp4'), fixture('sample.mp4').length)).toBeUndefined();
+	expect(
+		audioDurationSec('video/mp4', fixture('sample.mp4'), fixture('sample.mp4').length),
+	).toBeUndefined();
 });

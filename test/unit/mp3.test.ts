@@ -1,5 +1,12 @@
-import { joinMp3, Mp3Error, mp3DurationSec, parseMp3, readFrameHeader, type Mp3Stream } from '../../nodes/VisionStoryTextToSpeech/mp3';
-import { splitScript } from '../../nodes/VisionStoryTextToSpeech/textParts';
+import {
+	joinMp3,
+	Mp3Error,
+	mp3DurationSec,
+	parseMp3,
+	readFrameHeader,
+	type Mp3Stream,
+} from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTextToSpeech/mp3';
+import { splitScript } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTextToSpeech/textParts';
 import { startEmulator, type Emulator } from '../emulator';
 import { probe } from '../emulator/mediaProbe';
 import { api, fixture, type Answer } from '../emulator/testkit';
@@ -50,11 +57,18 @@ describe('parseMp3', () => {
 		const audioStart = s.tags[0].length;
 		expect(s.vbrHeaders).toHaveLength(1);
 		const info = s.vbrHeaders[0];
-		expect(info).toMatchObject({ kind: 'Info', offset: audioStart, frames: s.frames.length, bytes: sample.length - audioStart });
+		expect(info).toMatchObject({
+			kind: 'Info',
+			offset: audioStart,
+			frames: s.frames.length,
+			bytes: sample.length - audioStart,
+		});
 		expectFramesBackToBack(s, audioStart, sample.length);
 		expect(s.sampleRate).toBe(decoded.raw.sampleRate);
 		expect(s.samples).toBe(decoded.raw.samplesDecoded);
-		expect(info.encoderDelay! + info.encoderPadding!).toBe(decoded.raw.samplesDecoded - decoded.gapless.samplesDecoded);
+		expect(info.encoderDelay! + info.encoderPadding!).toBe(
+			decoded.raw.samplesDecoded - decoded.gapless.samplesDecoded,
+		);
 		expect(s.durationSec).toBeCloseTo(decoded.raw.samplesDecoded / decoded.raw.sampleRate, 9);
 		expect(mp3DurationSec(sample)).toBe(s.durationSec);
 		// The emulator's own reader takes the length from the Info frame's count.
@@ -62,7 +76,13 @@ describe('parseMp3', () => {
 	});
 
 	test('frame headers: version, bitrate, sample rate, padding, channel mode and CRC', () => {
-		const v1 = silentFrames(1, { version: '1', sampleRate: 44100, kbps: 128, mono: false, crc: true });
+		const v1 = silentFrames(1, {
+			version: '1',
+			sampleRate: 44100,
+			kbps: 128,
+			mono: false,
+			crc: true,
+		});
 		expect(readFrameHeader(v1, 0)).toEqual({
 			version: '1',
 			bitrateKbps: 128,
@@ -75,7 +95,14 @@ describe('parseMp3', () => {
 			frameBytes: v1.length,
 		});
 		const v25 = silentFrames(1, { version: '2.5', sampleRate: 8000, kbps: 16, mono: true });
-		expect(readFrameHeader(v25, 0)).toMatchObject({ version: '2.5', sampleRate: 8000, channelMode: 'mono', channels: 1, crc: false, samplesPerFrame: 576 });
+		expect(readFrameHeader(v25, 0)).toMatchObject({
+			version: '2.5',
+			sampleRate: 8000,
+			channelMode: 'mono',
+			channels: 1,
+			crc: false,
+			samplesPerFrame: 576,
+		});
 		const padded = Buffer.from(v25);
 		padded[2] |= 0x02;
 		expect(readFrameHeader(padded, 0)).toMatchObject({ padding: true, frameBytes: v25.length + 1 });
@@ -96,13 +123,31 @@ describe('parseMp3', () => {
 		const bare = parseMp3(sample);
 		const variants: Array<[string, Buffer, string[]]> = [
 			['ID3v2.3 + ID3v1', tagged(sample, { id3v2Version: 3, id3v1: true }), ['id3v2', 'id3v1']],
-			['ID3v2.4 unsynchronised', tagged(sample, { id3v2Version: 4, id3v1: false, unsynch: true }), ['id3v2']],
-			['ID3v2.4 footer + APEv2 + ID3v1', Buffer.concat([id3v24WithFooter('Intro'), sample, apeTag({ Title: 'Intro', Artist: 'Narrator' }), tagged(sample, { id3v2Version: 3, id3v1: true }).subarray(-128)]), ['id3v2', 'id3v2', 'apev2', 'id3v1']],
+			[
+				'ID3v2.4 unsynchronised',
+				tagged(sample, { id3v2Version: 4, id3v1: false, unsynch: true }),
+				['id3v2'],
+			],
+			[
+				'ID3v2.4 footer + APEv2 + ID3v1',
+				Buffer.concat([
+					id3v24WithFooter('Intro'),
+					sample,
+					apeTag({ Title: 'Intro', Artist: 'Narrator' }),
+					tagged(sample, { id3v2Version: 3, id3v1: true }).subarray(-128),
+				]),
+				['id3v2', 'id3v2', 'apev2', 'id3v1'],
+			],
 		];
 		for (const [name, mp3, kinds] of variants) {
 			const s = parseMp3(mp3);
 			expect([name, s.tags.map((t) => t.kind)]).toEqual([name, kinds]);
-			expect([name, s.frames.length, s.vbrHeaders.length, s.junk]).toEqual([name, bare.frames.length, 1, []]);
+			expect([name, s.frames.length, s.vbrHeaders.length, s.junk]).toEqual([
+				name,
+				bare.frames.length,
+				1,
+				[],
+			]);
 			const tagBytes = s.tags.reduce((n, t) => n + t.length, 0);
 			const frameBytes = s.frames.reduce((n, f) => n + f.frameBytes, 0) + s.vbrHeaders[0].length;
 			expect([name, tagBytes + frameBytes]).toEqual([name, mp3.length]);
@@ -112,8 +157,15 @@ describe('parseMp3', () => {
 	test('damage between frames and a frame cut off at the end are reported as junk and skipped', () => {
 		const bare = parseMp3(sample);
 		const cut = bare.frames[50].offset;
-		const garbage = Buffer.from('not audio at all, just bytes \xff\xfb\x00 that look odd', 'latin1');
-		const damaged = Buffer.concat([sample.subarray(0, cut), garbage, sample.subarray(cut, sample.length - 40)]);
+		const garbage = Buffer.from(
+			'not audio at all, just bytes \xff\xfb\x00 that look odd',
+			'latin1',
+		);
+		const damaged = Buffer.concat([
+			sample.subarray(0, cut),
+			garbage,
+			sample.subarray(cut, sample.length - 40),
+		]);
 		const s = parseMp3(damaged);
 		expect(s.junk).toEqual([
 			{ offset: cut, length: garbage.length },
@@ -127,7 +179,10 @@ describe('parseMp3', () => {
 		const s = parseMp3(naive);
 		const bare = parseMp3(sample);
 		expect(s.frames.length).toBe(2 * bare.frames.length);
-		expect(s.vbrHeaders.map((v) => v.offset)).toEqual([bare.vbrHeaders[0].offset, sample.length + bare.vbrHeaders[0].offset]);
+		expect(s.vbrHeaders.map((v) => v.offset)).toEqual([
+			bare.vbrHeaders[0].offset,
+			sample.length + bare.vbrHeaders[0].offset,
+		]);
 		expect(s.tags.map((t) => [t.kind, t.offset])).toEqual([
 			['id3v2', 0],
 			['id3v2', sample.length],
@@ -135,7 +190,7 @@ describe('parseMp3', () => {
 		expect(s.durationSec).toBeCloseTo(2 * bare.durationSec, 9);
 	});
 
-	test("a Fraunhofer VBRI header frame is read and, like Xing, not counted as audio", () => {
+	test('a Fraunhofer VBRI header frame is read and, like Xing, not counted as audio', () => {
 		const format = { version: '1', sampleRate: 44100, kbps: 128, mono: false } as const;
 		const header = silentFrames(1, format);
 		const audio = silentFrames(20, format);
@@ -144,15 +199,31 @@ describe('parseMp3', () => {
 		header.writeUInt32BE(header.length + audio.length, 46);
 		header.writeUInt32BE(20, 50);
 		const s = parseMp3(Buffer.concat([header, audio]));
-		expect(s.vbrHeaders).toEqual([{ kind: 'VBRI', offset: 0, length: header.length, bytes: header.length + audio.length, frames: 20 }]);
+		expect(s.vbrHeaders).toEqual([
+			{
+				kind: 'VBRI',
+				offset: 0,
+				length: header.length,
+				bytes: header.length + audio.length,
+				frames: 20,
+			},
+		]);
 		expect(s.frames).toHaveLength(20);
 		expect(s.durationSec).toBeCloseTo((20 * 1152) / 44100, 9);
 		expect(joinMp3([Buffer.concat([header, audio])]).frames).toBe(20);
 	});
 
 	test('data that is not MP3 is refused', () => {
-		for (const bytes of [fixture('sample.png'), fixture('sample.wav'), Buffer.alloc(0), Buffer.from([0xff, 0xfb, 0x90])]) {
-			expect(thrown(() => parseMp3(bytes))).toMatchObject({ reason: 'notMp3', message: expect.stringContaining('not an MP3') });
+		for (const bytes of [
+			fixture('sample.png'),
+			fixture('sample.wav'),
+			Buffer.alloc(0),
+			Buffer.from([0xff, 0xfb, 0x90]),
+		]) {
+			expect(thrown(() => parseMp3(bytes))).toMatchObject({
+				reason: 'notMp3',
+				message: expect.stringContaining('not an MP3'),
+			});
 		}
 	});
 });
@@ -169,18 +240,28 @@ describe('joinMp3', () => {
 		expect(parts).toHaveLength(4);
 		const answers: Answer[] = [];
 		for (const part of parts) {
-			const r = await api(emu, 'POST', '/api/v1/tts', { body: { text: part.text, voice_id: 'Echo' } });
+			const r = await api(emu, 'POST', '/api/v1/tts', {
+				body: { text: part.text, voice_id: 'Echo' },
+			});
 			expect(r.status).toBe(200);
 			answers.push(r);
 		}
 		// The request log shows which text each call carried.
-		expect(emu.requests({ path: '/api/v1/tts' }).map((e) => e.text)).toEqual(parts.map((p) => p.text));
+		expect(emu.requests({ path: '/api/v1/tts' }).map((e) => e.text)).toEqual(
+			parts.map((p) => p.text),
+		);
 
 		const mp3s = answers.map((r) => r.raw);
 		const streams = mp3s.map((b) => parseMp3(b));
 		streams.forEach((s, i) => {
 			expect(s.tags.map((t) => t.kind)).toEqual(['id3v2']);
-			expect(s.vbrHeaders).toEqual([expect.objectContaining({ kind: 'Info', frames: s.frames.length, bytes: mp3s[i].length - s.tags[0].length })]);
+			expect(s.vbrHeaders).toEqual([
+				expect.objectContaining({
+					kind: 'Info',
+					frames: s.frames.length,
+					bytes: mp3s[i].length - s.tags[0].length,
+				}),
+			]);
 			expectFramesBackToBack(s, s.tags[0].length, mp3s[i].length);
 			expect(s.durationSec).toBeCloseTo(Number(answers[i].headers['x-audio-duration-sec']), 3);
 		});
@@ -189,7 +270,12 @@ describe('joinMp3', () => {
 		const s = parseMp3(joined.mp3);
 		expect(s.tags).toEqual([]);
 		expect(s.vbrHeaders).toHaveLength(1);
-		expect(s.vbrHeaders[0]).toMatchObject({ kind: 'Info', offset: 0, frames: s.frames.length, bytes: joined.mp3.length });
+		expect(s.vbrHeaders[0]).toMatchObject({
+			kind: 'Info',
+			offset: 0,
+			frames: s.frames.length,
+			bytes: joined.mp3.length,
+		});
 		expectFramesBackToBack(s, 0, joined.mp3.length);
 		expect(occurrences(joined.mp3, 'Info') + occurrences(joined.mp3, 'Xing')).toBe(1);
 		expect(occurrences(joined.mp3, 'VisionStory emulator')).toBe(0);
@@ -197,10 +283,24 @@ describe('joinMp3', () => {
 		const reported = answers.reduce((sum, r) => sum + Number(r.headers['x-audio-duration-sec']), 0);
 		expect(Math.abs(s.durationSec - reported)).toBeLessThan(frameSeconds(s));
 		expect(s.frames.length).toBe(streams.reduce((n, p) => n + p.frames.length, 0));
-		expect(joined).toMatchObject({ frames: s.frames.length, durationSec: s.durationSec, sampleRate: s.sampleRate });
+		expect(joined).toMatchObject({
+			frames: s.frames.length,
+			durationSec: s.durationSec,
+			sampleRate: s.sampleRate,
+		});
 		expect(joined.partDurationsSec).toEqual(streams.map((p) => p.durationSec));
 		// Audio bytes are the parts' frames, in order and unchanged.
-		expect(joined.mp3.subarray(s.frames[0].offset).equals(Buffer.concat(streams.flatMap((p, i) => p.frames.map((f) => mp3s[i].subarray(f.offset, f.offset + f.frameBytes)))))).toBe(true);
+		expect(
+			joined.mp3
+				.subarray(s.frames[0].offset)
+				.equals(
+					Buffer.concat(
+						streams.flatMap((p, i) =>
+							p.frames.map((f) => mp3s[i].subarray(f.offset, f.offset + f.frameBytes)),
+						),
+					),
+				),
+		).toBe(true);
 
 		// A real decoder agrees: every frame decodes, and with gapless on it trims the first part's
 		// delay and the last part's padding, which it can only know from the new header.
@@ -218,14 +318,27 @@ describe('joinMp3', () => {
 	test('parts with varying bitrates get a Xing header with a rising seek table; tagged and damaged parts join clean', () => {
 		const vbr = [
 			tagged(sample, { id3v2Version: 3, id3v1: true }),
-			Buffer.concat([silentFrames(40, { version: '2', sampleRate: 22050, kbps: 64, mono: true }), apeTag({ Title: 'x' })]),
-			Buffer.concat([Buffer.from('junk before the first frame'), silentFrames(25, { version: '2', sampleRate: 22050, kbps: 32, mono: true })]),
+			Buffer.concat([
+				silentFrames(40, { version: '2', sampleRate: 22050, kbps: 64, mono: true }),
+				apeTag({ Title: 'x' }),
+			]),
+			Buffer.concat([
+				Buffer.from('junk before the first frame'),
+				silentFrames(25, { version: '2', sampleRate: 22050, kbps: 32, mono: true }),
+			]),
 			Buffer.concat([id3v24WithFooter('end'), sample.subarray(parseMp3(sample).frames[0].offset)]),
 		];
 		const joined = joinMp3(vbr);
 		const s = parseMp3(joined.mp3);
 		expect(s.tags).toEqual([]);
-		expect(s.vbrHeaders).toEqual([expect.objectContaining({ kind: 'Xing', offset: 0, frames: s.frames.length, bytes: joined.mp3.length })]);
+		expect(s.vbrHeaders).toEqual([
+			expect.objectContaining({
+				kind: 'Xing',
+				offset: 0,
+				frames: s.frames.length,
+				bytes: joined.mp3.length,
+			}),
+		]);
 		expectFramesBackToBack(s, 0, joined.mp3.length);
 		expect(new Set(s.frames.map((f) => f.bitrateKbps)).size).toBe(3);
 		expect(s.frames.length).toBe(vbr.map((p) => parseMp3(p).frames.length).reduce((a, b) => a + b));
@@ -248,25 +361,39 @@ describe('joinMp3', () => {
 		['MPEG 1 stereo', { version: '1', sampleRate: 44100, kbps: 128, mono: false }, 1152],
 		['MPEG 1 mono', { version: '1', sampleRate: 48000, kbps: 32, mono: true }, 1152],
 		['MPEG 2.5 mono', { version: '2.5', sampleRate: 8000, kbps: 8, mono: true }, 576],
-	] as const)('%s parts join with an Info frame large enough for its header, and decode', (_name, format, samplesPerFrame) => {
-		const parts = [silentFrames(30, format), silentFrames(12, format), silentFrames(7, format)];
-		const joined = joinMp3(parts);
-		const s = parseMp3(joined.mp3);
-		expect(s.vbrHeaders).toEqual([expect.objectContaining({ kind: 'Info', frames: 49, bytes: joined.mp3.length })]);
-		expect(s.vbrHeaders[0].encoder).toBeUndefined();
-		expectFramesBackToBack(s, 0, joined.mp3.length);
-		expect(s.samplesPerFrame).toBe(samplesPerFrame);
-		expect(joined.durationSec).toBeCloseTo((49 * samplesPerFrame) / format.sampleRate, 9);
-		const decoded = decodeMp3(joined.mp3);
-		expect(decoded.raw.errors).toEqual([]);
-		expect(decoded.raw.samplesDecoded).toBe(49 * samplesPerFrame);
-	});
+	] as const)(
+		'%s parts join with an Info frame large enough for its header, and decode',
+		(_name, format, samplesPerFrame) => {
+			const parts = [silentFrames(30, format), silentFrames(12, format), silentFrames(7, format)];
+			const joined = joinMp3(parts);
+			const s = parseMp3(joined.mp3);
+			expect(s.vbrHeaders).toEqual([
+				expect.objectContaining({ kind: 'Info', frames: 49, bytes: joined.mp3.length }),
+			]);
+			expect(s.vbrHeaders[0].encoder).toBeUndefined();
+			expectFramesBackToBack(s, 0, joined.mp3.length);
+			expect(s.samplesPerFrame).toBe(samplesPerFrame);
+			expect(joined.durationSec).toBeCloseTo((49 * samplesPerFrame) / format.sampleRate, 9);
+			const decoded = decodeMp3(joined.mp3);
+			expect(decoded.raw.errors).toEqual([]);
+			expect(decoded.raw.samplesDecoded).toBe(49 * samplesPerFrame);
+		},
+	);
 
 	test('parts of another sample rate, MPEG version or channel count are refused, naming the part', () => {
 		const other: Array<[Buffer, RegExp]> = [
-			[silentFrames(5, { version: '2', sampleRate: 24000, kbps: 48, mono: true }), /Part 3 is MPEG 2, 24000 Hz, mono but part 1 is MPEG 2, 22050 Hz, mono/],
-			[silentFrames(5, { version: '1', sampleRate: 44100, kbps: 64, mono: true }), /Part 3 is MPEG 1, 44100 Hz/],
-			[silentFrames(5, { version: '2', sampleRate: 22050, kbps: 48, mono: false }), /Part 3 is MPEG 2, 22050 Hz, stereo/],
+			[
+				silentFrames(5, { version: '2', sampleRate: 24000, kbps: 48, mono: true }),
+				/Part 3 is MPEG 2, 24000 Hz, mono but part 1 is MPEG 2, 22050 Hz, mono/,
+			],
+			[
+				silentFrames(5, { version: '1', sampleRate: 44100, kbps: 64, mono: true }),
+				/Part 3 is MPEG 1, 44100 Hz/,
+			],
+			[
+				silentFrames(5, { version: '2', sampleRate: 22050, kbps: 48, mono: false }),
+				/Part 3 is MPEG 2, 22050 Hz, stereo/,
+			],
 		];
 		for (const [odd, says] of other) {
 			const error = thrown(() => joinMp3([sample, sample, odd, sample]));
@@ -274,9 +401,17 @@ describe('joinMp3', () => {
 			expect(error.message).toMatch(says);
 		}
 		expect(thrown(() => joinMp3([]))).toMatchObject({ reason: 'noParts' });
-		expect(thrown(() => joinMp3([sample, fixture('sample.png')]))).toMatchObject({ reason: 'notMp3', part: 1, message: expect.stringContaining('Part 2 of 2 is not an MP3') });
+		expect(thrown(() => joinMp3([sample, fixture('sample.png')]))).toMatchObject({
+			reason: 'notMp3',
+			part: 1,
+			message: expect.stringContaining('Part 2 of 2 is not an MP3'),
+		});
 		const onlyHeader = sample.subarray(0, parseMp3(sample).frames[0].offset);
-		expect(thrown(() => joinMp3([onlyHeader]))).toMatchObject({ reason: 'notMp3', part: 0, message: 'The audio has no audio frames' });
+		expect(thrown(() => joinMp3([onlyHeader]))).toMatchObject({
+			reason: 'notMp3',
+			part: 0,
+			message: 'The audio has no audio frames',
+		});
 	});
 
 	test('one part joins to itself without its tags, same frames and length', () => {

@@ -14,7 +14,11 @@ export interface SilentFormat {
 }
 
 const VERSION_BITS = { '1': 3, '2': 2, '2.5': 0 } as const;
-const RATES = { '1': [44100, 48000, 32000], '2': [22050, 24000, 16000], '2.5': [11025, 12000, 8000] } as const;
+const RATES = {
+	'1': [44100, 48000, 32000],
+	'2': [22050, 24000, 16000],
+	'2.5': [11025, 12000, 8000],
+} as const;
 const KBPS_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
 const KBPS_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
 
@@ -36,12 +40,36 @@ export function silentFrames(count: number, f: SilentFormat): Buffer {
 }
 
 /** `mp3` re-tagged by mp3tag.js: an ID3v2 tag of that version (with padding) and, if asked, ID3v1. */
-export function tagged(mp3: Buffer, options: { id3v2Version: 3 | 4; id3v1: boolean; unsynch?: boolean }): Buffer {
-	const tag = new MP3Tag(mp3.buffer.slice(mp3.byteOffset, mp3.byteOffset + mp3.length) as ArrayBuffer, false);
+export function tagged(
+	mp3: Buffer,
+	options: { id3v2Version: 3 | 4; id3v1: boolean; unsynch?: boolean },
+): Buffer {
+	const tag = new MP3Tag(
+		mp3.buffer.slice(mp3.byteOffset, mp3.byteOffset + mp3.length) as ArrayBuffer,
+		false,
+	);
 	tag.read();
 	tag.tags.v2 = { TIT2: 'Voice-over part', TPE1: 'Narrator' };
-	if (options.id3v1) tag.tags.v1 = { title: 'Voice-over part', artist: 'Narrator', album: '', year: '2024', comment: '', track: '', genre: 'Speech' };
-	tag.save({ strict: false, id3v1: { include: options.id3v1 }, id3v2: { include: true, version: options.id3v2Version, padding: 64, unsynch: options.unsynch ?? false } });
+	if (options.id3v1)
+		tag.tags.v1 = {
+			title: 'Voice-over part',
+			artist: 'Narrator',
+			album: '',
+			year: '2024',
+			comment: '',
+			track: '',
+			genre: 'Speech',
+		};
+	tag.save({
+		strict: false,
+		id3v1: { include: options.id3v1 },
+		id3v2: {
+			include: true,
+			version: options.id3v2Version,
+			padding: 64,
+			unsynch: options.unsynch ?? false,
+		},
+	});
 	if (tag.error) throw new Error(tag.error);
 	return Buffer.from(tag.buffer as ArrayBuffer);
 }
@@ -53,8 +81,18 @@ function syncsafe(n: number): Buffer {
 /** An ID3v2.4 tag with the footer flag set and its "3DI" footer. */
 export function id3v24WithFooter(title: string): Buffer {
 	const text = Buffer.concat([Buffer.from([3]), Buffer.from(title, 'utf8')]);
-	const frame = Buffer.concat([Buffer.from('TIT2', 'latin1'), syncsafe(text.length), Buffer.from([0, 0]), text]);
-	const head = (magic: string) => Buffer.concat([Buffer.from(magic, 'latin1'), Buffer.from([4, 0, 0x10]), syncsafe(frame.length)]);
+	const frame = Buffer.concat([
+		Buffer.from('TIT2', 'latin1'),
+		syncsafe(text.length),
+		Buffer.from([0, 0]),
+		text,
+	]);
+	const head = (magic: string) =>
+		Buffer.concat([
+			Buffer.from(magic, 'latin1'),
+			Buffer.from([4, 0, 0x10]),
+			syncsafe(frame.length),
+		]);
 	return Buffer.concat([head('ID3'), frame, head('3DI')]);
 }
 

@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const root = join(__dirname, '../..');
+import { N8N_PACKAGE_DIR } from '../../scripts/paths';
+
+const root = N8N_PACKAGE_DIR;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 test('package.json meets the verified community node rules', () => {
@@ -21,18 +23,38 @@ test('package.json meets the verified community node rules', () => {
 test('every node and credential listed in package.json is built, with its codex and icons', () => {
 	for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials] as string[]) {
 		expect(existsSync(join(root, file))).toBe(true);
-		if (file.endsWith('.node.js')) expect(existsSync(join(root, file.replace(/\.js$/, '.json')))).toBe(true);
+		if (file.endsWith('.node.js'))
+			expect(existsSync(join(root, file.replace(/\.js$/, '.json')))).toBe(true);
 	}
-	for (const icon of ['dist/icons/visionstory.svg', 'dist/icons/visionstory.dark.svg', 'dist/nodes/shared/api/client.js']) {
+	for (const icon of [
+		'dist/icons/visionstory.svg',
+		'dist/icons/visionstory.dark.svg',
+		'dist/nodes/shared/api/client.js',
+	]) {
 		expect(existsSync(join(root, icon))).toBe(true);
 	}
 });
 
 test('npm pack holds only dist, README, LICENSE and package.json', () => {
-	const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+	const [packed] = JSON.parse(
+		execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+			cwd: root,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		}),
+	);
 	const paths: string[] = packed.files.map((f: { path: string }) => f.path);
-	const outside = paths.filter((p) => !p.startsWith('dist/') && !['README.md', 'LICENSE.md', 'package.json'].includes(p));
+	const outside = paths.filter(
+		(p) => !p.startsWith('dist/') && !['README.md', 'LICENSE.md', 'package.json'].includes(p),
+	);
 	expect(outside).toEqual([]);
-	expect(paths).toEqual(expect.arrayContaining(['README.md', 'LICENSE.md', 'package.json', 'dist/credentials/VisionStoryApi.credentials.js']));
+	expect(paths).toEqual(
+		expect.arrayContaining([
+			'README.md',
+			'LICENSE.md',
+			'package.json',
+			'dist/credentials/VisionStoryApi.credentials.js',
+		]),
+	);
 	expect(paths.some((p) => p.includes('.test.') || p.startsWith('dist/test'))).toBe(false);
 });

@@ -2,7 +2,13 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { NodeHelpers } from 'n8n-workflow';
-import type { INode, INodeProperties, INodePropertyCollection, INodePropertyOptions, INodeType } from 'n8n-workflow';
+import type {
+	INode,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeType,
+} from 'n8n-workflow';
 
 import { loadPackageNodeTypes } from '../harness/package';
 
@@ -17,7 +23,9 @@ const frozen = join(root, 'test/workflows/release-0.1.0');
 const PACKAGE = 'n8n-nodes-visionstory.';
 
 const nodeTypes = new Map(
-	Object.entries(loadPackageNodeTypes()).map(([type, node]) => [type.slice(PACKAGE.length), node as INodeType] as const),
+	Object.entries(loadPackageNodeTypes()).map(
+		([type, node]) => [type.slice(PACKAGE.length), node as INodeType] as const,
+	),
 );
 
 /** n8n's loader adds Poll Times to every polling node: n8n's parameter, not ours. */
@@ -33,14 +41,22 @@ interface Parameter {
 function parametersOf(properties: INodeProperties[], prefix = ''): Array<[string, Parameter]> {
 	return properties.flatMap((p) => {
 		const path = `${prefix}${p.name}`;
-		const options = (p.options ?? []) as Array<INodePropertyOptions | INodeProperties | INodePropertyCollection>;
-		const values = p.type === 'options' || p.type === 'multiOptions' ? options.map((o) => String((o as INodePropertyOptions).value)) : undefined;
+		const options = (p.options ?? []) as Array<
+			INodePropertyOptions | INodeProperties | INodePropertyCollection
+		>;
+		const values =
+			p.type === 'options' || p.type === 'multiOptions'
+				? options.map((o) => String((o as INodePropertyOptions).value))
+				: undefined;
 		const nested = options.flatMap((o) => {
 			if ('values' in o) return parametersOf(o.values, `${path}.${o.name}.`);
 			if ('type' in o) return parametersOf([o], `${path}.`);
 			return [];
 		});
-		return [[path, values ? { type: p.type, values } : { type: p.type }] as [string, Parameter], ...nested];
+		return [
+			[path, values ? { type: p.type, values } : { type: p.type }] as [string, Parameter],
+			...nested,
+		];
 	});
 }
 
@@ -48,11 +64,20 @@ type Interface = Record<string, Record<string, Parameter>>;
 
 function currentInterface(): Interface {
 	return Object.fromEntries(
-		[...nodeTypes].map(([name, node]) => [name, Object.fromEntries(parametersOf(node.description.properties).sort(([a], [b]) => a.localeCompare(b)))]),
+		[...nodeTypes].map(([name, node]) => [
+			name,
+			Object.fromEntries(
+				parametersOf(node.description.properties).sort(([a], [b]) => a.localeCompare(b)),
+			),
+		]),
 	);
 }
 
-if (process.env.FREEZE_INTERFACE === '1') writeFileSync(join(frozen, 'interface.json'), `${JSON.stringify(currentInterface(), null, '\t')}\n`);
+if (process.env.FREEZE_INTERFACE === '1')
+	writeFileSync(
+		join(frozen, 'interface.json'),
+		`${JSON.stringify(currentInterface(), null, '\t')}\n`,
+	);
 
 test('every parameter of the first release still exists with its type and every value it allowed', () => {
 	const released = JSON.parse(readFileSync(join(frozen, 'interface.json'), 'utf8')) as Interface;
@@ -78,32 +103,54 @@ function leaves(value: unknown, path: string[] = []): Array<[string[], unknown]>
 	if (value && typeof value === 'object' && !Array.isArray(value) && !('__rl' in value)) {
 		return Object.entries(value).flatMap(([k, v]) => leaves(v, [...path, k]));
 	}
-	if (Array.isArray(value) && value.some((v) => v && typeof v === 'object')) return value.flatMap((v, i) => leaves(v, [...path, String(i)]));
+	if (Array.isArray(value) && value.some((v) => v && typeof v === 'object'))
+		return value.flatMap((v, i) => leaves(v, [...path, String(i)]));
 	return [[path, value]];
 }
 
 function at(parameters: unknown, path: string[]): unknown {
-	return path.reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), parameters);
+	return path.reduce<unknown>(
+		(v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined),
+		parameters,
+	);
 }
 
-const folders = ['examples', 'test/workflows', 'test/e2e/queue/workflows', 'test/workflows/release-0.1.0'];
+const folders = [
+	'examples',
+	'test/workflows',
+	'test/e2e/queue/workflows',
+	'test/workflows/release-0.1.0',
+];
 const workflows = folders
 	.flatMap((folder) =>
 		readdirSync(join(root, folder))
 			.filter((f) => f.endsWith('.json') && f !== 'interface.json')
-			.map((file) => [`${folder}/${file}`, (JSON.parse(readFileSync(join(root, folder, file), 'utf8')) as { nodes: INode[] }).nodes.filter((n) => n.type.startsWith(PACKAGE))] as const),
+			.map(
+				(file) =>
+					[
+						`${folder}/${file}`,
+						(
+							JSON.parse(readFileSync(join(root, folder, file), 'utf8')) as { nodes: INode[] }
+						).nodes.filter((n) => n.type.startsWith(PACKAGE)),
+					] as const,
+			),
 	)
 	.filter(([, nodes]) => nodes.length > 0);
 
 test('the shipped examples are frozen as the first release saved them', () => {
 	const shipped = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.json'));
-	expect(readdirSync(frozen).filter((f) => f.endsWith('.json') && f !== 'interface.json')).toEqual(expect.arrayContaining(shipped));
+	expect(readdirSync(frozen).filter((f) => f.endsWith('.json') && f !== 'interface.json')).toEqual(
+		expect.arrayContaining(shipped),
+	);
 });
 
 test('every shipped example and frozen copy is among the workflows checked', () => {
 	const checked = new Set(workflows.map(([file]) => file));
 	for (const folder of ['examples', 'test/workflows/release-0.1.0']) {
-		for (const file of readdirSync(join(root, folder)).filter((f) => f.endsWith('.json') && f !== 'interface.json')) expect(checked).toContain(`${folder}/${file}`);
+		for (const file of readdirSync(join(root, folder)).filter(
+			(f) => f.endsWith('.json') && f !== 'interface.json',
+		))
+			expect(checked).toContain(`${folder}/${file}`);
 	}
 });
 
@@ -116,9 +163,17 @@ test.each(workflows)('%s: n8n keeps every VisionStory parameter it saved', (_, n
 			dropped.push(`${node.name}: unknown node type ${node.type}`);
 			continue;
 		}
-		const kept = NodeHelpers.getNodeParameters(type.description.properties, node.parameters, true, false, node, type.description);
+		const kept = NodeHelpers.getNodeParameters(
+			type.description.properties,
+			node.parameters,
+			true,
+			false,
+			node,
+			type.description,
+		);
 		for (const [path, value] of leaves(node.parameters).filter(([p]) => !N8N_OWN.has(p[0]))) {
-			if (JSON.stringify(at(kept, path)) !== JSON.stringify(value)) dropped.push(`${node.name}: ${path.join('.')}`);
+			if (JSON.stringify(at(kept, path)) !== JSON.stringify(value))
+				dropped.push(`${node.name}: ${path.join('.')}`);
 		}
 	}
 	expect(dropped).toEqual([]);

@@ -22,7 +22,9 @@ export function englishScript(chars: number, seed = 1): string {
 	const paragraphs: string[] = [];
 	let length = 0;
 	while (length < chars) {
-		const sentences = Array.from({ length: 3 + Math.floor(rand() * 4) }, () => englishSentence(rand));
+		const sentences = Array.from({ length: 3 + Math.floor(rand() * 4) }, () =>
+			englishSentence(rand),
+		);
 		const paragraph = sentences.join(' ');
 		paragraphs.push(paragraph);
 		length += paragraph.length + 2;
@@ -43,8 +45,28 @@ export function englishParagraph(chars: number, seed = 2): string {
 	return sentences.join(' ');
 }
 
-const ZH_PHRASES = ['我们的新产品', '可以帮助小团队', '在几分钟内', '录制讲解视频', '不需要摄影棚', '也不需要剪辑技能', '你只要输入脚本', '选择声音和形象', '然后分享给客户'];
-const JA_PHRASES = ['新しい製品は', '小さなチームが', '数分で', '説明動画を', '作れるように', 'なりました', 'スタジオも', '編集の技術も', 'いりません'];
+const ZH_PHRASES = [
+	'我们的新产品',
+	'可以帮助小团队',
+	'在几分钟内',
+	'录制讲解视频',
+	'不需要摄影棚',
+	'也不需要剪辑技能',
+	'你只要输入脚本',
+	'选择声音和形象',
+	'然后分享给客户',
+];
+const JA_PHRASES = [
+	'新しい製品は',
+	'小さなチームが',
+	'数分で',
+	'説明動画を',
+	'作れるように',
+	'なりました',
+	'スタジオも',
+	'編集の技術も',
+	'いりません',
+];
 
 /** Chinese or Japanese without spaces: sentences end in 。！？, Japanese ones sometimes inside 「」. */
 export function cjkScript(chars: number, language: 'zh' | 'ja', seed = 3): string {
@@ -53,7 +75,10 @@ export function cjkScript(chars: number, language: 'zh' | 'ja', seed = 3): strin
 	let text = '';
 	while (text.length < chars) {
 		const n = 2 + Math.floor(rand() * 5);
-		let sentence = Array.from({ length: n }, () => phrases[Math.floor(rand() * phrases.length)]).join(rand() < 0.3 ? '，' : '');
+		let sentence = Array.from(
+			{ length: n },
+			() => phrases[Math.floor(rand() * phrases.length)],
+		).join(rand() < 0.3 ? '，' : '');
 		sentence += ['。', '。', '！', '？'][Math.floor(rand() * 4)];
 		if (language === 'ja' && rand() < 0.2) sentence = `「${sentence}」`;
 		text += sentence;

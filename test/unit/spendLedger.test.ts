@@ -1,9 +1,17 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { ledgerOf, MAX_EXECUTIONS, rememberedExecutions } from '../../nodes/shared/framework/spend';
+import {
+	ledgerOf,
+	MAX_EXECUTIONS,
+	rememberedExecutions,
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/framework/spend';
 
 /** Just what the ledger registry reads of a node's context. */
-const contextOf = (executionId: string | undefined) => ({ getInstanceId: () => 'instance-1', getExecutionId: () => executionId }) as unknown as IExecuteFunctions;
+const contextOf = (executionId: string | undefined) =>
+	({
+		getInstanceId: () => 'instance-1',
+		getExecutionId: () => executionId,
+	}) as unknown as IExecuteFunctions;
 
 test('one ledger per execution, shared by every node run of it; a run without an execution shares nothing', () => {
 	const first = ledgerOf(contextOf('101'));

@@ -1,4 +1,9 @@
-import { SCRIPT_MAX_CHARS, ScriptSplitError, splitScript, type ScriptPart } from '../../nodes/VisionStoryTextToSpeech/textParts';
+import {
+	SCRIPT_MAX_CHARS,
+	ScriptSplitError,
+	splitScript,
+	type ScriptPart,
+} from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTextToSpeech/textParts';
 import { cjkScript, englishParagraph, englishScript, unpunctuatedJapanese } from './scripts';
 
 const LIMIT = 3000;
@@ -14,7 +19,12 @@ function boundariesOf(text: string, granularity: 'word' | 'grapheme'): Set<numbe
  * the Intl.Segmenter oracle (V8 segments a long string in quadratic time) and needs every cut to
  * touch whitespace instead, which settles it for scripts with spaces.
  */
-function expectValidSplit(text: string, parts: ScriptPart[], max: number, { segment = true } = {}): void {
+function expectValidSplit(
+	text: string,
+	parts: ScriptPart[],
+	max: number,
+	{ segment = true } = {},
+): void {
 	const words = segment ? boundariesOf(text, 'word') : undefined;
 	const graphemes = segment ? boundariesOf(text, 'grapheme') : undefined;
 	let rebuilt = '';
@@ -72,19 +82,22 @@ describe('splitScript', () => {
 		}
 	});
 
-	test.each(['zh', 'ja'] as const)('a long %s script without spaces is cut after sentence punctuation, closing quotes kept', (language) => {
-		const text = cjkScript(10_000, language);
-		expect(text).not.toMatch(/\s/);
-		const parts = splitScript(text, LIMIT);
-		expectValidSplit(text, parts, LIMIT);
-		expect(parts.length).toBeGreaterThanOrEqual(4);
-		for (const part of parts.slice(0, -1)) {
-			expect(part.cut).toBe('sentence');
-			expect(part.text).toMatch(/[。！？]」?$/);
-			expect(parts[part.index + 1].start).toBe(part.end);
-			expect(parts[part.index + 1].text).not.toMatch(/^[」。！？，]/);
-		}
-	});
+	test.each(['zh', 'ja'] as const)(
+		'a long %s script without spaces is cut after sentence punctuation, closing quotes kept',
+		(language) => {
+			const text = cjkScript(10_000, language);
+			expect(text).not.toMatch(/\s/);
+			const parts = splitScript(text, LIMIT);
+			expectValidSplit(text, parts, LIMIT);
+			expect(parts.length).toBeGreaterThanOrEqual(4);
+			for (const part of parts.slice(0, -1)) {
+				expect(part.cut).toBe('sentence');
+				expect(part.text).toMatch(/[。！？]」?$/);
+				expect(parts[part.index + 1].start).toBe(part.end);
+				expect(parts[part.index + 1].text).not.toMatch(/^[」。！？，]/);
+			}
+		},
+	);
 
 	test('a long run without punctuation falls back to word boundaries from Intl.Segmenter', () => {
 		const text = unpunctuatedJapanese(7_000);
@@ -115,7 +128,8 @@ describe('splitScript', () => {
 
 	test('a title like "Mr." is not taken for a sentence end', () => {
 		const filler = 'We spoke with the team about the launch plan today. ';
-		const text = filler.repeat(56) + 'Then we called Mr. Smith about it again. ' + filler.repeat(10);
+		const text =
+			filler.repeat(56) + 'Then we called Mr. Smith about it again. ' + filler.repeat(10);
 		const titleAt = text.indexOf('Mr.') + 3;
 		expect(titleAt).toBeLessThan(LIMIT);
 		const parts = splitScript(text, LIMIT);
@@ -147,7 +161,12 @@ describe('splitScript', () => {
 		for (const part of [...spacedParts, ...packedParts]) {
 			// Neither a low surrogate, joiner, combining accent or skin tone first, nor a high surrogate or joiner last.
 			const first = part.text.codePointAt(0) as number;
-			expect(within(first, 0xdc00, 0xdfff) || first === 0x200d || first === 0x301 || within(first, 0x1f3fb, 0x1f3ff)).toBe(false);
+			expect(
+				within(first, 0xdc00, 0xdfff) ||
+					first === 0x200d ||
+					first === 0x301 ||
+					within(first, 0x1f3fb, 0x1f3ff),
+			).toBe(false);
 			const last = part.text.charCodeAt(part.text.length - 1);
 			expect(within(last, 0xd800, 0xdbff) || last === 0x200d).toBe(false);
 		}
@@ -183,10 +202,18 @@ describe('splitScript', () => {
 		const parts = splitScript(atCap, LIMIT);
 		expectValidSplit(atCap, parts, LIMIT, { segment: false });
 		expect(() => splitScript(atCap + 'x', LIMIT)).toThrow(
-			expect.objectContaining({ reason: 'scriptTooLong', length: SCRIPT_MAX_CHARS + 1, limit: SCRIPT_MAX_CHARS }),
+			expect.objectContaining({
+				reason: 'scriptTooLong',
+				length: SCRIPT_MAX_CHARS + 1,
+				limit: SCRIPT_MAX_CHARS,
+			}),
 		);
-		expect(() => splitScript(atCap + 'x', LIMIT)).toThrow('100,001 characters long; the most it can be is 100,000');
-		expect(() => splitScript('short text', LIMIT, { maxTotalChars: 5 })).toThrow(expect.objectContaining({ reason: 'scriptTooLong' }));
+		expect(() => splitScript(atCap + 'x', LIMIT)).toThrow(
+			'100,001 characters long; the most it can be is 100,000',
+		);
+		expect(() => splitScript('short text', LIMIT, { maxTotalChars: 5 })).toThrow(
+			expect.objectContaining({ reason: 'scriptTooLong' }),
+		);
 	});
 
 	test('a script at the cap without spaces splits in seconds, not in quadratic time', () => {
@@ -200,9 +227,16 @@ describe('splitScript', () => {
 
 	test('short and blank scripts, bad limits and locales', () => {
 		expect(splitScript('  \n\t ', LIMIT)).toEqual([]);
-		expect(splitScript('\n Hello there. \n', LIMIT)).toEqual([{ index: 0, text: 'Hello there.', start: 2, end: 14, cut: 'end' }]);
+		expect(splitScript('\n Hello there. \n', LIMIT)).toEqual([
+			{ index: 0, text: 'Hello there.', start: 2, end: 14, cut: 'end' },
+		]);
 		for (const bad of [0, -1, 1.5, Number.NaN]) {
-			expect(() => splitScript('text', bad)).toThrow(expect.objectContaining({ reason: 'badLimit', message: expect.stringContaining('maxChars') }));
+			expect(() => splitScript('text', bad)).toThrow(
+				expect.objectContaining({
+					reason: 'badLimit',
+					message: expect.stringContaining('maxChars'),
+				}),
+			);
 		}
 		const text = englishParagraph(5000);
 		expect(splitScript(text, LIMIT, { locale: 'not a locale!' })).toEqual(splitScript(text, LIMIT));

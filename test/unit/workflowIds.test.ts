@@ -14,7 +14,13 @@ test.each(folders)('every workflow in %s has an id of at most 16 characters', (f
 	const files = readdirSync(join(root, folder)).filter((f) => f.endsWith('.json'));
 	expect(files.length).toBeGreaterThan(0);
 	const tooLong = files
-		.map((file) => [file, (JSON.parse(readFileSync(join(root, folder, file), 'utf8')) as { id?: string }).id ?? ''] as const)
+		.map(
+			(file) =>
+				[
+					file,
+					(JSON.parse(readFileSync(join(root, folder, file), 'utf8')) as { id?: string }).id ?? '',
+				] as const,
+		)
 		.filter(([, id]) => id.length === 0 || id.length > 16);
 	expect(tooLong).toEqual([]);
 });

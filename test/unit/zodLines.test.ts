@@ -4,12 +4,24 @@
  * check input the same way on both.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const root = join(__dirname, '../..');
-const nodeFiles = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } }).n8n.nodes;
+import { N8N_PACKAGE_DIR, REPO_ROOT } from '../../scripts/paths';
+
+const root = N8N_PACKAGE_DIR;
+const nodeFiles = (
+	JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } }
+).n8n.nodes;
 
 const probe = `
 const nodes = ${JSON.stringify(nodeFiles)}.map((file) => {
@@ -41,15 +53,33 @@ Promise.all([client.listImageModels(), client.understandMedia({ inputs: [{ url: 
 	});
 `;
 
-function loadWith(zodFolder: string): { nodes: string[]; refusals: string[]; accepted: string; parsed: Record<string, unknown>; zod: string } {
+function loadWith(zodFolder: string): {
+	nodes: string[];
+	refusals: string[];
+	accepted: string;
+	parsed: Record<string, unknown>;
+	zod: string;
+} {
 	const folder = mkdtempSync(join(tmpdir(), 'vs-zod-'));
 	try {
 		cpSync(join(root, 'dist'), join(folder, 'dist'), { recursive: true });
 		mkdirSync(join(folder, 'node_modules'));
-		symlinkSync(join(root, 'node_modules', zodFolder), join(folder, 'node_modules', 'zod'), 'dir');
-		symlinkSync(join(root, 'node_modules', 'n8n-workflow'), join(folder, 'node_modules', 'n8n-workflow'), 'dir');
+		symlinkSync(
+			join(REPO_ROOT, 'node_modules', zodFolder),
+			join(folder, 'node_modules', 'zod'),
+			'dir',
+		);
+		symlinkSync(
+			join(REPO_ROOT, 'node_modules', 'n8n-workflow'),
+			join(folder, 'node_modules', 'n8n-workflow'),
+			'dir',
+		);
 		// Outside the repository, so nothing else on the resolution path can supply another zod.
-		const output = execFileSync(process.execPath, ['-e', probe], { cwd: folder, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+		const output = execFileSync(process.execPath, ['-e', probe], {
+			cwd: folder,
+			encoding: 'utf8',
+			env: { PATH: process.env.PATH ?? '' },
+		});
 		return JSON.parse(output.trim().split('\n').pop()!) as ReturnType<typeof loadWith>;
 	} finally {
 		rmSync(folder, { recursive: true, force: true });
@@ -57,7 +87,8 @@ function loadWith(zodFolder: string): { nodes: string[]; refusals: string[]; acc
 }
 
 beforeAll(() => {
-	if (!existsSync(join(root, 'dist', 'nodes'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
+	if (!existsSync(join(root, 'dist', 'nodes')))
+		throw new Error('dist/ is missing: run `npm run build` first (npm test does)');
 });
 
 let onZod3: ReturnType<typeof loadWith>;

@@ -93,11 +93,23 @@ export class QueueCluster {
 				...options.env,
 			};
 			const roleFolder = (role: string) => join(options.root, role);
-			const main = await N8nInstance.create({ install, userFolder: roleFolder('main'), env: sharedEnv });
-			const webhookInstance = await N8nInstance.create({ install, userFolder: roleFolder('webhook'), port: webhookPort, env: sharedEnv });
+			const main = await N8nInstance.create({
+				install,
+				userFolder: roleFolder('main'),
+				env: sharedEnv,
+			});
+			const webhookInstance = await N8nInstance.create({
+				install,
+				userFolder: roleFolder('webhook'),
+				port: webhookPort,
+				env: sharedEnv,
+			});
 			const pkg = await packPackage(join(options.root, 'pack'));
-			for (const instance of [main, webhookInstance]) await installIntoUserFolder(pkg, instance.userFolder);
-			log(`n8n ${options.line.n8n} queue mode: ${pkg.name}@${pkg.version} installed in main's and the webhook processor's user folders`);
+			for (const instance of [main, webhookInstance])
+				await installIntoUserFolder(pkg, instance.userFolder);
+			log(
+				`n8n ${options.line.n8n} queue mode: ${pkg.name}@${pkg.version} installed in main's and the webhook processor's user folders`,
+			);
 			return new QueueCluster(options, install, backends, pkg, main, webhookInstance, sharedEnv);
 		} catch (error) {
 			await backends.stop();
@@ -117,13 +129,19 @@ export class QueueCluster {
 	async startProcesses(): Promise<void> {
 		let started = Date.now();
 		await this.main.start();
-		this.log(`main ready on ${this.main.baseUrl} in ${Math.round((Date.now() - started) / 1000)} s`);
+		this.log(
+			`main ready on ${this.main.baseUrl} in ${Math.round((Date.now() - started) / 1000)} s`,
+		);
 		started = Date.now();
 		await Promise.all([
-			...Object.entries(this.options.workers ?? {}).map(([name, { concurrency }]) => this.startWorker(name, concurrency)),
+			...Object.entries(this.options.workers ?? {}).map(([name, { concurrency }]) =>
+				this.startWorker(name, concurrency),
+			),
 			this.startWebhookProcessor(),
 		]);
-		this.log(`workers ${[...this.workers.keys()].join(', ')} and the webhook processor ready in ${Math.round((Date.now() - started) / 1000)} s`);
+		this.log(
+			`workers ${[...this.workers.keys()].join(', ')} and the webhook processor ready in ${Math.round((Date.now() - started) / 1000)} s`,
+		);
 	}
 
 	private async startWebhookProcessor(): Promise<void> {
@@ -145,7 +163,11 @@ export class QueueCluster {
 		if (this.workers.has(name)) throw new Error(`worker ${name} is already running`);
 		let instance = this.workerInstances.get(name);
 		if (!instance) {
-			instance = await N8nInstance.create({ install: this.install, userFolder: join(this.options.root, `worker-${name}`), env: this.sharedEnv });
+			instance = await N8nInstance.create({
+				install: this.install,
+				userFolder: join(this.options.root, `worker-${name}`),
+				env: this.sharedEnv,
+			});
 			await installIntoUserFolder(this.pkg, instance.userFolder);
 			this.workerInstances.set(name, instance);
 		}
@@ -206,7 +228,10 @@ export class QueueCluster {
 	}
 
 	async stop(): Promise<void> {
-		const results = await Promise.allSettled([this.webhookDaemon?.stop(), ...[...this.workers.values()].map((w) => w.daemon.stop())]);
+		const results = await Promise.allSettled([
+			this.webhookDaemon?.stop(),
+			...[...this.workers.values()].map((w) => w.daemon.stop()),
+		]);
 		this.workers.clear();
 		results.push(...(await Promise.allSettled([this.main.stop()])));
 		results.push(...(await Promise.allSettled([this.backends.stop()])));

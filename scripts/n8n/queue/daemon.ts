@@ -35,7 +35,12 @@ export class Daemon {
 	private constructor(readonly spec: DaemonSpec) {
 		this.logOffset = existsSync(spec.logFile) ? statSync(spec.logFile).size : 0;
 		this.log = createWriteStream(spec.logFile, { flags: 'a' });
-		const options: SpawnOptions = { cwd: spec.cwd, env: spec.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true };
+		const options: SpawnOptions = {
+			cwd: spec.cwd,
+			env: spec.env ?? process.env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		};
 		this.child = spawn(spec.command, spec.args, options);
 		trackGroup(this.child);
 		this.child.stdout!.pipe(this.log, { end: false });
@@ -83,8 +88,14 @@ export class Daemon {
 		for (;;) {
 			const match = this.ownLog().slice(fromOffset).match(pattern);
 			if (match) return match;
-			if (this.exited) throw new Error(`${this.spec.name} exited before its log showed ${pattern}\n${tail(this.logText(), 40)}`);
-			if (Date.now() > deadline) throw new Error(`${this.spec.name}: no ${pattern} in its log within ${timeoutMs / 1000} s\n${tail(this.logText(), 40)}`);
+			if (this.exited)
+				throw new Error(
+					`${this.spec.name} exited before its log showed ${pattern}\n${tail(this.logText(), 40)}`,
+				);
+			if (Date.now() > deadline)
+				throw new Error(
+					`${this.spec.name}: no ${pattern} in its log within ${timeoutMs / 1000} s\n${tail(this.logText(), 40)}`,
+				);
 			await new Promise((r) => setTimeout(r, 200));
 		}
 	}
@@ -104,9 +115,17 @@ export class Daemon {
 		if (!this.exited) {
 			killGroup(this.child, this.spec.stopSignal ?? 'SIGTERM');
 			let timer: NodeJS.Timeout | undefined;
-			const clean = await Promise.race([this.exit.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), this.spec.stopTimeoutMs ?? 30_000)))]);
+			const clean = await Promise.race([
+				this.exit.then(() => true),
+				new Promise<boolean>(
+					(r) => (timer = setTimeout(() => r(false), this.spec.stopTimeoutMs ?? 30_000)),
+				),
+			]);
 			clearTimeout(timer);
-			if (!clean) this.log.write(`\n[daemon] ${this.spec.name} did not stop within ${(this.spec.stopTimeoutMs ?? 30_000) / 1000} s: SIGKILL\n`);
+			if (!clean)
+				this.log.write(
+					`\n[daemon] ${this.spec.name} did not stop within ${(this.spec.stopTimeoutMs ?? 30_000) / 1000} s: SIGKILL\n`,
+				);
 		}
 		// Children it left behind (n8n's task runners) share the group.
 		killGroup(this.child, 'SIGKILL');

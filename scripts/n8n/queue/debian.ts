@@ -42,12 +42,18 @@ const POLICY_RC = '/usr/sbin/policy-rc.d';
 
 async function aptInstall(packages: string[], log: (line: string) => void): Promise<void> {
 	if (process.getuid?.() !== 0) {
-		throw new Error(`queue mode needs ${packages.join(' and ')} from Debian's packages; install them as root: apt-get install -y ${packages.join(' ')}`);
+		throw new Error(
+			`queue mode needs ${packages.join(' and ')} from Debian's packages; install them as root: apt-get install -y ${packages.join(' ')}`,
+		);
 	}
 	const ownPolicy = !existsSync(POLICY_RC);
 	if (ownPolicy) writeFileSync(POLICY_RC, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	const install = () => run('apt-get', ['install', '-y', '--no-install-recommends', ...packages], { env, maxBuffer: 64 << 20 });
+	const install = () =>
+		run('apt-get', ['install', '-y', '--no-install-recommends', ...packages], {
+			env,
+			maxBuffer: 64 << 20,
+		});
 	try {
 		log(`apt-get install ${packages.join(' ')}`);
 		await install().catch(async () => {
@@ -62,12 +68,18 @@ async function aptInstall(packages: string[], log: (line: string) => void): Prom
 }
 
 /** Postgres (server) and Redis binaries, installed from Debian's packages when missing. */
-export async function ensureServerBinaries(log: (line: string) => void = console.log): Promise<ServerBinaries> {
+export async function ensureServerBinaries(
+	log: (line: string) => void = console.log,
+): Promise<ServerBinaries> {
 	const found = findBinaries();
 	if (found) return found;
-	const missing = [...(postgresBinDir() ? [] : ['postgresql']), ...(redisServerBin() ? [] : ['redis-server'])];
+	const missing = [
+		...(postgresBinDir() ? [] : ['postgresql']),
+		...(redisServerBin() ? [] : ['redis-server']),
+	];
 	await aptInstall(missing, log);
 	const installed = findBinaries();
-	if (!installed) throw new Error('apt-get finished but the postgres or redis-server binary is still missing');
+	if (!installed)
+		throw new Error('apt-get finished but the postgres or redis-server binary is still missing');
 	return installed;
 }

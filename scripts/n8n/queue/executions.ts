@@ -26,13 +26,21 @@ export async function waitFor<T>(
 	for (;;) {
 		const value = await check();
 		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}${options.seen ? `; seen: ${options.seen()}` : ''}`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}${options.seen ? `; seen: ${options.seen()}` : ''}`,
+			);
 		await sleep(options.everyMs ?? 500);
 	}
 }
 
 /** The execution once it has settled: finished, failed, or waiting in the database when `waiting` counts as settled. */
-export async function waitForExecution(rest: N8nRest, id: string, timeoutMs: number, options: { settledWhenWaiting?: boolean } = {}): Promise<ExecutionSummary> {
+export async function waitForExecution(
+	rest: N8nRest,
+	id: string,
+	timeoutMs: number,
+	options: { settledWhenWaiting?: boolean } = {},
+): Promise<ExecutionSummary> {
 	return await waitFor(
 		async () => {
 			const execution = await rest.execution(id).catch(() => undefined);
@@ -47,11 +55,20 @@ export async function waitForExecution(rest: N8nRest, id: string, timeoutMs: num
 }
 
 /** Executions of a workflow, oldest first, once there are `count` of them and all have settled. */
-export async function waitForExecutions(rest: N8nRest, workflowId: string, count: number, timeoutMs: number): Promise<ExecutionSummary[]> {
+export async function waitForExecutions(
+	rest: N8nRest,
+	workflowId: string,
+	count: number,
+	timeoutMs: number,
+): Promise<ExecutionSummary[]> {
 	return await waitFor(
 		async () => {
 			const executions = await rest.executions(workflowId);
-			if (executions.length < count || executions.some((e) => UNSETTLED.has(e.status) || e.status === 'waiting')) return undefined;
+			if (
+				executions.length < count ||
+				executions.some((e) => UNSETTLED.has(e.status) || e.status === 'waiting')
+			)
+				return undefined;
 			return executions.sort((a, b) => Number(a.id) - Number(b.id));
 		},
 		timeoutMs,
@@ -64,8 +81,15 @@ export async function waitForExecutions(rest: N8nRest, workflowId: string, count
  * The record as `n8n execute` would print it. Binary files stored outside the run data are fetched
  * through main's REST API into `folder`, where `readBinary` finds them.
  */
-export async function executionResult(rest: N8nRest, execution: ExecutionSummary, folder: string): Promise<ExecutionResult> {
-	const resultData = (execution.data?.resultData ?? {}) as { runData?: Record<string, NodeRun[]>; error?: { message?: string; description?: string } };
+export async function executionResult(
+	rest: N8nRest,
+	execution: ExecutionSummary,
+	folder: string,
+): Promise<ExecutionResult> {
+	const resultData = (execution.data?.resultData ?? {}) as {
+		runData?: Record<string, NodeRun[]>;
+		error?: { message?: string; description?: string };
+	};
 	const runData = resultData.runData ?? {};
 	for (const runs of Object.values(runData)) {
 		for (const run of runs) {
@@ -74,7 +98,12 @@ export async function executionResult(rest: N8nRest, execution: ExecutionSummary
 					for (const ref of Object.values(item.binary ?? {})) {
 						if (!ref.id) continue;
 						const separator = ref.id.indexOf(':');
-						const file = join(folder, '.n8n', ref.id.slice(0, separator), ref.id.slice(separator + 1));
+						const file = join(
+							folder,
+							'.n8n',
+							ref.id.slice(0, separator),
+							ref.id.slice(separator + 1),
+						);
 						mkdirSync(dirname(file), { recursive: true });
 						writeFileSync(file, await rest.binaryData(ref.id));
 					}
@@ -86,7 +115,9 @@ export async function executionResult(rest: N8nRest, execution: ExecutionSummary
 	const stopped = execution.stoppedAt ? Date.parse(execution.stoppedAt) : NaN;
 	return {
 		status: execution.status,
-		error: resultData.error ? [resultData.error.message, resultData.error.description].filter(Boolean).join(': ') : undefined,
+		error: resultData.error
+			? [resultData.error.message, resultData.error.description].filter(Boolean).join(': ')
+			: undefined,
 		runData,
 		userFolder: folder,
 		log: `execution ${execution.id} (${execution.mode}): ${execution.status}`,

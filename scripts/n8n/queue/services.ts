@@ -35,16 +35,24 @@ export interface RedisServer {
 const isRoot = () => process.getuid?.() === 0;
 
 async function postgresAccount(): Promise<{ uid: number; gid: number }> {
-	const [{ stdout: uid }, { stdout: gid }] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
+	const [{ stdout: uid }, { stdout: gid }] = await Promise.all([
+		run('id', ['-u', 'postgres']),
+		run('id', ['-g', 'postgres']),
+	]);
 	return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
 }
 
 /** As root, the command runs as `postgres`; otherwise as the current user. */
 function asPostgres(command: string, args: string[]): [string, string[]] {
-	return isRoot() ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', command, ...args]] : [command, args];
+	return isRoot()
+		? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', command, ...args]]
+		: [command, args];
 }
 
-export async function startPostgres(binaries: ServerBinaries, logDir: string): Promise<PostgresServer> {
+export async function startPostgres(
+	binaries: ServerBinaries,
+	logDir: string,
+): Promise<PostgresServer> {
 	const root = mkdtempSync(join(tmpdir(), 'visionstory-pg-'));
 	const data = join(root, 'data');
 	mkdirSync(data, { mode: 0o700 });
@@ -54,11 +62,38 @@ export async function startPostgres(binaries: ServerBinaries, logDir: string): P
 		chownSync(data, uid, gid);
 	}
 	const user = 'n8n';
-	const [initdb, initArgs] = asPostgres(binaries.initdb, ['-D', data, '-U', user, '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+	const [initdb, initArgs] = asPostgres(binaries.initdb, [
+		'-D',
+		data,
+		'-U',
+		user,
+		'--auth=trust',
+		'--no-sync',
+		'-E',
+		'UTF8',
+		'--locale=C',
+	]);
 	await run(initdb, initArgs, { cwd: root, maxBuffer: 16 << 20 });
 	const port = await freePort();
 	// No unix socket (-k ''), loopback only, no fsync: a test database that is thrown away.
-	const [command, args] = asPostgres(binaries.postgres, ['-D', data, '-p', String(port), '-k', '', '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200']);
+	const [command, args] = asPostgres(binaries.postgres, [
+		'-D',
+		data,
+		'-p',
+		String(port),
+		'-k',
+		'',
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=200',
+	]);
 	const daemon = await Daemon.start({
 		name: 'postgres',
 		command,
@@ -79,7 +114,14 @@ export async function startPostgres(binaries: ServerBinaries, logDir: string): P
 		database: 'postgres',
 		user,
 		password: 'n8n',
-		query: async (sql) => (await run(psql, ['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', 'postgres', '-At', '-c', sql], { maxBuffer: 64 << 20 })).stdout,
+		query: async (sql) =>
+			(
+				await run(
+					psql,
+					['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', 'postgres', '-At', '-c', sql],
+					{ maxBuffer: 64 << 20 },
+				)
+			).stdout,
 		stop: async () => {
 			await daemon.stop();
 			rmSync(root, { recursive: true, force: true });
@@ -93,7 +135,20 @@ export async function startRedis(binaries: ServerBinaries, logDir: string): Prom
 	const daemon = await Daemon.start({
 		name: 'redis',
 		command: binaries.redisServer,
-		args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', root, '--daemonize', 'no'],
+		args: [
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			root,
+			'--daemonize',
+			'no',
+		],
 		logFile: join(logDir, 'redis.log'),
 		ready: /Ready to accept connections/,
 	}).catch((error: unknown) => {
@@ -117,7 +172,10 @@ export interface QueueBackends {
 }
 
 /** Both servers queue mode needs, installed from Debian's packages first when missing. */
-export async function startQueueBackends(logDir: string, log: (line: string) => void = () => undefined): Promise<QueueBackends> {
+export async function startQueueBackends(
+	logDir: string,
+	log: (line: string) => void = () => undefined,
+): Promise<QueueBackends> {
 	mkdirSync(logDir, { recursive: true });
 	const binaries = await ensureServerBinaries(log);
 	const postgres = await startPostgres(binaries, logDir);

@@ -2,7 +2,14 @@
  * A queue-mode n8n ready to use: the cluster started, the VisionStory credential and the workflows
  * imported through main's CLI (into the shared Postgres), the owner set up and an API key made.
  */
-import { exampleCredentialRef, loadExamples, prepareExample, visionStoryCredential, type PrepareOptions, type WorkflowJson } from '../examples';
+import {
+	exampleCredentialRef,
+	loadExamples,
+	prepareExample,
+	visionStoryCredential,
+	type PrepareOptions,
+	type WorkflowJson,
+} from '../examples';
 import { N8nRest } from '../rest';
 import type { N8nLine } from '../versions';
 import { QueueCluster, type QueueClusterOptions } from './cluster';
@@ -28,7 +35,13 @@ export interface QueueSession {
 }
 
 export async function prepareQueueSession(options: QueueSessionOptions): Promise<QueueSession> {
-	const cluster = await QueueCluster.create({ line: options.line, root: options.root, workers: options.workers, env: options.env, log: options.log });
+	const cluster = await QueueCluster.create({
+		line: options.line,
+		root: options.root,
+		workers: options.workers,
+		env: options.env,
+		log: options.log,
+	});
 	try {
 		const source = loadExamples();
 		const workflows = Object.fromEntries(
@@ -38,9 +51,17 @@ export async function prepareQueueSession(options: QueueSessionOptions): Promise
 				return [key, prepared];
 			}),
 		);
-		await cluster.main.importCredentials([visionStoryCredential(exampleCredentialRef(source), options.service.apiKey, options.service.baseUrl)]);
+		await cluster.main.importCredentials([
+			visionStoryCredential(
+				exampleCredentialRef(source),
+				options.service.apiKey,
+				options.service.baseUrl,
+			),
+		]);
 		await cluster.main.importWorkflows(Object.values(workflows));
-		options.log?.(`credential and ${Object.keys(workflows).length} workflows imported into Postgres`);
+		options.log?.(
+			`credential and ${Object.keys(workflows).length} workflows imported into Postgres`,
+		);
 		await cluster.startProcesses();
 		const rest = new N8nRest(cluster.main.baseUrl);
 		await rest.setupOwner();

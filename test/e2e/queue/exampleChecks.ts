@@ -36,7 +36,10 @@ export function describeExamplesOnWorkers(ctx: QueueContext): void {
 					executions.set(key, id);
 					const execution = await waitForExecution(rest, id, 5 * 60_000);
 					const result = await executionResult(rest, execution, join(ctx.scratch, id));
-					if (result.status !== 'success') throw new Error(`n8n ${ctx.line.n8n} queue mode: ${key} ended "${result.status}": ${result.error ?? ''}`);
+					if (result.status !== 'success')
+						throw new Error(
+							`n8n ${ctx.line.n8n} queue mode: ${key} ended "${result.status}": ${result.error ?? ''}`,
+						);
 					return {
 						result,
 						charges: ctx.emulator.ledger().slice(mark.ledger),
@@ -49,7 +52,11 @@ export function describeExamplesOnWorkers(ctx: QueueContext): void {
 
 		test('every process has the package in its own user folder, installed as the Community Nodes panel does', async () => {
 			const { cluster, rest } = ctx.session;
-			const folders = [cluster.main.userFolder, cluster.webhookInstance.userFolder, ...[...cluster.workers.values()].map((w) => w.instance.userFolder)];
+			const folders = [
+				cluster.main.userFolder,
+				cluster.webhookInstance.userFolder,
+				...[...cluster.workers.values()].map((w) => w.instance.userFolder),
+			];
 			expect(folders).toHaveLength(4);
 			for (const folder of folders) {
 				const manifest = join(folder, '.n8n', 'nodes', 'node_modules', PACKAGE, 'package.json');
@@ -57,12 +64,17 @@ export function describeExamplesOnWorkers(ctx: QueueContext): void {
 				expect((JSON.parse(readFileSync(manifest, 'utf8')) as { name: string }).name).toBe(PACKAGE);
 			}
 			const nodeTypes = (await rest.types('nodes')).map((t) => t.name);
-			expect(nodeTypes).toEqual(expect.arrayContaining([`${PACKAGE}.visionStoryTalkingVideo`, `${PACKAGE}.visionStoryTrigger`]));
+			expect(nodeTypes).toEqual(
+				expect.arrayContaining([
+					`${PACKAGE}.visionStoryTalkingVideo`,
+					`${PACKAGE}.visionStoryTrigger`,
+				]),
+			);
 		});
 
 		describeExampleChecks(suite, 'started from the editor API, run by a worker');
 
-		test('each example execution ran on exactly one worker (from the workers\' own logs)', () => {
+		test("each example execution ran on exactly one worker (from the workers' own logs)", () => {
 			const runs = ctx.session.cluster.workerRuns();
 			expect(executions.size).toBeGreaterThanOrEqual(5);
 			for (const [key, id] of executions) {

@@ -30,7 +30,10 @@ export function describeQueueMode(line: N8nLine): void {
 
 		beforeAll(async () => {
 			// Progress goes to stderr at once: jest holds console output of a test file until it ends.
-			ctx.log = (text) => process.stderr.write(`[queue ${line.id} +${Math.round((Date.now() - started) / 1000)} s] ${text}\n`);
+			ctx.log = (text) =>
+				process.stderr.write(
+					`[queue ${line.id} +${Math.round((Date.now() - started) / 1000)} s] ${text}\n`,
+				);
 			ctx.emulator = await startEmulator({ renderMs: 2000 });
 			ctx.callback = await startCallbackServer();
 			ctx.avatarId = await firstPublicAvatarId(ctx.emulator);
@@ -45,10 +48,14 @@ export function describeQueueMode(line: N8nLine): void {
 				pollCron: FAST_POLL_CRON[line.id],
 				extraWorkflows: {
 					batch: fixture('webhook-batch'),
-					'batch-timeout': batchVariant('vsQueueTimeout', `${BATCH_PATH}-timeout`, { timeoutMinutes: 1 }),
+					'batch-timeout': batchVariant('vsQueueTimeout', `${BATCH_PATH}-timeout`, {
+						timeoutMinutes: 1,
+					}),
 					// The recovery the README gives for executions n8n 2.x gives up on: a key from the order.
 					'batch-keyed': batchVariant('vsQueueKeyed', `${BATCH_PATH}-keyed`, {
-						options: { idempotencyKey: "={{ $('Webhook').item.json.body.order_id }}-{{ $itemIndex }}" },
+						options: {
+							idempotencyKey: "={{ $('Webhook').item.json.body.order_id }}-{{ $itemIndex }}",
+						},
 					}),
 					'static-subworkflow': fixture('static-data-subworkflow'),
 					'trigger-static-subworkflow': fixture('trigger-static-subworkflow'),
@@ -56,7 +63,9 @@ export function describeQueueMode(line: N8nLine): void {
 				adjust: (key, workflow) => {
 					// Over 65 s, so the execution still waits in the database and leaves its worker.
 					if (key !== WAIT_LOOP_EXAMPLE) return;
-					for (const node of workflow.nodes) if (node.type === 'n8n-nodes-base.wait') node.parameters = { amount: WAIT_SECONDS, unit: 'seconds' };
+					for (const node of workflow.nodes)
+						if (node.type === 'n8n-nodes-base.wait')
+							node.parameters = { amount: WAIT_SECONDS, unit: 'seconds' };
 				},
 				log: ctx.log,
 			});

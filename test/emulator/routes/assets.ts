@@ -25,7 +25,11 @@ async function upload(ctx: RouteContext) {
 			: source === 'inline_data'
 				? inlineData(v, body.inline_data, 'inline_data', ASSET_POLICY)
 				: undefined;
-	if (media && media.kind === undefined) v.fail(source as string, 'cannot tell whether this is an image, audio or video; use a URL with a file extension or inline_data');
+	if (media && media.kind === undefined)
+		v.fail(
+			source as string,
+			'cannot tell whether this is an image, audio or video; use a URL with a file extension or inline_data',
+		);
 	v.throwIfAny();
 	if (!media) throw new Error('validated above');
 	// The service deduplicates by content; a URL that was not fetched stands in for its content.
@@ -52,10 +56,13 @@ async function upload(ctx: RouteContext) {
 function list(ctx: RouteContext) {
 	const v = new Validator();
 	const kind = v.queryString(ctx.query, 'kind');
-	if (kind !== undefined && !KINDS.includes(kind as MediaKind)) v.fail('kind', `must be one of ${KINDS.join(', ')}`);
+	if (kind !== undefined && !KINDS.includes(kind as MediaKind))
+		v.fail('kind', `must be one of ${KINDS.join(', ')}`);
 	const { cursor, limit } = pageParams(v, ctx.query, 100);
 	v.throwIfAny();
-	const assets = newestFirst(ctx.account.assets.values(), (a) => a.seq).filter((a) => !kind || a.dto.kind === kind);
+	const assets = newestFirst(ctx.account.assets.values(), (a) => a.seq).filter(
+		(a) => !kind || a.dto.kind === kind,
+	);
 	const page = paginate(assets, (a) => a.seq, cursor, limit);
 	return ok({ assets: page.items.map((a) => ({ ...a.dto })), next_cursor: page.next_cursor });
 }

@@ -9,18 +9,36 @@ import { AVATAR_MAX_ZOOM, type Account, type EmulatorState, type OwnAvatar } fro
 import { Validator } from '../validation';
 import { deleted, pageParams, queryId } from './common';
 
-const PORTRAIT_POLICY: MediaPolicy = { mimes: MIME.talkingImage, kinds: ['image'], maxBytes: () => CAPS.avatarImage };
+const PORTRAIT_POLICY: MediaPolicy = {
+	mimes: MIME.talkingImage,
+	kinds: ['image'],
+	maxBytes: () => CAPS.avatarImage,
+};
 
-export function findAvatar(state: EmulatorState, account: Account, avatarId: string): AvatarDto | undefined {
-	return account.avatars.get(avatarId)?.dto ?? state.publicAvatars.find((a) => a.avatar_id === avatarId);
+export function findAvatar(
+	state: EmulatorState,
+	account: Account,
+	avatarId: string,
+): AvatarDto | undefined {
+	return (
+		account.avatars.get(avatarId)?.dto ?? state.publicAvatars.find((a) => a.avatar_id === avatarId)
+	);
 }
 
 function isPublic(state: EmulatorState, avatarId: string): boolean {
 	return state.publicAvatars.some((a) => a.avatar_id === avatarId);
 }
 
-function framingImage(state: EmulatorState, avatarId: string, ratio: string, version: number): string {
-	return avatarImageUrl(state.mediaBaseUrl, `avatar-${avatarId}-${ratio.replace(':', 'x')}-v${version}`);
+function framingImage(
+	state: EmulatorState,
+	avatarId: string,
+	ratio: string,
+	version: number,
+): string {
+	return avatarImageUrl(
+		state.mediaBaseUrl,
+		`avatar-${avatarId}-${ratio.replace(':', 'x')}-v${version}`,
+	);
 }
 
 async function create(ctx: RouteContext) {
@@ -67,20 +85,30 @@ function list(ctx: RouteContext) {
 	}
 	const own = newestFirst(ctx.account.avatars.values(), (a) => a.seq);
 	const page = paginate(own, (a) => a.seq, cursor, limit);
-	return ok({ avatars: page.items.map((a) => structuredClone(a.dto)), next_cursor: page.next_cursor });
+	return ok({
+		avatars: page.items.map((a) => structuredClone(a.dto)),
+		next_cursor: page.next_cursor,
+	});
 }
 
 function frame(ctx: RouteContext) {
 	const body = jsonBody(ctx);
 	const v = new Validator();
 	const avatarId = v.string(body, 'avatar_id', 'avatar_id', { required: true });
-	const ratio = v.string(body, 'aspect_ratio', 'aspect_ratio', { required: true, oneOf: TALKING_ASPECT_RATIOS });
+	const ratio = v.string(body, 'aspect_ratio', 'aspect_ratio', {
+		required: true,
+		oneOf: TALKING_ASPECT_RATIOS,
+	});
 	const zoom = v.number(body, 'zoom', 'zoom', { required: true, min: 1 });
 	const offset_x = v.number(body, 'offset_x', 'offset_x', { required: true, min: -1, max: 1 });
 	const offset_y = v.number(body, 'offset_y', 'offset_y', { required: true, min: -1, max: 1 });
 	v.throwIfAny();
 	const id = avatarId as string;
-	if (isPublic(ctx.state, id)) throw forbidden('Public avatars cannot be reframed', 'Create your own avatar with POST /api/v1/avatar to control its framing');
+	if (isPublic(ctx.state, id))
+		throw forbidden(
+			'Public avatars cannot be reframed',
+			'Create your own avatar with POST /api/v1/avatar to control its framing',
+		);
 	const avatar = ctx.account.avatars.get(id);
 	if (!avatar) throw notFound('Avatar', id);
 	const entry = avatar.dto.framing.find((f) => f.aspect_ratio === ratio);
@@ -93,14 +121,31 @@ function frame(ctx: RouteContext) {
 		);
 	}
 	if ((zoom as number) > avatar.maxZoom) {
-		throw new ApiError(422, 422, `zoom ${zoom} is above this avatar's maximum zoom of ${avatar.maxZoom}`, {
-			details: JSON.stringify({ zoom: `must be at most ${avatar.maxZoom}` }),
-			hint: `Use a zoom between 1 and ${avatar.maxZoom}`,
-		});
+		throw new ApiError(
+			422,
+			422,
+			`zoom ${zoom} is above this avatar's maximum zoom of ${avatar.maxZoom}`,
+			{
+				details: JSON.stringify({ zoom: `must be at most ${avatar.maxZoom}` }),
+				hint: `Use a zoom between 1 and ${avatar.maxZoom}`,
+			},
+		);
 	}
 	const version = (Number(/-v(\d+)\.png$/.exec(entry.image_url ?? '')?.[1] ?? 0) || 0) + 1;
-	Object.assign(entry, { zoom, offset_x, offset_y, image_url: framingImage(ctx.state, id, entry.aspect_ratio, version) });
-	return ok({ aspect_ratio: entry.aspect_ratio, avatar_id: id, image_url: entry.image_url, zoom, offset_x, offset_y });
+	Object.assign(entry, {
+		zoom,
+		offset_x,
+		offset_y,
+		image_url: framingImage(ctx.state, id, entry.aspect_ratio, version),
+	});
+	return ok({
+		aspect_ratio: entry.aspect_ratio,
+		avatar_id: id,
+		image_url: entry.image_url,
+		zoom,
+		offset_x,
+		offset_y,
+	});
 }
 
 function remove(ctx: RouteContext) {

@@ -9,10 +9,16 @@ const STATUSES: readonly TaskStatus[] = ['queued', 'creating', 'created', 'faile
 export function statusFilter(query: URLSearchParams): Set<TaskStatus> | undefined {
 	const raw = query.get('status');
 	if (raw === null || raw.trim() === '') return undefined;
-	const wanted = raw.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+	const wanted = raw
+		.split(',')
+		.map((s) => s.trim().toLowerCase())
+		.filter((s) => s !== '');
 	const unknown = wanted.filter((s) => !STATUSES.includes(s as TaskStatus));
 	if (unknown.length > 0) {
-		throw badRequest(`Unknown status ${unknown.map((s) => `"${s}"`).join(', ')}`, `Use a comma-separated subset of ${STATUSES.join(', ')}`);
+		throw badRequest(
+			`Unknown status ${unknown.map((s) => `"${s}"`).join(', ')}`,
+			`Use a comma-separated subset of ${STATUSES.join(', ')}`,
+		);
 	}
 	return new Set(wanted as TaskStatus[]);
 }
@@ -22,9 +28,15 @@ export interface PageParams {
 	limit: number;
 }
 
-export function pageParams(v: Validator, query: URLSearchParams, maxLimit: number, defaultLimit = 20): PageParams {
+export function pageParams(
+	v: Validator,
+	query: URLSearchParams,
+	maxLimit: number,
+	defaultLimit = 20,
+): PageParams {
 	const cursor = v.queryInt(query, 'cursor', { min: 0, default: 0 }) ?? 0;
-	const limit = v.queryInt(query, 'limit', { min: 1, max: maxLimit, default: defaultLimit }) ?? defaultLimit;
+	const limit =
+		v.queryInt(query, 'limit', { min: 1, max: maxLimit, default: defaultLimit }) ?? defaultLimit;
 	return { cursor, limit };
 }
 

@@ -9,7 +9,11 @@ import { understandRoutes } from './understand';
 import { voiceRoutes } from './voices';
 
 const billingRoutes: Route[] = [
-	{ method: 'GET', path: '/api/v1/billing/credits', handler: (ctx) => ok({ credits: ctx.account.credits, plan: 'pro' }) },
+	{
+		method: 'GET',
+		path: '/api/v1/billing/credits',
+		handler: (ctx) => ok({ credits: ctx.account.credits, plan: 'pro' }),
+	},
 ];
 
 /** The 28 operations of the public API. */

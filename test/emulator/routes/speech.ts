@@ -24,7 +24,8 @@ function tts(ctx: RouteContext) {
 	v.string(body, 'locale', 'locale');
 	v.string(body, 'speech_rate', 'speech_rate', { oneOf: SPEECH_RATES });
 	v.throwIfAny();
-	if (!findVoice(ctx.state, ctx.account, voiceId as string)) throw notFound('Voice', voiceId as string);
+	if (!findVoice(ctx.state, ctx.account, voiceId as string))
+		throw notFound('Voice', voiceId as string);
 	if (hasMarker(text, 'fail')) throw upstreamFailure('Speech synthesis');
 	const characters = (text as string).length;
 	const price = ttsPrice(characters);
@@ -76,12 +77,17 @@ async function align(ctx: RouteContext) {
 	const text = v.string(body, 'text', 'text', { required: true });
 	const words = text?.split(/\s+/).filter((t) => t !== '').length ?? 0;
 	const durationSec = durationOf(audio, Math.max(1, words * SECONDS_PER_WORD));
-	if (durationSec > ALIGN_MAX_SEC) v.fail('audio', `is ${Math.round(durationSec)} s long; alignment takes at most 30 minutes`);
+	if (durationSec > ALIGN_MAX_SEC)
+		v.fail('audio', `is ${Math.round(durationSec)} s long; alignment takes at most 30 minutes`);
 	v.throwIfAny();
 	if (hasMarker(text, 'fail')) throw upstreamFailure('Alignment');
 	const price = audioPrice(durationSec);
 	ctx.state.ledger.charge(ctx.account, ctx.now, 'align', price, newId('aln'));
-	return ok({ cost_credit: price, duration_sec: durationSec, words: timeWords(text as string, durationSec, false) });
+	return ok({
+		cost_credit: price,
+		duration_sec: durationSec,
+		words: timeWords(text as string, durationSec, false),
+	});
 }
 
 function srtTime(sec: number): string {
@@ -99,7 +105,10 @@ function toSrt(words: Word[]): string {
 	}
 	return cues
 		.filter((c) => c.length > 0)
-		.map((c, i) => `${i + 1}\n${srtTime(c[0].start_sec)} --> ${srtTime(c[c.length - 1].end_sec)}\n${c.map((w) => w.text).join(' ')}\n`)
+		.map(
+			(c, i) =>
+				`${i + 1}\n${srtTime(c[0].start_sec)} --> ${srtTime(c[c.length - 1].end_sec)}\n${c.map((w) => w.text).join(' ')}\n`,
+		)
 		.join('\n');
 }
 
@@ -115,7 +124,12 @@ async function transcribe(ctx: RouteContext) {
 	const words = timeWords(SAMPLE_TRANSCRIPT, durationSec, diarize);
 	const price = audioPrice(durationSec);
 	ctx.state.ledger.charge(ctx.account, ctx.now, 'transcribe', price, newId('trn'));
-	const data: Record<string, unknown> = { text: SAMPLE_TRANSCRIPT, duration_sec: durationSec, cost_credit: price, words };
+	const data: Record<string, unknown> = {
+		text: SAMPLE_TRANSCRIPT,
+		duration_sec: durationSec,
+		cost_credit: price,
+		words,
+	};
 	if (srt) data.srt = toSrt(words);
 	return ok(data);
 }

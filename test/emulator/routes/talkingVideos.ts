@@ -1,6 +1,13 @@
 import { notFound } from '../errors';
 import { inlineData, mediaUrl, MIME, type MediaPolicy } from '../mediaRef';
-import { DEFAULT_TALKING_MODEL, RETIRED_TALKING_MODELS, SPEECH_RATES, TALKING_ASPECT_RATIOS, TALKING_EMOTIONS, TALKING_MODELS } from '../models';
+import {
+	DEFAULT_TALKING_MODEL,
+	RETIRED_TALKING_MODELS,
+	SPEECH_RATES,
+	TALKING_ASPECT_RATIOS,
+	TALKING_EMOTIONS,
+	TALKING_MODELS,
+} from '../models';
 import { paginate } from '../pagination';
 import { talkingVideoPrice } from '../pricing';
 import { jsonBody, ok, routeNotFound, type Route, type RouteContext } from '../router';
@@ -33,20 +40,30 @@ async function create(ctx: RouteContext) {
 		const script = v.object(body, 'audio_script', 'audio_script', true);
 		if (script) {
 			const source = v.exactlyOne(script, ['audio_url', 'inline_data'], 'audio_script');
-			if (source === 'audio_url') await mediaUrl(v, script.audio_url, 'audio_script.audio_url', AUDIO_POLICY);
-			if (source === 'inline_data') inlineData(v, script.inline_data, 'audio_script.inline_data', AUDIO_POLICY);
+			if (source === 'audio_url')
+				await mediaUrl(v, script.audio_url, 'audio_script.audio_url', AUDIO_POLICY);
+			if (source === 'inline_data')
+				inlineData(v, script.inline_data, 'audio_script.inline_data', AUDIO_POLICY);
 			const voiceChange = v.boolean(script, 'voice_change', 'audio_script.voice_change');
-			voiceId = v.string(script, 'voice_id', 'audio_script.voice_id', { required: voiceChange === true });
+			voiceId = v.string(script, 'voice_id', 'audio_script.voice_id', {
+				required: voiceChange === true,
+			});
 			v.boolean(script, 'denoise', 'audio_script.denoise');
 		}
 	}
 	const knownModels = [...TALKING_MODELS.map((m) => m.model_id), ...RETIRED_TALKING_MODELS];
-	const requestedModel = v.string(body, 'model_id', 'model_id', { oneOf: knownModels }) ?? DEFAULT_TALKING_MODEL;
-	const aspect_ratio = v.string(body, 'aspect_ratio', 'aspect_ratio', { oneOf: TALKING_ASPECT_RATIOS }) ?? '9:16';
-	const requestedResolution = v.string(body, 'resolution', 'resolution', { oneOf: REQUEST_RESOLUTIONS }) ?? '720p';
+	const requestedModel =
+		v.string(body, 'model_id', 'model_id', { oneOf: knownModels }) ?? DEFAULT_TALKING_MODEL;
+	const aspect_ratio =
+		v.string(body, 'aspect_ratio', 'aspect_ratio', { oneOf: TALKING_ASPECT_RATIOS }) ?? '9:16';
+	const requestedResolution =
+		v.string(body, 'resolution', 'resolution', { oneOf: REQUEST_RESOLUTIONS }) ?? '720p';
 	v.string(body, 'emotion', 'emotion', { oneOf: TALKING_EMOTIONS });
 	if (body.background_color !== '') {
-		v.string(body, 'background_color', 'background_color', { pattern: HEX_COLOR, patternMessage: 'must be a 6-digit hex colour like #1A2B3C' });
+		v.string(body, 'background_color', 'background_color', {
+			pattern: HEX_COLOR,
+			patternMessage: 'must be a 6-digit hex colour like #1A2B3C',
+		});
 	}
 	const client_request_id = v.string(body, 'client_request_id', 'client_request_id', {
 		pattern: CLIENT_REQUEST_ID,
@@ -63,8 +80,10 @@ async function create(ctx: RouteContext) {
 	}
 	v.throwIfAny();
 
-	if (!findAvatar(ctx.state, ctx.account, avatarId as string)) throw notFound('Avatar', avatarId as string);
-	if (voiceId !== undefined && !findVoice(ctx.state, ctx.account, voiceId)) throw notFound('Voice', voiceId);
+	if (!findAvatar(ctx.state, ctx.account, avatarId as string))
+		throw notFound('Avatar', avatarId as string);
+	if (voiceId !== undefined && !findVoice(ctx.state, ctx.account, voiceId))
+		throw notFound('Voice', voiceId);
 
 	const video_id = submitTask(ctx.state, ctx.account, {
 		kind: 'talkingVideo',
@@ -99,7 +118,9 @@ function list(ctx: RouteContext) {
 	if (mode === 'ignoresCursor' || mode === 'idsOnly') {
 		const page = paginate(tasksOf(ctx.account, 'talkingVideo'), (t) => t.seq, 0, 20);
 		const videos = page.items.map((t) =>
-			mode === 'idsOnly' ? { video_id: t.video_id, created_at: Math.floor(t.submittedAt / 1000) } : talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase()),
+			mode === 'idsOnly'
+				? { video_id: t.video_id, created_at: Math.floor(t.submittedAt / 1000) }
+				: talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase()),
 		);
 		return ok({ videos, next_cursor: page.next_cursor });
 	}
@@ -107,9 +128,14 @@ function list(ctx: RouteContext) {
 	const { cursor, limit } = pageParams(v, ctx.query, 100);
 	v.throwIfAny();
 	const statuses = statusFilter(ctx.query);
-	const tasks = tasksOf(ctx.account, 'talkingVideo').filter((t) => !statuses || statuses.has(statusAt(t, ctx.now)));
+	const tasks = tasksOf(ctx.account, 'talkingVideo').filter(
+		(t) => !statuses || statuses.has(statusAt(t, ctx.now)),
+	);
 	const page = paginate(tasks, (t) => t.seq, cursor, limit);
-	return ok({ videos: page.items.map((t) => talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase())), next_cursor: page.next_cursor });
+	return ok({
+		videos: page.items.map((t) => talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase())),
+		next_cursor: page.next_cursor,
+	});
 }
 
 export const talkingVideoRoutes: Route[] = [

@@ -8,10 +8,18 @@ import type { Account, EmulatorState } from '../state';
 import { Validator } from '../validation';
 import { deleted, hasMarker, queryId } from './common';
 
-const SAMPLE_POLICY: MediaPolicy = { mimes: MIME.voiceSample, kinds: ['audio', 'video'], maxBytes: () => CAPS.voiceSample };
+const SAMPLE_POLICY: MediaPolicy = {
+	mimes: MIME.voiceSample,
+	kinds: ['audio', 'video'],
+	maxBytes: () => CAPS.voiceSample,
+};
 const PREVIEW_TEXT_MAX = 100;
 
-export function findVoice(state: EmulatorState, account: Account, voiceId: string): VoiceDto | undefined {
+export function findVoice(
+	state: EmulatorState,
+	account: Account,
+	voiceId: string,
+): VoiceDto | undefined {
 	return account.voices.get(voiceId)?.dto ?? state.publicVoices.find((v) => v.voice_id === voiceId);
 }
 
@@ -28,15 +36,24 @@ function list(ctx: RouteContext) {
 	const limit = v.queryInt(ctx.query, 'limit', { min: 1, max: 500 });
 	const locale = v.queryString(ctx.query, 'locale');
 	const provider = v.queryString(ctx.query, 'provider')?.toLowerCase();
-	if (provider !== undefined && !(PROVIDERS as readonly string[]).includes(provider)) v.fail('provider', `must be one of ${PROVIDERS.join(', ')}`);
+	if (provider !== undefined && !(PROVIDERS as readonly string[]).includes(provider))
+		v.fail('provider', `must be one of ${PROVIDERS.join(', ')}`);
 	v.throwIfAny();
 	const all = ctx.state.publicVoices;
-	const matching = all.filter((voice) => (!locale || localeMatches(voice.locale, locale)) && (!provider || voice.provider.toLowerCase() === provider));
+	const matching = all.filter(
+		(voice) =>
+			(!locale || localeMatches(voice.locale, locale)) &&
+			(!provider || voice.provider.toLowerCase() === provider),
+	);
 	const own = newestFirst(ctx.account.voices.values(), (o) => o.seq).map((o) => ({ ...o.dto }));
 	if (limit === undefined) return ok({ my_voices: own, public_voices: matching, next_cursor: 0 });
 	// Markers count down the library so it pages newest first like every other list.
 	const page = paginate(matching, (voice) => all.length - all.indexOf(voice), cursor, limit);
-	return ok({ my_voices: cursor === 0 ? own : [], public_voices: page.items, next_cursor: page.next_cursor });
+	return ok({
+		my_voices: cursor === 0 ? own : [],
+		public_voices: page.items,
+		next_cursor: page.next_cursor,
+	});
 }
 
 async function clone(ctx: RouteContext) {
@@ -45,7 +62,9 @@ async function clone(ctx: RouteContext) {
 	const source = v.exactlyOne(body, ['audio_url', 'inline_data'], 'audio_url');
 	if (source === 'audio_url') await mediaUrl(v, body.audio_url, 'audio_url', SAMPLE_POLICY);
 	if (source === 'inline_data') inlineData(v, body.inline_data, 'inline_data', SAMPLE_POLICY);
-	const previewText = v.string(body, 'preview_text', 'preview_text', { maxLength: PREVIEW_TEXT_MAX });
+	const previewText = v.string(body, 'preview_text', 'preview_text', {
+		maxLength: PREVIEW_TEXT_MAX,
+	});
 	v.throwIfAny();
 	if (hasMarker(previewText, 'fail')) throw upstreamFailure('Voice cloning');
 	const voice_id = newId('vc');
@@ -63,12 +82,19 @@ async function clone(ctx: RouteContext) {
 		use_cases: [],
 	};
 	ctx.account.voices.set(voice_id, { dto, seq: ctx.state.nextSeq() });
-	return ok({ voice_id, locale: dto.locale, language: dto.language, gender: dto.gender, preview_audio_url: dto.preview_audio_url });
+	return ok({
+		voice_id,
+		locale: dto.locale,
+		language: dto.language,
+		gender: dto.gender,
+		preview_audio_url: dto.preview_audio_url,
+	});
 }
 
 function remove(ctx: RouteContext) {
 	const id = queryId(ctx.query, 'voice_id');
-	if (ctx.state.publicVoices.some((voice) => voice.voice_id === id)) throw forbidden('Only voices you cloned can be deleted');
+	if (ctx.state.publicVoices.some((voice) => voice.voice_id === id))
+		throw forbidden('Only voices you cloned can be deleted');
 	ctx.account.voices.delete(id);
 	return deleted();
 }

@@ -71,8 +71,18 @@ export class HttpRequest implements INodeType {
 								displayName: 'Response',
 								name: 'response',
 								values: [
-									{ displayName: 'Include Response Headers and Status', name: 'fullResponse', type: 'boolean', default: false },
-									{ displayName: 'Never Error', name: 'neverError', type: 'boolean', default: false },
+									{
+										displayName: 'Include Response Headers and Status',
+										name: 'fullResponse',
+										type: 'boolean',
+										default: false,
+									},
+									{
+										displayName: 'Never Error',
+										name: 'neverError',
+										type: 'boolean',
+										default: false,
+									},
 									{
 										displayName: 'Response Format',
 										name: 'responseFormat',
@@ -85,7 +95,12 @@ export class HttpRequest implements INodeType {
 										],
 										default: 'autodetect',
 									},
-									{ displayName: 'Put Output in Field', name: 'outputPropertyName', type: 'string', default: 'data' },
+									{
+										displayName: 'Put Output in Field',
+										name: 'outputPropertyName',
+										type: 'string',
+										default: 'data',
+									},
 								],
 							},
 						],
@@ -114,11 +129,21 @@ export class HttpRequest implements INodeType {
 async function requestItem(context: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
 	const method = context.getNodeParameter('method', i) as string;
 	if (method !== 'GET') {
-		throw new NodeOperationError(context.getNode(), `The HTTP Request stand-in only sends GET, not ${method}`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`The HTTP Request stand-in only sends GET, not ${method}`,
+		);
 	}
-	const options = context.getNodeParameter('options', i, {}) as { response?: { response?: ResponseOptions }; timeout?: number };
-	const { fullResponse = false, neverError = false, responseFormat = 'autodetect', outputPropertyName = 'data' } =
-		options.response?.response ?? {};
+	const options = context.getNodeParameter('options', i, {}) as {
+		response?: { response?: ResponseOptions };
+		timeout?: number;
+	};
+	const {
+		fullResponse = false,
+		neverError = false,
+		responseFormat = 'autodetect',
+		outputPropertyName = 'data',
+	} = options.response?.response ?? {};
 	const url = context.getNodeParameter('url', i) as string;
 
 	let response: IN8nHttpFullResponse;
@@ -139,24 +164,41 @@ async function requestItem(context: IExecuteFunctions, i: number): Promise<INode
 	}
 
 	const body = Buffer.from(response.body as Buffer);
-	const mimeType = String(response.headers['content-type'] ?? '').split(';')[0].trim();
+	const mimeType = String(response.headers['content-type'] ?? '')
+		.split(';')[0]
+		.trim();
 	const format = responseFormat === 'autodetect' ? detectFormat(mimeType) : responseFormat;
 	const pairedItem = { item: i };
 
 	if (format === 'file') {
-		const item: INodeExecutionData = { json: fullResponse ? responseMeta(response) : {}, pairedItem };
+		const item: INodeExecutionData = {
+			json: fullResponse ? responseMeta(response) : {},
+			pairedItem,
+		};
 		const fileName = fileNameOf(response.headers['content-disposition'], url);
 		item.binary = {
-			[outputPropertyName]: await context.helpers.prepareBinaryData(body, fileName, mimeType || undefined),
+			[outputPropertyName]: await context.helpers.prepareBinaryData(
+				body,
+				fileName,
+				mimeType || undefined,
+			),
 		};
 		return [item];
 	}
 	if (format === 'text') {
 		const text = body.toString('utf8');
-		return [{ json: fullResponse ? { ...responseMeta(response), body: text } : { [outputPropertyName]: text }, pairedItem }];
+		return [
+			{
+				json: fullResponse
+					? { ...responseMeta(response), body: text }
+					: { [outputPropertyName]: text },
+				pairedItem,
+			},
+		];
 	}
 	const parsed: unknown = body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
-	if (fullResponse) return [{ json: { ...responseMeta(response), body: parsed as IDataObject }, pairedItem }];
+	if (fullResponse)
+		return [{ json: { ...responseMeta(response), body: parsed as IDataObject }, pairedItem }];
 	// An array answer becomes one item per element, an object one item.
 	const entries = Array.isArray(parsed) ? parsed : [parsed];
 	return entries.map((json) => ({ json: json as IDataObject, pairedItem }));
@@ -169,7 +211,11 @@ function detectFormat(mimeType: string): Exclude<ResponseFormat, 'autodetect'> {
 }
 
 function responseMeta(response: IN8nHttpFullResponse): IDataObject {
-	return { headers: response.headers, statusCode: response.statusCode, statusMessage: response.statusMessage };
+	return {
+		headers: response.headers,
+		statusCode: response.statusCode,
+		statusMessage: response.statusMessage,
+	};
 }
 
 /** `Content-Disposition: attachment; filename="a.mp4"` wins; otherwise the URL's last path segment. */
@@ -180,7 +226,12 @@ function fileNameOf(disposition: unknown, url: string): string | undefined {
 	return last ? decodeURIComponent(last) : undefined;
 }
 
-function nameValues(context: IExecuteFunctions, toggle: string, list: string, i: number): IDataObject | undefined {
+function nameValues(
+	context: IExecuteFunctions,
+	toggle: string,
+	list: string,
+	i: number,
+): IDataObject | undefined {
 	if (!context.getNodeParameter(toggle, i, false)) return undefined;
 	const { parameters = [] } = context.getNodeParameter(list, i, {}) as { parameters?: NameValue[] };
 	return Object.fromEntries(parameters.map(({ name, value }) => [name, value]));

@@ -1,4 +1,9 @@
-import type { INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type {
+	INodeType,
+	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
 
 /**
  * Stand-in for n8n's "When clicking 'Execute workflow'" node. Like the real one it is a trigger that,

@@ -84,8 +84,18 @@ export class EditFields implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				options: [
-					{ displayName: 'Ignore Type Conversion Errors', name: 'ignoreConversionErrors', type: 'boolean', default: false },
-					{ displayName: 'Support Dot Notation', name: 'dotNotation', type: 'boolean', default: true },
+					{
+						displayName: 'Ignore Type Conversion Errors',
+						name: 'ignoreConversionErrors',
+						type: 'boolean',
+						default: false,
+					},
+					{
+						displayName: 'Support Dot Notation',
+						name: 'dotNotation',
+						type: 'boolean',
+						default: true,
+					},
 					{ displayName: 'Strip Binary Data', name: 'stripBinary', type: 'boolean', default: true },
 				],
 			},
@@ -101,7 +111,10 @@ export class EditFields implements INodeType {
 				const options = this.getNodeParameter('options', i, {}) as SetOptions;
 				const includeOtherFields = this.getNodeParameter('includeOtherFields', i, false) as boolean;
 				if (includeOtherFields && this.getNodeParameter('include', i, 'all') !== 'all') {
-					throw new NodeOperationError(this.getNode(), 'The Set stand-in only supports including all input fields');
+					throw new NodeOperationError(
+						this.getNode(),
+						'The Set stand-in only supports including all input fields',
+					);
 				}
 				const fields = mode === 'raw' ? rawFields(this, i) : manualFields(this, i, options);
 				const item: INodeExecutionData = {
@@ -127,11 +140,22 @@ export class EditFields implements INodeType {
 }
 
 function manualFields(context: IExecuteFunctions, i: number, options: SetOptions): IDataObject {
-	const { assignments = [] } = context.getNodeParameter('assignments', i, {}) as Partial<AssignmentCollectionValue>;
+	const { assignments = [] } = context.getNodeParameter(
+		'assignments',
+		i,
+		{},
+	) as Partial<AssignmentCollectionValue>;
 	const fields: IDataObject = {};
 	for (const { name, value, type = 'string' } of assignments) {
-		const input = type === 'string' && typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
-		const result = validateFieldType(name, type === 'string' ? String(input ?? '') : input, type as FieldType);
+		const input =
+			type === 'string' && typeof value === 'object' && value !== null
+				? JSON.stringify(value)
+				: value;
+		const result = validateFieldType(
+			name,
+			type === 'string' ? String(input ?? '') : input,
+			type as FieldType,
+		);
 		if (!result.valid && !options.ignoreConversionErrors) {
 			throw new NodeOperationError(context.getNode(), result.errorMessage, { itemIndex: i });
 		}
@@ -142,11 +166,16 @@ function manualFields(context: IExecuteFunctions, i: number, options: SetOptions
 
 function rawFields(context: IExecuteFunctions, i: number): IDataObject {
 	const json = context.getNodeParameter('jsonOutput', i) as string | IDataObject;
-	const parsed: unknown = typeof json === 'string' ? jsonParse(json, { fallbackValue: undefined }) : json;
+	const parsed: unknown =
+		typeof json === 'string' ? jsonParse(json, { fallbackValue: undefined }) : json;
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-		throw new NodeOperationError(context.getNode(), `'JSON Output' in item ${i} does not contain a valid JSON object`, {
-			itemIndex: i,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`'JSON Output' in item ${i} does not contain a valid JSON object`,
+			{
+				itemIndex: i,
+			},
+		);
 	}
 	return parsed as IDataObject;
 }

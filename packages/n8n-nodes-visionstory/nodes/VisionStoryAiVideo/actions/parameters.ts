@@ -1,0 +1,44 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+export const modelId: INodeProperties = {
+	displayName: 'Model',
+	name: 'modelId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The model decides the durations, resolutions and media it accepts',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: {
+				searchListMethod: 'searchAiVideoModels',
+				searchable: true,
+				searchFilterRequired: false,
+			},
+		},
+		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
+	],
+};
+
+export const resolution: INodeProperties = {
+	displayName: 'Resolution Name or ID',
+	name: 'resolution',
+	type: 'options',
+	typeOptions: {
+		loadOptionsMethod: 'getAiVideoResolutions',
+		loadOptionsDependsOn: ['modelId.value'],
+	},
+	default: '',
+	description:
+		'Higher resolutions cost more credits. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+export const generateAudio: INodeProperties = {
+	displayName: 'Generate Audio',
+	name: 'generateAudio',
+	type: 'boolean',
+	default: false,
+	description: 'Whether the model also makes a soundtrack (never changes the price)',
+};

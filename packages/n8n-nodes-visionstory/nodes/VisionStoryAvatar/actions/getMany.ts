@@ -1,0 +1,66 @@
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { Checked } from '../../shared/api/client';
+import type { Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
+import { listEntries, wantedOf } from '../../shared/framework/lists';
+import { param } from '../../shared/framework/params';
+import { limit, returnAll } from '../../shared/ui/parameters';
+
+const option: OperationOption = {
+	name: 'Get Many',
+	value: 'getMany',
+	action: 'Get many avatars',
+	description: 'List your own avatars (with framing) or the public library',
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default:
+			'List avatars (avatar_id, name, default_voice_id, preview image) to pick one for a talking video. Free. Use Limit to keep the list short.',
+		displayOptions: { show: { '@tool': [true] } },
+		description:
+			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
+	},
+	{
+		displayName: 'Library',
+		name: 'library',
+		type: 'options',
+		options: [
+			{ name: 'My Avatars', value: 'own' },
+			{ name: 'Public Library', value: 'public' },
+		],
+		default: 'own',
+	},
+	returnAll,
+	limit,
+];
+
+/** Which library, checked; paging is added per page. */
+async function prepare(run: Run, index: number): Promise<Checked<'listAvatars'>> {
+	return run.client.validate('listAvatars', {
+		is_public: param.string(run.context, 'library', index) === 'public',
+	});
+}
+
+async function execute(
+	run: Run,
+	item: Prepared<Checked<'listAvatars'>>,
+): Promise<INodeExecutionData[]> {
+	const avatars = await listEntries(run, 'listAvatars', item.request, {
+		wanted: wantedOf(run, item.index),
+		pageSize: 100,
+	});
+	return avatars.map((json) => ({ json }));
+}
+
+export const getMany: Operation<Checked<'listAvatars'>> = {
+	option,
+	properties: updateDisplayOptions({ show: { operation: ['getMany'] } }, properties),
+	prepare,
+	execute,
+};

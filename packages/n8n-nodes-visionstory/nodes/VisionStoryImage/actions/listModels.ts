@@ -1,0 +1,51 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type {
+	ItemOutcome,
+	Operation,
+	OperationOption,
+	Prepared,
+	Run,
+} from '../../shared/framework/action';
+
+const option: OperationOption = {
+	name: 'List Models',
+	value: 'listModels',
+	action: 'List image models',
+	description: 'List image models with their resolutions, reference limits and prices',
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default:
+			'List the image models with their resolutions, reference limits and credit prices. Free.',
+		displayOptions: { show: { '@tool': [true] } },
+		description:
+			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
+	},
+];
+
+async function prepare(): Promise<undefined> {
+	return undefined;
+}
+
+/** The same catalog for every item: fetched once. */
+async function executeAll(run: Run, items: Array<Prepared<undefined>>): Promise<ItemOutcome[]> {
+	const { models } = await run.client.listImageModels({ signal: run.signal });
+	return items.map(() => ({
+		ok: true,
+		value: models.map((model) => ({ json: model as IDataObject })),
+	}));
+}
+
+export const listModels: Operation<undefined> = {
+	option,
+	properties: updateDisplayOptions({ show: { operation: ['listModels'] } }, properties),
+	prepare,
+	executeAll,
+};

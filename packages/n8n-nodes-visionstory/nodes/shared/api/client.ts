@@ -1,0 +1,547 @@
+import type { z } from 'zod/v3';
+
+import type { AiVideoDto, OperationName, Operations, RequestOf, ResponseOf } from './contract';
+import { AI_VIDEO_BATCH_MAX, AiVideoDto as AiVideoSchema, Empty, operations } from './contract';
+import type { FieldIssue } from './errors';
+import { invalidInput, VisionStoryError } from './errors';
+import type { Download } from './http';
+import type { ChargedOperation, SpendLedger, SpendPolicy } from './spend';
+import { isCharged, spendCapError, speechPrice } from './spend';
+import type { AudioResult, CallOptions, Transport } from './transport';
+
+export type { CallOptions } from './transport';
+
+/** A checked request's fields by name, as the transport sends them (a copy, so nothing can change the checked one). */
+function fieldsOf(request: object): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(request));
+}
+
+/** Turns zod's issues into field paths the user can act on. */
+export function fieldIssues(error: z.ZodError): FieldIssue[] {
+	return error.issues.map((issue) => ({ field: issue.path.join('.'), message: issue.message }));
+}
+
+/** What zod says of one answer field: missing, present with another type, or another problem. */
+function describeIssue(issue: z.ZodIssue): string {
+	const field = issue.path.join('.') || 'data';
+	if (issue.code === 'invalid_type') {
+		return issue.received === 'undefined'
+			? `is missing ${field}`
+			: `${field} has an unexpected type: got ${issue.received}`;
+	}
+	return `${field} ${issue.message}`;
+}
+
+/** An answer the client cannot read where the contract states its shape; names each field and what was wrong with it. */
+export function unreadableAnswer(
+	operation: string,
+	error?: z.ZodError,
+	missing?: string,
+	videoId?: string,
+): VisionStoryError {
+	const described = error ? error.issues.map(describeIssue) : [`is missing ${missing ?? 'data'}`];
+	const missingOnly = described.every((d) => d.startsWith('is missing '));
+	const subject = `VisionStory's answer to ${operation}${videoId ? ` for ${videoId}` : ''}`;
+	const message = missingOnly
+		? `${subject} is missing ${described.map((d) => d.slice('is missing '.length)).join(', ')}`
+		: `${subject}: ${described.map((d) => (d.startsWith('is missing ') ? `${d.slice('is missing '.length)} is missing` : d)).join('; ')}`;
+	return new VisionStoryError({
+		category: 'response',
+		operation,
+		message,
+		hint: 'The service may have changed. Please report this to the n8n-nodes-visionstory maintainers.',
+		...(videoId ? { videoIds: [videoId] } : {}),
+	});
+}
+
+/** The batch form answers { videos: [...] }; a service that answers one id with the task itself is read the same way. */
+function batchEntries(data: unknown): unknown[] {
+	if (!data || typeof data !== 'object' || !('videos' in data)) return [data];
+	const videos = (data as { videos: unknown }).videos;
+	if (!Array.isArray(videos)) throw unreadableAnswer('getAiVideo', undefined, 'videos');
+	return videos;
+}
+
+/** A request that passed its operation's checks: sent as is, without checking it again. */
+/**
+ * A request as a node assembles it from parameters, before it is checked: values the contract narrows
+ * (a choice among strings) may be any string here; `validate` checks them and names what is allowed.
+ */
+export type Draft<T> = T extends string
+	? string
+	: T extends number | boolean | null | undefined
+		? T
+		: T extends ReadonlyArray<infer U>
+			? Array<Draft<U>>
+			: T extends object
+				? { [K in keyof T]: Draft<T[K]> }
+				: T;
+
+export type Checked<N extends OperationName> = z.output<Operations[N]['request']> & {
+	readonly __checked?: N;
+};
+
+/**
+ * One typed method per VisionStory operation. Requests are validated against the contract before
+ * anything is sent; responses are parsed tolerantly (unknown fields kept).
+ */
+export class VisionStoryClient {
+	constructor(readonly transport: Transport) {}
+
+	/** Checks a request without sending it; throws the same error the call would. */
+	validate<N extends OperationName>(name: N, request: Draft<RequestOf<N>>): Checked<N> {
+		// Operations without parameters are called often (credits, model lists): nothing to check.
+		const schema: z.ZodType<Checked<N>, z.ZodTypeDef, unknown> = operations[name].request;
+		if (schema === Empty && Object.keys(request).length === 0) return {};
+		const parsed = schema.safeParse(request);
+		if (!parsed.success) throw invalidInput(name, fieldIssues(parsed.error));
+		return parsed.data;
+	}
+
+	/** Any JSON operation by name: checked, then sent. The typed methods below are the usual way in. */
+	async call<N extends OperationName>(
+		name: N,
+		request: Draft<RequestOf<N>>,
+		options?: CallOptions,
+	): Promise<ResponseOf<N>> {
+		return await this.send(name, this.validate(name, request), options);
+	}
+
+	/** Sends a request that `validate` already checked. */
+	async send<N extends OperationName>(
+		name: N,
+		request: Checked<N>,
+		options?: CallOptions,
+	): Promise<ResponseOf<N>> {
+		const data = await this.transport.exchange(name, operations[name], fieldsOf(request), options);
+		return this.parse(name, data);
+	}
+
+	/** Waits with the host's sleep (n8n's in the nodes); ends early when the signal fires. */
+	async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+		await this.transport.sleep(ms, signal);
+	}
+
+	private unexpected(name: string, what: string): VisionStoryError {
+		return new VisionStoryError({
+			category: 'response',
+			operation: name,
+			message: `VisionStory's answer to ${name} is not ${what}`,
+			hint: 'The service may have changed. Please report this to the n8n-nodes-visionstory maintainers.',
+		});
+	}
+
+	private parse<N extends OperationName>(name: N, data: unknown): ResponseOf<N> {
+		const parsed = operations[name].response.safeParse(data);
+		if (!parsed.success) throw unreadableAnswer(name, parsed.error);
+		return parsed.data as ResponseOf<N>;
+	}
+
+	// Talking video
+	createTalkingVideo(request: RequestOf<'createTalkingVideo'>, options?: CallOptions) {
+		return this.call('createTalkingVideo', request, options);
+	}
+	getTalkingVideo(request: RequestOf<'getTalkingVideo'>, options?: CallOptions) {
+		return this.call('getTalkingVideo', request, options);
+	}
+	listTalkingVideos(request: RequestOf<'listTalkingVideos'> = {}, options?: CallOptions) {
+		return this.call('listTalkingVideos', request, options);
+	}
+	deleteTalkingVideo(request: RequestOf<'deleteTalkingVideo'>, options?: CallOptions) {
+		return this.call('deleteTalkingVideo', request, options);
+	}
+	listTalkingVideoModels(options?: CallOptions) {
+		return this.call('listTalkingVideoModels', {}, options);
+	}
+
+	// AI video
+	createAiVideo(request: RequestOf<'createAiVideo'>, options?: CallOptions) {
+		return this.call('createAiVideo', request, options);
+	}
+	async getAiVideo(request: { video_id: string }, options?: CallOptions): Promise<AiVideoDto> {
+		const data = await this.call('getAiVideo', request, options);
+		if ('videos' in data && Array.isArray(data.videos))
+			throw this.unexpected('getAiVideo', 'a single video');
+		return data as AiVideoDto;
+	}
+	/** Up to 20 tasks in one call; ids that do not exist or belong to another account, or whose entry cannot be read, are left out. */
+	async getAiVideos(
+		request: { video_ids: string[] },
+		options?: CallOptions,
+	): Promise<AiVideoDto[]> {
+		const read = await this.readAiVideos(request.video_ids, options);
+		return [...read.values()].filter((v): v is AiVideoDto => !(v instanceof VisionStoryError));
+	}
+
+	/**
+	 * Up to 20 tasks in one call, by id: each entry is read on its own, so one the client cannot read
+	 * becomes that id's error and the others are kept. Ids the service left out are absent.
+	 */
+	async readAiVideos(
+		ids: string[],
+		options?: CallOptions,
+	): Promise<Map<string, AiVideoDto | VisionStoryError>> {
+		if (ids.length > AI_VIDEO_BATCH_MAX) {
+			throw invalidInput('getAiVideo', [
+				{
+					field: 'video_ids',
+					message: `has ${ids.length} ids; at most ${AI_VIDEO_BATCH_MAX} per call`,
+				},
+			]);
+		}
+		const request = this.validate('getAiVideo', { video_ids: ids });
+		const data = await this.transport.exchange(
+			'getAiVideo',
+			operations.getAiVideo,
+			fieldsOf(request),
+			options,
+		);
+		const entries = batchEntries(data);
+		const read = new Map<string, AiVideoDto | VisionStoryError>();
+		for (const entry of entries) {
+			const id = (entry as { video_id?: unknown } | null)?.video_id;
+			const key = typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+			if (key === undefined) continue;
+			const parsed = AiVideoSchema.safeParse(entry);
+			read.set(
+				key,
+				parsed.success ? parsed.data : unreadableAnswer('getAiVideo', parsed.error, undefined, key),
+			);
+		}
+		return read;
+	}
+	listAiVideos(request: RequestOf<'listAiVideos'> = {}, options?: CallOptions) {
+		return this.call('listAiVideos', request, options);
+	}
+	estimateAiVideoCost(request: RequestOf<'estimateAiVideoCost'>, options?: CallOptions) {
+		return this.call('estimateAiVideoCost', request, options);
+	}
+	listAiVideoModels(options?: CallOptions) {
+		return this.call('listAiVideoModels', {}, options);
+	}
+	deleteAiVideo(request: RequestOf<'deleteAiVideo'>, options?: CallOptions) {
+		return this.call('deleteAiVideo', request, options);
+	}
+
+	// Image
+	generateImage(request: RequestOf<'generateImage'>, options?: CallOptions) {
+		return this.call('generateImage', request, options);
+	}
+	listImageModels(options?: CallOptions) {
+		return this.call('listImageModels', {}, options);
+	}
+
+	// Speech
+	/** The MP3 comes back as a stream, with duration, characters and cost from the response headers. */
+	async synthesizeSpeech(
+		request: RequestOf<'synthesizeSpeech'>,
+		options?: CallOptions,
+	): Promise<AudioResult> {
+		return await this.sendSpeech(this.validate('synthesizeSpeech', request), options);
+	}
+	/** The body is the audio itself, not the envelope: nothing to parse. */
+	async sendSpeech(
+		request: Checked<'synthesizeSpeech'>,
+		options?: CallOptions,
+	): Promise<AudioResult> {
+		return (await this.transport.exchange(
+			'synthesizeSpeech',
+			operations.synthesizeSpeech,
+			fieldsOf(request),
+			options,
+		)) as AudioResult;
+	}
+	alignAudio(request: RequestOf<'alignAudio'>, options?: CallOptions) {
+		return this.call('alignAudio', request, options);
+	}
+	transcribeAudio(request: RequestOf<'transcribeAudio'>, options?: CallOptions) {
+		return this.call('transcribeAudio', request, options);
+	}
+
+	// Avatars
+	createAvatar(request: RequestOf<'createAvatar'>, options?: CallOptions) {
+		return this.call('createAvatar', request, options);
+	}
+	listAvatars(request: RequestOf<'listAvatars'> = {}, options?: CallOptions) {
+		return this.call('listAvatars', request, options);
+	}
+	updateAvatarFraming(request: RequestOf<'updateAvatarFraming'>, options?: CallOptions) {
+		return this.call('updateAvatarFraming', request, options);
+	}
+	deleteAvatar(request: RequestOf<'deleteAvatar'>, options?: CallOptions) {
+		return this.call('deleteAvatar', request, options);
+	}
+
+	// Voices
+	listVoices(request: RequestOf<'listVoices'> = {}, options?: CallOptions) {
+		return this.call('listVoices', request, options);
+	}
+	cloneVoice(request: RequestOf<'cloneVoice'>, options?: CallOptions) {
+		return this.call('cloneVoice', request, options);
+	}
+	deleteVoice(request: RequestOf<'deleteVoice'>, options?: CallOptions) {
+		return this.call('deleteVoice', request, options);
+	}
+
+	// Media understanding
+	understandMedia(request: RequestOf<'understandMedia'>, options?: CallOptions) {
+		return this.call('understandMedia', request, options);
+	}
+
+	// Assets
+	uploadAsset(request: RequestOf<'uploadAsset'>, options?: CallOptions) {
+		return this.call('uploadAsset', request, options);
+	}
+	listAssets(request: RequestOf<'listAssets'> = {}, options?: CallOptions) {
+		return this.call('listAssets', request, options);
+	}
+	deleteAsset(request: RequestOf<'deleteAsset'>, options?: CallOptions) {
+		return this.call('deleteAsset', request, options);
+	}
+
+	// Billing
+	getCredits(options?: CallOptions) {
+		return this.call('getCredits', {}, options);
+	}
+
+	/** Streams a result file (video, image, audio); the API key goes only to the API's own origin. */
+	download(url: string, options?: CallOptions): Promise<Download> {
+		return this.transport.download(url, options);
+	}
+}
+
+/** Duration defaults of models without one in the request, by model id. */
+function defaultDuration(
+	models: ResponseOf<'listAiVideoModels'>,
+	modelId: string,
+): number | undefined {
+	const model = models.models.find((m) => m.model_id === modelId);
+	const spec = (model?.params?.duration_sec ?? model?.params?.duration) as
+		| { default?: unknown }
+		| undefined;
+	return typeof spec?.default === 'number' ? spec.default : undefined;
+}
+
+/**
+ * A client that keeps the execution's ledger: every charged call is priced first where a price is
+ * known (AI video cost endpoint, TTS formula, image model prices) and refused when it would pass the
+ * cap; calls of unknown price (talking video, align, transcribe, understand) run one at a time and
+ * are refused once the charges reported so far reach the cap.
+ */
+export class SpendingClient extends VisionStoryClient {
+	private imageModels?: Promise<ResponseOf<'listImageModels'>>;
+	private aiVideoModels?: Promise<ResponseOf<'listAiVideoModels'>>;
+	/** AI video prices by model, duration and resolution: a batch, or a submission held for a slot, asks once. */
+	private readonly aiVideoPrices = new Map<string, Promise<number>>();
+
+	constructor(
+		inner: VisionStoryClient,
+		readonly ledger: SpendLedger,
+		readonly policy: SpendPolicy,
+	) {
+		super(inner.transport);
+	}
+
+	get capped(): boolean {
+		return (this.policy.cap ?? 0) > 0;
+	}
+
+	/**
+	 * The price of one call before it is sent, or undefined where the service tells it only after.
+	 * Only free calls are made to find it (the cost endpoint, the model lists).
+	 */
+	async estimate(
+		name: OperationName,
+		request: Record<string, unknown>,
+		options?: CallOptions,
+	): Promise<number | undefined> {
+		if (name === 'synthesizeSpeech') return speechPrice(String(request.text ?? '').length);
+		if (name === 'generateImage') {
+			this.imageModels ??= super.send('listImageModels', this.validate('listImageModels', {}), {
+				signal: options?.signal,
+			});
+			const model = (await this.imageModels).models.find((m) => m.model_id === request.model_id);
+			const resolution = typeof request.resolution === 'string' ? request.resolution : undefined;
+			const price =
+				(resolution !== undefined ? model?.credit_by_resolution?.[resolution] : undefined) ??
+				model?.credit_per_image;
+			return typeof price === 'number' ? price : undefined;
+		}
+		if (name === 'createAiVideo') {
+			const modelId = String(request.model_id ?? '');
+			let duration = typeof request.duration_sec === 'number' ? request.duration_sec : undefined;
+			if (duration === undefined) {
+				this.aiVideoModels ??= super.send(
+					'listAiVideoModels',
+					this.validate('listAiVideoModels', {}),
+					{ signal: options?.signal },
+				);
+				duration = defaultDuration(await this.aiVideoModels, modelId);
+			}
+			if (duration === undefined) return undefined;
+			const resolution = (request.resolution as string | null | undefined) ?? undefined;
+			const key = JSON.stringify([modelId, duration, resolution ?? null]);
+			let price = this.aiVideoPrices.get(key);
+			if (!price) {
+				price = super
+					.send(
+						'estimateAiVideoCost',
+						this.validate('estimateAiVideoCost', {
+							model_id: modelId,
+							duration_sec: duration,
+							resolution,
+						}),
+						{ signal: options?.signal },
+					)
+					.then((cost) => cost.credit);
+				// A failed estimate is asked again next time.
+				price.catch(() => this.aiVideoPrices.delete(key));
+				this.aiVideoPrices.set(key, price);
+			}
+			return await price;
+		}
+		return undefined;
+	}
+
+	/** Refuses when `credits` more would pass the cap (used for a whole long text before its first part). */
+	ensureRoom(operation: string, credits: number): void {
+		if (!this.capped) return;
+		const committed = this.ledger.committed();
+		const spent = this.ledger.spent();
+		if (committed + credits > this.policy.cap!)
+			throw spendCapError(operation, this.policy, spent, credits, committed - spent);
+	}
+
+	override async send<N extends OperationName>(
+		name: N,
+		request: Checked<N>,
+		options?: CallOptions,
+	): Promise<ResponseOf<N>> {
+		if (!isCharged(name)) {
+			const response = await super.send(name, request, options);
+			if (name === 'getTalkingVideo' || name === 'getAiVideo' || name === 'listTalkingVideos')
+				this.observe(response);
+			return response;
+		}
+		return await this.charged(
+			name,
+			fieldsOf(request),
+			options,
+			async () => await super.send(name, request, options),
+		);
+	}
+
+	override async sendSpeech(
+		request: Checked<'synthesizeSpeech'>,
+		options?: CallOptions,
+	): Promise<AudioResult> {
+		return await this.charged(
+			'synthesizeSpeech',
+			fieldsOf(request),
+			options,
+			async () => await super.sendSpeech(request, options),
+		);
+	}
+
+	private observe(response: unknown): void {
+		const data = response as { videos?: unknown };
+		const tasks = Array.isArray(data.videos) ? data.videos : [response];
+		for (const task of tasks)
+			if (task && typeof task === 'object') this.ledger.observeTask(task as { video_id?: unknown });
+	}
+
+	/** The ledger entry of a call: a create's idempotency key, so a replayed create is not counted twice. */
+	private chargeKey(
+		name: ChargedOperation,
+		request: Record<string, unknown>,
+		options?: CallOptions,
+	): string {
+		if (name === 'createTalkingVideo' || name === 'createAiVideo') {
+			const key =
+				typeof request.client_request_id === 'string'
+					? request.client_request_id
+					: options?.idempotencyContext;
+			if (key) return `${name}:${key}`;
+		}
+		return this.ledger.newKey(name);
+	}
+
+	private async charged<T>(
+		name: ChargedOperation,
+		request: Record<string, unknown>,
+		options: CallOptions | undefined,
+		send: () => Promise<T>,
+	): Promise<T> {
+		const key = this.chargeKey(name, request, options);
+		// The service answers a replayed create with the task it already made and charges nothing new.
+		const replay = this.ledger.has(key);
+		const estimate =
+			this.capped && !replay ? await this.estimate(name, request, options) : undefined;
+		const run = async () => {
+			const cost = replay ? 0 : (estimate ?? 1);
+			const committed = this.ledger.committed();
+			if (this.capped && committed + cost > this.policy.cap!) {
+				const spent = this.ledger.spent();
+				throw spendCapError(name, this.policy, spent, estimate, committed - spent);
+			}
+			const release = this.ledger.reserve(cost);
+			try {
+				const response = await send();
+				await this.settle(name, key, response, replay ? undefined : estimate, options);
+				return response;
+			} finally {
+				release();
+			}
+		};
+		// Without a price, the next call has to wait for this one's reported charge.
+		if (!this.capped || estimate !== undefined || replay) return await run();
+		const next = await this.ledger.turn();
+		try {
+			return await run();
+		} finally {
+			next();
+		}
+	}
+
+	private async settle(
+		name: ChargedOperation,
+		key: string,
+		response: unknown,
+		estimate: number | undefined,
+		options?: CallOptions,
+	): Promise<void> {
+		if (name === 'createTalkingVideo' || name === 'createAiVideo') {
+			const videoId = (response as { video_id?: unknown }).video_id;
+			if (typeof videoId !== 'string') return;
+			this.ledger.trackVideo(videoId, key);
+			if (!this.ledger.has(key)) this.ledger.record(key, estimate ?? 0);
+			// The talking-video price is known only from the task: read it now, so the next call sees it.
+			if (estimate === undefined && this.capped) {
+				try {
+					const read = { signal: options?.signal, budget: options?.budget };
+					const task =
+						name === 'createTalkingVideo'
+							? await super.send(
+									'getTalkingVideo',
+									this.validate('getTalkingVideo', { video_id: videoId }),
+									read,
+								)
+							: await super.send(
+									'getAiVideo',
+									this.validate('getAiVideo', { video_id: videoId }),
+									read,
+								);
+					this.observe(task);
+				} catch {
+					// The video exists either way; its cost is learned at the next status read.
+				}
+			}
+			return;
+		}
+		const reported =
+			name === 'synthesizeSpeech'
+				? (response as AudioResult).metadata.cost_credit
+				: (response as { cost_credit?: number | null }).cost_credit;
+		this.ledger.record(key, typeof reported === 'number' ? reported : (estimate ?? 0));
+	}
+}

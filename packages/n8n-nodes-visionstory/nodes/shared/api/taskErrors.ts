@@ -1,0 +1,119 @@
+import type { AiVideoDto, TalkingVideoDto } from './contract';
+import { defaultHint, isAborted, VisionStoryError } from './errors';
+
+/** The two kinds of video task, and a task as either kind's status answer gives it. */
+export type TaskKind = 'talkingVideo' | 'aiVideo';
+export type VideoTask = TalkingVideoDto | AiVideoDto;
+
+/** The errors a video task's item can end with, in words a user can act on. */
+
+/** A failure that concerns one item; a cancellation, or a bug, ends the whole wait instead. */
+export function asError(error: unknown): VisionStoryError {
+	if (error instanceof VisionStoryError && !isAborted(error)) return error;
+	throw error;
+}
+
+export function isClientError(error: VisionStoryError): boolean {
+	return (
+		error.category === 'api' &&
+		error.status !== undefined &&
+		error.status >= 400 &&
+		error.status < 500 &&
+		error.status !== 429 &&
+		error.status !== 409
+	);
+}
+
+/** A rate limit (429) that is not the AI-video concurrency cap: nothing was created, so the item may be sent again. */
+export function isRateLimit(error: VisionStoryError): boolean {
+	return error.status === 429 && !error.isConcurrencyLimit;
+}
+
+export function taskFailedError(kind: TaskKind, task: VideoTask): VisionStoryError {
+	const failure = (task as AiVideoDto).error ?? undefined;
+	const what = kind === 'aiVideo' ? 'AI video' : 'Talking video';
+	const code = failure?.code ?? undefined;
+	const reason = failure?.message
+		? `: ${failure.message}${code !== undefined ? ` (code ${code})` : ''}`
+		: '';
+	return new VisionStoryError({
+		category: 'taskFailed',
+		message: `${what} ${task.video_id} failed${reason}`,
+		hint: 'VisionStory refunded its credits automatically. Adjust the input (prompt, media, script) and run again.',
+		code,
+		videoIds: [task.video_id],
+	});
+}
+
+/** "1 minute", "2.5 minutes". */
+function minutesText(ms: number): string {
+	const minutes = Math.round((ms / 60000) * 10) / 10;
+	return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+export function notFoundError(id: string): VisionStoryError {
+	return new VisionStoryError({
+		category: 'api',
+		status: 404,
+		message: `Video ${id} was not found`,
+		hint: defaultHint(404),
+		videoIds: [id],
+	});
+}
+
+export function timeoutError(kind: TaskKind, ids: string[], timeoutMs: number): VisionStoryError {
+	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
+	return new VisionStoryError({
+		category: 'timeout',
+		message: `The ${what} ${ids.join(', ')} was still rendering after ${minutesText(timeoutMs)}`,
+		hint: 'Nothing is lost: the video keeps rendering. Retry the execution in n8n (it picks up the same video, charged once), fetch it later with Get and this id, or raise Timeout (Minutes).',
+		videoIds: ids,
+	});
+}
+
+export function slotTimeoutError(
+	timeoutMs: number,
+	concurrency?: { limit?: number },
+): VisionStoryError {
+	return new VisionStoryError({
+		category: 'timeout',
+		status: 429,
+		message: `No AI video slot became free within ${minutesText(timeoutMs)}${concurrency?.limit ? ` (your key renders at most ${concurrency.limit} at once)` : ''}`,
+		hint: 'Nothing was created or charged for this item. Run it again later, or raise the time limit.',
+		concurrency,
+	});
+}
+
+export function refusedError(concurrency?: {
+	limit?: number;
+	inFlight?: number;
+}): VisionStoryError {
+	const { limit, inFlight } = concurrency ?? {};
+	const usage =
+		limit !== undefined && inFlight !== undefined
+			? ` (${inFlight} of ${limit} in progress)`
+			: limit !== undefined
+				? ` (at most ${limit} at once)`
+				: inFlight !== undefined
+					? ` (${inFlight} in progress)`
+					: '';
+	return new VisionStoryError({
+		category: 'api',
+		status: 429,
+		code: 429,
+		message: `Not submitted: your VisionStory key is already rendering as many AI videos as it may${usage}`,
+		hint: 'Nothing was created or charged for this item. Run it again once a render finishes, turn on Wait for Completion to queue it until a slot frees, or set At Concurrency Limit to Hold Until a Slot Frees.',
+		concurrency,
+	});
+}
+
+export function rateLimitedError(timeoutMs: number, cause: VisionStoryError): VisionStoryError {
+	return new VisionStoryError({
+		category: 'timeout',
+		status: 429,
+		message: `VisionStory kept answering that the key sends too many requests; not submitted within ${minutesText(timeoutMs)}: ${cause.message}`,
+		hint:
+			cause.hint ??
+			"Nothing was created or charged for this item. Lower Requests per Second in the node's Options, or run it again later.",
+	});
+}

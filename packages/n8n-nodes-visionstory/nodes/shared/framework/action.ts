@@ -1,0 +1,67 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { VisionStoryError } from '../api/errors';
+import type { SpendingClient } from '../api/client';
+
+/** What an operation gets from the router besides its items: n8n's context, the client and the execution's settings. */
+export interface Run {
+	context: IExecuteFunctions;
+	/** The VisionStory client, keeping the execution's spend ledger and cap. */
+	client: SpendingClient;
+	signal?: AbortSignal;
+	/**
+	 * Instance, execution, node and run: with the item's index, a create's idempotency context, stable
+	 * when n8n re-runs this node within the same execution or retries the execution.
+	 */
+	idempotencyScope: string;
+}
+
+/** The idempotency context of item `index`: its creates get the same client_request_id when sent again. */
+export function idempotencyContext(run: Run, index: number): string {
+	return `${run.idempotencyScope}:${index}`;
+}
+
+/** An item that passed every check before sending, with what its operation made of its parameters. */
+export interface Prepared<R> {
+	index: number;
+	request: R;
+}
+
+/** One item's result: its output items (and which output, for operations with several), or its error. */
+export type ItemOutcome =
+	| { ok: true; value: INodeExecutionData[]; output?: number }
+	| { ok: false; error: VisionStoryError };
+
+/** The operation picker's entry. */
+export interface OperationOption {
+	name: string;
+	value: string;
+	action: string;
+	description: string;
+}
+
+/**
+ * One operation of a node, defined in its own file (`actions/<value>.ts`): its literal parameters,
+ * `prepare` (an item's parameters, read by name, into a checked request: nothing is sent) and
+ * `execute` for one item or `executeAll` for all of them at once (waiting on many videos).
+ */
+export interface Operation<R = unknown> {
+	option: OperationOption;
+	/** Parameters of this operation, without the `operation` display option (the node adds it). */
+	properties: INodeProperties[];
+	/** Names of the node's outputs while this operation is chosen, when it has more than one. */
+	outputs?: readonly string[];
+	/** Sends charged calls: the spend cap, Validate Only and the spend in every output item apply. */
+	charged?: boolean;
+	/** Reads video tasks, whose cost the execution's spend learns: output items show the spend. */
+	reportsSpend?: boolean;
+	prepare(run: Run, index: number): Promise<R>;
+	/** Checks that need the service (a model's limits) or all items (shared idempotency keys), before any item is sent. */
+	check?(run: Run, items: Array<Prepared<R>>): Promise<Map<number, VisionStoryError>>;
+	/** Validate Only: the credits one item would cost, where a price is known. */
+	estimate?(run: Run, request: R): Promise<number | undefined>;
+	execute?(run: Run, item: Prepared<R>): Promise<INodeExecutionData[]>;
+	/** Items `execute` runs at once, where fewer than the router's five suit the endpoint (long uploads, slow models). */
+	concurrency?: number;
+	executeAll?(run: Run, items: Array<Prepared<R>>): Promise<ItemOutcome[]>;
+}

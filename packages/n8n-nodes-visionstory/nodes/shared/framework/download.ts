@@ -1,0 +1,168 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { isAborted, redactText, VisionStoryError } from '../api/errors';
+import { binaryFromDownload, withBinary } from '../n8n/binary';
+import { Slots } from '../api/concurrency';
+import type { Outcome, TaskKind, VideoTask } from '../api/tasks';
+import type { ItemOutcome, Run } from './action';
+
+/** What fetching a file needs of the run. */
+type Scope = Pick<Run, 'context' | 'signal'> & { client: Pick<Run['client'], 'download'> };
+
+/** What a result file is, and how the user gets it again when it cannot be fetched now. */
+export interface ResultFile {
+	url: string;
+	property: string;
+	fallbackName: string;
+	fallbackMime: string;
+	/** "The image was generated", "The video was rendered": what happened before the download. */
+	made: string;
+	/** Credits the result cost, when known. */
+	costCredit?: number;
+	/** How to get the file later, e.g. Get with the id. */
+	again: string;
+}
+
+/** Tries at a file whose transfer breaks off midway; the transport already retries failures before the answer. */
+const TRANSFER_ATTEMPTS = 3;
+
+/** Why a download failed, in one line, with anything shaped like a key removed. */
+function reasonOf(error: unknown): string {
+	if (!(error instanceof VisionStoryError)) {
+		const message = (error instanceof Error ? error.message : String(error)).replace(
+			/^Error: /,
+			'',
+		);
+		return redactText(`the transfer broke off (${message})`);
+	}
+	const message = error.message.replace(/\.+$/, '');
+	return redactText(
+		error.status !== undefined && !message.includes(String(error.status))
+			? `${message} (HTTP ${error.status})`
+			: message,
+	);
+}
+
+async function fetchOnce(scope: Scope, file: ResultFile) {
+	return await scope.client
+		.download(file.url, { signal: scope.signal })
+		.then(
+			async (download) =>
+				await binaryFromDownload(scope.context, download, file.fallbackName, file.fallbackMime),
+		)
+		.then(
+			(binary) => ({ ok: true as const, binary }),
+			(error: unknown) => ({ ok: false as const, error }),
+		);
+}
+
+/**
+ * Streams a result file (video, image) into a binary property of the item. The result was paid
+ * for before its file is fetched, so a failed download keeps the item: its JSON (id, URL, cost)
+ * goes on with `downloadError` saying what failed and how to get the file again, rather than an
+ * error that would stop the workflow and leave the paid result only in an error message.
+ */
+export async function withDownload(
+	scope: Scope,
+	item: INodeExecutionData,
+	file: ResultFile,
+): Promise<INodeExecutionData> {
+	let outcome = await fetchOnce(scope, file);
+	// A transfer cut midway (not an answer refusing the file) is fetched again from the start.
+	for (
+		let attempt = 1;
+		attempt < TRANSFER_ATTEMPTS &&
+		!outcome.ok &&
+		!(outcome.error instanceof VisionStoryError) &&
+		!scope.signal?.aborted;
+		attempt++
+	) {
+		outcome = await fetchOnce(scope, file);
+	}
+	if (outcome.ok) return withBinary(item, file.property, outcome.binary);
+	// A cancelled execution is not a failed download: it stops the item as any cancel does.
+	if (isAborted(outcome.error) || scope.signal?.aborted) throw outcome.error;
+	const cost = file.costCredit
+		? ` and charged (${file.costCredit} credit${file.costCredit === 1 ? '' : 's'})`
+		: '';
+	// A string, as the trigger gives it: what failed, then how to get the file.
+	const downloadError = `${file.made}${cost}, but its file could not be downloaded: ${reasonOf(outcome.error)}. ${file.again}`;
+	return { ...item, json: { ...item.json, downloadError } };
+}
+
+/** How to fetch a finished video again: Get with its id, or its URL while the service keeps it. */
+function againHint(kind: TaskKind, task: VideoTask): string {
+	const node = kind === 'aiVideo' ? 'AI Video' : 'Talking Video';
+	const kept = kind === 'talkingVideo' ? ' (VisionStory keeps finished talking videos 7 days)' : '';
+	return `Nothing is lost: fetch the file later with ${node} → Get with video ID ${task.video_id} and Download Result on, or download video_url directly${kept}.`;
+}
+
+/** Puts a finished video into the item's binary, named after the task; a failed download keeps the task's JSON. */
+export async function attachVideo(
+	scope: Scope,
+	kind: TaskKind,
+	task: VideoTask,
+	property: string,
+): Promise<INodeExecutionData> {
+	const item: INodeExecutionData = { json: task as IDataObject };
+	if (!task.video_url) return item;
+	return await withDownload(scope, item, {
+		url: task.video_url,
+		property,
+		fallbackName: task.video_id,
+		fallbackMime: 'video/mp4',
+		made: 'The video was rendered',
+		costCredit: task.cost_credit ?? undefined,
+		again: againHint(kind, task),
+	});
+}
+
+/** A finished video's item: with its file (in binary field `property`) when asked, else its JSON. */
+export async function finishedItem(
+	scope: Scope,
+	kind: TaskKind,
+	task: VideoTask,
+	property: string | undefined,
+	output?: number,
+): Promise<ItemOutcome> {
+	try {
+		const item =
+			property !== undefined
+				? await attachVideo(scope, kind, task, property)
+				: { json: task as IDataObject };
+		return { ok: true, value: [item], output };
+	} catch (error) {
+		return { ok: false, error: error as VisionStoryError };
+	}
+}
+
+/** Video files fetched at once: large files, so few. */
+const DOWNLOAD_CONCURRENCY = 3;
+
+/**
+ * Each video's item, in order: a failure stays its item's error; a video comes with its file when
+ * `fields[i]` names the binary field for it (a finished video), else as its JSON (a video id when
+ * nothing was waited for); `outputs[i]`, when given, is the node output it goes to.
+ */
+export async function videoItems(
+	scope: Scope,
+	kind: TaskKind,
+	results: Array<Outcome<VideoTask | { video_id: string }>>,
+	fields: Array<string | undefined>,
+	outputs: Array<number | undefined> = [],
+): Promise<ItemOutcome[]> {
+	const downloads = new Slots(DOWNLOAD_CONCURRENCY);
+	return await Promise.all(
+		results.map(async (result, position): Promise<ItemOutcome> => {
+			if (!result.ok) return result;
+			const output = outputs[position];
+			if (!('status' in result.value)) return { ok: true, value: [{ json: result.value }], output };
+			await downloads.take();
+			try {
+				return await finishedItem(scope, kind, result.value, fields[position], output);
+			} finally {
+				downloads.give();
+			}
+		}),
+	);
+}

@@ -1,0 +1,131 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { VisionStoryClient } from '../api/client';
+import { invalidInput } from '../api/errors';
+import type { SpendPolicy } from '../api/spend';
+import { SpendingClient } from '../api/client';
+import { SpendLedger } from '../api/spend';
+import { CREDENTIAL_TYPE } from '../n8n/client';
+
+/**
+ * One ledger per execution, shared by every VisionStory node that execution runs (an AI Agent calls
+ * a tool node once per tool call; n8n's Retry On Fail runs a node again): module state keyed by the
+ * execution, because workflow static data is saved across executions and node context is per node.
+ * An execution runs whole in one process (main, or one worker in queue mode), so one map serves it.
+ */
+interface Entry {
+	ledger: SpendLedger;
+	touchedAt: number;
+}
+
+const ledgers = new Map<string, Entry>();
+/** An execution untouched this long is over (the longest wait a node does is far shorter). */
+const IDLE_MS = 12 * 60 * 60_000;
+/**
+ * Executions kept at most; the least recently used go first. Each is a few hundred bytes; a node that
+ * is running holds its ledger itself, so only a later node of an execution pushed out meanwhile would
+ * start from nothing, after this many other executions ran VisionStory nodes.
+ */
+export const MAX_EXECUTIONS = 10_000;
+
+/** A Map iterates in insertion order and every touch re-inserts: the first entries are the least recently used. */
+function sweep(now: number): void {
+	for (const [key, entry] of ledgers) {
+		if (ledgers.size <= MAX_EXECUTIONS && now - entry.touchedAt <= IDLE_MS) break;
+		ledgers.delete(key);
+	}
+}
+
+/** The ledger of the execution the context belongs to. */
+export function ledgerOf(context: IExecuteFunctions): SpendLedger {
+	let instance = '';
+	try {
+		instance = context.getInstanceId();
+	} catch {
+		// Hosts without an instance id keep executions apart by id alone.
+	}
+	const executionId = context.getExecutionId() as string | undefined;
+	// A run outside any execution (n8n's MCP Server Trigger runs each tool call in its webhook, before
+	// an execution exists) shares nothing: its spend and cap cover that one call.
+	if (!executionId) return new SpendLedger();
+	const key = `${instance}:${executionId}`;
+	const now = Date.now();
+	const entry = ledgers.get(key) ?? { ledger: new SpendLedger(), touchedAt: now };
+	ledgers.delete(key);
+	entry.touchedAt = now;
+	ledgers.set(key, entry);
+	sweep(now);
+	return entry.ledger;
+}
+
+/** For tests: how many executions are remembered. */
+export function rememberedExecutions(): number {
+	return ledgers.size;
+}
+
+export const MAX_CREDITS_FIELD = 'Max Credits per Execution (maxCreditsPerExecution)';
+
+/** A cap value: empty or 0 means none; anything else must be a positive whole number. */
+function capValue(value: unknown, where: string): number | undefined {
+	if (value === undefined || value === null || value === '' || value === 0) return undefined;
+	const n = typeof value === 'string' ? Number(value.trim()) : value;
+	if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
+		throw invalidInput('spend cap', [
+			{
+				field: `${MAX_CREDITS_FIELD} ${where}`,
+				message: `must be a whole number of credits, 0 for no cap (got ${JSON.stringify(value)})`,
+			},
+		]);
+	}
+	return n > 0 ? n : undefined;
+}
+
+/** The node's Max Credits per Execution, else the credential's default; none when both are empty or 0. */
+export async function spendPolicyOf(context: IExecuteFunctions): Promise<SpendPolicy> {
+	const fromNode = capValue(
+		context.getNodeParameter('options.maxCreditsPerExecution', 0, 0),
+		'in the node Options',
+	);
+	if (fromNode !== undefined)
+		return { cap: fromNode, capSource: 'Options → Max Credits per Execution of this node' };
+	let credentials: IDataObject = {};
+	try {
+		credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	} catch {
+		// The client reports a missing credential itself.
+	}
+	const fromCredential = capValue(
+		credentials.maxCreditsPerExecution,
+		'in the VisionStory credential',
+	);
+	if (fromCredential !== undefined)
+		return {
+			cap: fromCredential,
+			capSource: 'Max Credits per Execution of the VisionStory credential',
+		};
+	return {};
+}
+
+export function validateOnlyOf(context: IExecuteFunctions): boolean {
+	return context.getNodeParameter('options.validateOnly', 0, false) === true;
+}
+
+export function spendingClient(
+	client: VisionStoryClient,
+	ledger: SpendLedger,
+	policy: SpendPolicy,
+): SpendingClient {
+	return new SpendingClient(client, ledger, policy);
+}
+
+/** What every output item of a charged operation carries: the execution's spend so far and its cap. */
+export function spendSummary(client: SpendingClient): IDataObject {
+	return {
+		creditsSpentInExecution: client.ledger.spent(),
+		maxCreditsPerExecution: client.policy.cap ?? null,
+	};
+}
+
+export function withSpend(items: INodeExecutionData[], summary: IDataObject): INodeExecutionData[] {
+	return items.map((item) => ({ ...item, json: { ...item.json, ...summary } }));
+}
