@@ -1,0 +1,71 @@
+/**
+ * The one door to the shared VisionStory client (packages/n8n-nodes-visionstory/nodes/shared/api,
+ * which has no n8n in it). The build bundles it into dist/; nothing is copied. When the shared
+ * client's internals change, this file is the only one here that should need to follow.
+ */
+export {
+	SpendingClient,
+	VisionStoryClient,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/client';
+export type {
+	CallOptions,
+	Checked,
+	Draft,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/client';
+export type {
+	OperationName,
+	RequestOf,
+	ResponseOf,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/contract';
+export {
+	ALL_MEDIA_MIME_TYPES,
+	ASPECT_RATIOS,
+	AVATAR_IMAGE_MIME_TYPES,
+	EMOTIONS,
+	MEDIA_MIME_TYPES,
+	SPEECH_RATES,
+	TALKING_VIDEO_AUDIO_MIME_TYPES,
+	TALKING_VIDEO_RESOLUTIONS,
+	TASK_STATUSES,
+	VOICE_SAMPLE_MIME_TYPES,
+	isFinished,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/contract';
+export {
+	VisionStoryError,
+	invalidInput,
+	isAborted,
+	redactText,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/errors';
+export type { FieldIssue } from '../../n8n-nodes-visionstory/nodes/shared/api/errors';
+export { NetworkError } from '../../n8n-nodes-visionstory/nodes/shared/api/http';
+export type {
+	ByteStream,
+	Download,
+	HttpChannel,
+	HttpRequest,
+	HttpResponse,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/http';
+export {
+	acceptedMimeType,
+	extensionFor,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/mediaTypes';
+export { budgetFor } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
+export type { RequestBudget } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
+export { SpendLedger } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
+export type { SpendPolicy } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
+export {
+	TalkingVideoList,
+	notFoundError,
+	readTasks,
+	runTasks,
+	taskFailedError,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
+export type {
+	Outcome,
+	Progress,
+	TaskJob,
+	TaskKind,
+	VideoTask,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
+export { Transport } from '../../n8n-nodes-visionstory/nodes/shared/api/transport';
+export type { AudioResult } from '../../n8n-nodes-visionstory/nodes/shared/api/transport';
