@@ -29,8 +29,15 @@ export async function collect(
 			entries.push(...list);
 		}
 		const next = page.next_cursor;
-		// A service that ignores the cursor would loop forever: stop where a cursor repeats.
-		if (got === 0 || typeof next !== 'number' || seen.has(next) || entries.length >= limit) break;
+		// 0 (or none) means no more pages; a service that ignores the cursor would loop forever, so a repeated cursor ends it too.
+		if (
+			got === 0 ||
+			typeof next !== 'number' ||
+			next <= 0 ||
+			seen.has(next) ||
+			entries.length >= limit
+		)
+			break;
 		seen.add(next);
 		cursor = next;
 	}

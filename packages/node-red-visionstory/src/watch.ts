@@ -216,10 +216,18 @@ async function pollKind(
 				reached = true;
 				break;
 			}
-			walked.push(task);
+			if (!walked.some((w) => w.video_id === task.video_id)) walked.push(task);
 		}
 		const next = answer.next_cursor;
-		if (reached || typeof next !== 'number' || answer.videos.length === 0 || next === cursor) break;
+		// next_cursor 0 (or none) means no more pages.
+		if (
+			reached ||
+			typeof next !== 'number' ||
+			next <= 0 ||
+			answer.videos.length === 0 ||
+			next === cursor
+		)
+			break;
 		cursor = next;
 	}
 	const finished: VideoTask[] = [];
@@ -246,7 +254,10 @@ async function pollKind(
 		}
 	}
 	const at = walked.length ? createdAt(walked[0]) : state.mark.at;
-	const ids = [...walked.map((t) => t.video_id), ...state.mark.ids].slice(0, MARK_IDS);
+	const ids = [...new Set([...walked.map((t) => t.video_id), ...state.mark.ids])].slice(
+		0,
+		MARK_IDS,
+	);
 	return {
 		kindState: {
 			mark: { ids, at },
