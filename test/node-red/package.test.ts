@@ -12,7 +12,7 @@ import { packNodeRedPackage, type PackedNodeRedPackage } from '../../scripts/nod
 import { NODE_RED_PACKAGE_DIR } from '../../scripts/node-red/paths';
 import { NODE_RED_LINES } from '../../scripts/node-red/versions';
 import { REPO_ROOT } from '../../scripts/paths';
-import { exampleFiles, readExample } from './e2e/flows';
+import { exampleFiles, readExample } from '../../scripts/node-red/examples';
 
 interface Manifest {
 	name: string;
@@ -78,6 +78,18 @@ describe("the flow library's scorecard (offline checks)", () => {
 		for (const type of Object.keys(manifest['node-red'].nodes))
 			expect({ type, used: used.has(type) }).toEqual({ type, used: true });
 		for (const file of exampleFiles()) expect(pkg.files).toContain(`examples/${file}`);
+	});
+
+	it('has a README that says how to install from the palette manager and npm, and shows a flow', () => {
+		expect(pkg.files).toContain('README.md');
+		const readme = readFileSync(join(unpacked, 'README.md'), 'utf8');
+		expect(readme).toMatch(/Manage palette/);
+		expect(readme).toContain(`npm install ${manifest.name}`);
+		const flow = /```json\n([\s\S]*?)```/.exec(readme)?.[1];
+		const nodes = JSON.parse(flow ?? '[]') as Array<{ type: string }>;
+		expect(nodes.map((n) => n.type)).toEqual(
+			expect.arrayContaining(['visionstory-talking-video', 'visionstory-config']),
+		);
 	});
 
 	it('has no runtime dependencies (the client and zod are bundled)', () => {

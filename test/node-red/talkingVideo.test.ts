@@ -36,11 +36,26 @@ describe('Talking Video → Create', () => {
 			flowWith(talking(), emulator.baseUrl),
 			credentials(emulator.apiKey),
 		);
+		const statuses: string[] = [];
+		helper
+			.getNode('n1')
+			.on('call:status', (call: { args: Array<{ text?: string }> }) =>
+				statuses.push(call.args[0]?.text ?? ''),
+			);
 		const { output, msg } = await run({
 			_msgid: 'm1',
 			payload: ['One.', 'Two.', { text: 'Three.', voiceId: 'Echo' }],
 		});
 		expect(output).toBe('out1');
+		await new Promise((r) => setImmediate(r));
+		expect(statuses).toEqual(
+			expect.arrayContaining([
+				'submitting 0/3',
+				'submitting 2/3',
+				'rendering 3',
+				'done · 30 credits',
+			]),
+		);
 		const files = msg.payload as Buffer[];
 		expect(files).toHaveLength(3);
 		for (const file of files)

@@ -13,7 +13,8 @@ import type { NodeRedLine } from '../../../scripts/node-red/versions';
 import { REPO_ROOT } from '../../../scripts/paths';
 import { startEmulator, type Emulator } from '../../emulator';
 import { firstPublicAvatarId } from '../../support/avatars';
-import { emulatorConfig, exampleFiles, preparedExamples, testTab } from './flows';
+import { emulatorConfig, exampleFiles, preparedExamples } from '../../../scripts/node-red/examples';
+import { testTab } from './flows';
 
 const TYPES = [
 	'visionstory-config',
@@ -52,7 +53,7 @@ export function describeLine(line: NodeRedLine): void {
 		let red: NodeRedInstance;
 		let avatarId: string;
 		let voiceId: string;
-		const examples = preparedExamples();
+		const examples = preparedExamples({ pollIntervalSeconds: 5 });
 		const timings: Record<string, number> = {};
 
 		beforeAll(async () => {
