@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { VisionStoryError } from '../api/errors';
-import type { SpendingClient } from '../api/client';
+import type { SpendingClient } from '../api/spendingClient';
 
 /** What an operation gets from the router besides its items: n8n's context, the client and the execution's settings. */
 export interface Run {
