@@ -25,7 +25,7 @@ test('one ledger per execution, shared by every node run of it; a run without an
 
 test('the registry stays bounded: the least recently used executions are forgotten first', () => {
 	const kept = ledgerOf(contextOf('kept'));
-	kept.record('video', 10);
+	kept.note('video', 'synthesizeSpeech', 10);
 	for (let i = 0; i < MAX_EXECUTIONS + 500; i++) {
 		ledgerOf(contextOf(`run-${i}`)).note('tts#1', 'synthesizeSpeech', 2);
 		// The execution still running keeps being used, so it stays.

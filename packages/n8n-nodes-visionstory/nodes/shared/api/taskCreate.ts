@@ -44,6 +44,11 @@ export interface CreatedVideo {
 export interface CreateJob<N extends CreateName = CreateName> {
 	request: Checked<N>;
 	call?: CallOptions;
+	/**
+	 * Its key may have been sent before (a caller's own key, a run without an execution id such as an
+	 * MCP tool call, n8n's Retry of an execution): the answer is read back to see it is alive.
+	 */
+	keyMayRepeat?: boolean;
 }
 
 /** The job's request with the key of attempt `n`: the caller's key or the derived one, then `.a1`, `.a2`. */
@@ -95,25 +100,30 @@ function deadTaskError(
 }
 
 /**
- * Creates one video and reads it back. A failed or vanished task in the answer gets a new attempt
- * under a new key (at most MAX_NEW_ATTEMPTS); the video handed back is alive, or the item fails.
+ * Creates one video and, where the answer may be a task made before (`readBack`, or a key this
+ * process sent already), reads it back. A failed or vanished task in the answer gets a new attempt
+ * under a new key (at most MAX_NEW_ATTEMPTS); the video handed back is alive, or the item fails. A
+ * fresh key is not read back: its answer is a new task, and the caller's next read sees it.
  */
 export async function createVideo(
 	client: VisionStoryClient,
 	kind: TaskKind,
 	job: CreateJob,
-	options: CallOptions,
+	options: CallOptions & { readBack?: boolean },
 ): Promise<CreatedVideo> {
+	const { readBack: always, ...call } = options;
 	for (let n = 0; ; n++) {
 		const { request, key } = attempt(job, n);
 		const sentAt = Date.now();
-		const created = await client.send(CREATE[kind], request, { ...job.call, ...options });
-		const id = created.video_id;
 		const before = answered.get(key);
+		const created = await client.send(CREATE[kind], request, { ...job.call, ...call });
+		const id = created.video_id;
 		answered.set(key, id);
+		const repeatable = always || job.keyMayRepeat || before !== undefined || n > 0;
+		if (!repeatable) return { video_id: id, existing: false, idempotencyKey: key, newAttempts: n };
 		const state = await readBack(client, kind, id, {
-			signal: options.signal,
-			budget: options.budget,
+			signal: call.signal,
+			budget: call.budget,
 		});
 		if (state === 'gone' || state?.status === 'failed') {
 			if (n < MAX_NEW_ATTEMPTS) continue;

@@ -6,7 +6,7 @@ import { VisionStoryError } from './errors';
 import { RenderTimes } from './renderTimes';
 import type { RequestBudget } from './requestBudget';
 import { isPricePending } from './spend';
-import type { CreatedVideo, CreateName } from './taskCreate';
+import type { CreatedVideo, CreateJob, CreateName } from './taskCreate';
 import { createVideo } from './taskCreate';
 import type { TaskKind, VideoTask } from './taskErrors';
 import {
@@ -80,7 +80,7 @@ export interface RunOptions {
 }
 
 /** One item to submit: its checked create request and call options, and how long it may take in all (queueing for a slot, and rendering when waited on). */
-export interface TaskJob {
+export interface TaskJob extends CreateJob {
 	request: Checked<CreateName>;
 	call?: CallOptions;
 	timeoutMs: number;
@@ -151,6 +151,8 @@ class TaskRun {
 	private lastRound = -Infinity;
 	private readonly counts = { submitted: 0, finished: 0, failed: 0 };
 	private lastReport: number;
+	/** Creates under way: a video whose price a held item waits on may be among them. */
+	private submitting = 0;
 
 	constructor(
 		private readonly client: VisionStoryClient,
@@ -245,10 +247,13 @@ class TaskRun {
 	/** Sends one item's create (with its read-back and new attempts); the failure, if any, to act on. */
 	private async submit(index: number): Promise<VisionStoryError | undefined> {
 		const { signal, budget, pollIntervalMs } = this.options;
+		this.submitting++;
 		try {
+			// Without waiting, the answer is all an item gets: read it back for its state and price.
 			const created = await createVideo(this.client, this.kind, this.jobs[index], {
 				signal,
 				budget,
+				readBack: !this.options.waitForCompletion,
 			});
 			this.created.set(index, created);
 			const now = Date.now();
@@ -269,6 +274,7 @@ class TaskRun {
 			if (failure.mayHaveReachedService) this.reached.set(index, failure.idempotencyKey);
 			return failure;
 		} finally {
+			this.submitting--;
 			this.report();
 		}
 	}
@@ -278,7 +284,9 @@ class TaskRun {
 	 * or sent again after a rate limit; anything else ends the item. True when it is held.
 	 */
 	private hold(index: number, failure: VisionStoryError): boolean {
-		if (isPricePending(failure) && this.options.waitForCompletion && this.pending.size > 0) {
+		// Only a video of this batch, rendering or being created, can tell the price it waits on.
+		const watched = this.pending.size > 0 || this.submitting > 0;
+		if (isPricePending(failure) && this.options.waitForCompletion && watched) {
 			this.holds.set(index, { reason: 'price', error: failure });
 			this.afterRead.push(index);
 			return true;

@@ -14,6 +14,11 @@ export interface Run {
 	 * when n8n re-runs this node within the same execution or retries the execution.
 	 */
 	idempotencyScope: string;
+	/**
+	 * The keys of this run may have been sent before: no execution id (an MCP tool call, keyed by its
+	 * parameters) or n8n's Retry of an execution. A create's answer is then read back to see it is alive.
+	 */
+	keysMayRepeat?: boolean;
 }
 
 /** The idempotency context of item `index`: its creates get the same client_request_id when sent again. */

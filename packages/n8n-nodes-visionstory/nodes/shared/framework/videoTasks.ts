@@ -131,6 +131,8 @@ export function videoJobs(
 		return {
 			request: item.request.request,
 			call,
+			// A key the user set may have made a video before, in any execution.
+			keyMayRepeat: run.keysMayRepeat === true || item.request.request.client_request_id != null,
 			timeoutMs: timeoutOf(run.context, item.index, settings.waitForCompletion),
 		};
 	});
