@@ -1,3 +1,4 @@
+import { checkedAudio } from './audioBody';
 import type { Sleep } from './clock';
 import { abortedError, delay } from './clock';
 import type { EndpointSpec, SpeechHeaders } from './contract';
@@ -124,7 +125,9 @@ export class Transport {
 					async () => await this.channel.send(http),
 				);
 				if (isSuccess(response))
-					return spec.result === 'audio' ? audioResult(response) : this.unwrap(name, response);
+					return spec.result === 'audio'
+						? await audioResult(name, response)
+						: this.unwrap(name, response);
 				const errorBody =
 					spec.result === 'audio' ? await readBytes(response.body as ByteStream) : response.body;
 				throw this.apiError(name, response, errorBody, { attempts, replayable });
@@ -402,10 +405,10 @@ function headerNumber(value: string | undefined): number | undefined {
 	return Number.isFinite(n) ? n : undefined;
 }
 
-function audioResult(response: HttpResponse): AudioResult {
+async function audioResult(name: string, response: HttpResponse): Promise<AudioResult> {
 	const h = response.headers;
 	return {
-		stream: response.body as ByteStream,
+		stream: await checkedAudio(name, response.body as ByteStream, h['content-type']),
 		mimeType: h['content-type']?.split(';')[0] || 'audio/mpeg',
 		metadata: {
 			duration_sec: headerNumber(h['x-audio-duration-sec']),
