@@ -70,7 +70,7 @@ export async function checkedAudio(
 	stream: ByteStream,
 	contentType: string | undefined,
 ): Promise<ByteStream> {
-	const head = await peek(stream, 16);
+	const head = await peek(stream, 512);
 	if (!audioType(contentType)) {
 		(stream as { resume?: () => void }).resume?.();
 		throw notAudio(endpoint, contentType!.split(';')[0].trim(), head);
