@@ -62,24 +62,41 @@ function attempt(job: CreateJob, n: number): { request: Checked<CreateName>; key
 	return { request: { ...keyed, client_request_id: key } as Checked<CreateName>, key };
 }
 
-/** The task right after its create: 'gone' when it is missing twice, undefined when it could not be read. */
+/** The task right after its create: 'gone' when it is missing twice, the read's error when it could not be read. */
 async function readBack(
 	client: VisionStoryClient,
 	kind: TaskKind,
 	id: string,
 	options: CallOptions,
-): Promise<VideoTask | 'gone' | undefined> {
+): Promise<VideoTask | 'gone' | VisionStoryError> {
 	for (let read = 0; read < 2; read++) {
 		try {
 			return kind === 'aiVideo'
 				? await client.getAiVideo({ video_id: id }, options)
 				: await client.getTalkingVideo({ video_id: id }, options);
 		} catch (error) {
-			if (asError(error).status !== 404) return undefined;
+			const failure = asError(error);
+			if (failure.status !== 404) return failure;
 			if (read === 0) await client.sleep(GONE_RECHECK_MS, options.signal);
 		}
 	}
 	return 'gone';
+}
+
+/** A video whose key was used before, and whose state could not be read: it may be a failed or deleted one. */
+function unconfirmedError(
+	kind: TaskKind,
+	id: string,
+	key: string,
+	cause: VisionStoryError,
+): VisionStoryError {
+	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
+	return cause.with({
+		message: `VisionStory answered with ${what} ${id}, made earlier for the same request (idempotency key ${key}), but its state could not be read to tell whether it failed or was deleted: ${cause.message}`,
+		hint: `Check it with Get and this ID before using it; run the item again to make a new one if it failed or is gone.`,
+		videoIds: [id],
+		idempotencyKey: key,
+	});
 }
 
 function deadTaskError(
@@ -119,20 +136,27 @@ export async function createVideo(
 		const created = await client.send(CREATE[kind], request, { ...job.call, ...call });
 		const id = created.video_id;
 		answered.set(key, id);
-		const repeatable = always || job.keyMayRepeat || before !== undefined || n > 0;
-		if (!repeatable) return { video_id: id, existing: false, idempotencyKey: key, newAttempts: n };
-		const state = await readBack(client, kind, id, {
+		// The answer may be a task made before under this key: a new attempt's key was sent before too.
+		const repeatable = job.keyMayRepeat === true || before !== undefined || n > 0;
+		const fresh = { video_id: id, existing: false, idempotencyKey: key, newAttempts: n };
+		if (!repeatable && !always) return fresh;
+		const read = await readBack(client, kind, id, {
 			signal: call.signal,
 			budget: call.budget,
 		});
-		if (state === 'gone' || state?.status === 'failed') {
+		if (read instanceof VisionStoryError) {
+			if (repeatable) throw unconfirmedError(kind, id, key, read);
+			return fresh;
+		}
+		const state = read;
+		if (state === 'gone' || state.status === 'failed') {
 			if (n < MAX_NEW_ATTEMPTS) continue;
 			throw deadTaskError(kind, id, state, key);
 		}
-		const createdAt = typeof state?.created_at === 'number' ? state.created_at * 1000 : 0;
+		const createdAt = typeof state.created_at === 'number' ? state.created_at * 1000 : 0;
 		const existing =
 			before === id ||
-			state?.status === 'created' ||
+			state.status === 'created' ||
 			(createdAt > 0 && createdAt < sentAt - OLD_TASK_MS);
 		return { video_id: id, task: state, existing, idempotencyKey: key, newAttempts: n };
 	}
