@@ -10,7 +10,7 @@ import { startEmulator } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
 import { virtualClock } from '../support/virtualTime';
 import { createUndiciClient } from '../support/undiciTransport';
-import { runTasks, SpendingClient, SpendLedger } from './support';
+import { AccountReservations, runTasks, SpendingClient, SpendLedger } from './support';
 
 /**
  * Issue 25's invariants over a simulated service that varies within what the contract allows: when
@@ -273,6 +273,97 @@ test('one intent never makes two paid videos, never gets a failed or deleted tas
 				// Paid and kept: not failed (refunded) and not deleted. One intent, at most one.
 				const paid = emu.tasks().filter((t) => t.status !== 'failed');
 				expect(paid.length).toBeLessThanOrEqual(1);
+			},
+		),
+		{ numRuns: RUNS },
+	);
+});
+
+test('a 429 that is not the AI-video concurrency cap (no in_flight) never refuses an item: it is a rate limit, sent again', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.integer({ min: 1, max: TOO_MANY.length - 1 }),
+			fc.integer({ min: 1, max: 2 }),
+			async (body, count) => {
+				emu.reset();
+				emu.setFaults({ failNext: [tooMany('/api/v1/ai_video', body, count)] });
+				const client = new SpendingClient(base, new SpendLedger(), {});
+				const [outcome] = await runTasks(client, 'aiVideo', [aiJob(client, 1)], noWait);
+				expect(outcome.ok).toBe(true);
+				expect(emu.tasks()).toHaveLength(1);
+			},
+		),
+		{ numRuns: Math.ceil(RUNS / 4) },
+	);
+});
+
+test('Keep at Least N Credits: executions and MCP calls side by side never take the balance below it by more than one unknown price', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.integer({ min: 10, max: 60 }),
+			fc.integer({ min: 0, max: 30 }),
+			fc.array(
+				fc.array(fc.constantFrom('speech', 'talking', 'image'), { minLength: 1, maxLength: 3 }),
+				{
+					minLength: 1,
+					maxLength: 4,
+				},
+			),
+			async (balance, keepAtLeast, executions) => {
+				emu.reset();
+				emu.addAccount(emu.apiKey, balance);
+				const reservations = new AccountReservations();
+				const floor = reservations.floor(keepAtLeast, 'the test credential');
+				// Every execution (or MCP call) has its own ledger; all share the account and the process.
+				await Promise.all(
+					executions.map(async (calls, e) => {
+						const client = new SpendingClient(base, new SpendLedger(), { floor });
+						await Promise.all(
+							calls.map(async (call, c) => {
+								const n = e * 10 + c;
+								if (call === 'speech')
+									await client
+										.synthesizeSpeech({ text: `Line ${n}`, voice_id: 'Alice' })
+										.catch(() => undefined);
+								else if (call === 'image')
+									await client
+										.generateImage({ model_id: 'nano-banana-2', prompt: `Image ${n}` })
+										.catch(() => undefined);
+								else await runTasks(client, 'talkingVideo', [talkingJob(client, n)], noWait);
+							}),
+						);
+					}),
+				);
+				expect(emu.balance()).toBeGreaterThanOrEqual(
+					Math.min(balance, keepAtLeast - UNKNOWN_PRICE_MAX),
+				);
+			},
+		),
+		{ numRuns: Math.ceil(RUNS / 2) },
+	);
+});
+
+test('Keep at Least N Credits reserves calls under way in the process: a balance that does not show them yet cannot let them all through', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.integer({ min: 0, max: 50 }),
+			fc.integer({ min: 0, max: 20 }),
+			fc.array(fc.integer({ min: 1, max: 10 }), { minLength: 1, maxLength: 8 }),
+			async (balance, keepAtLeast, prices) => {
+				const floor = new AccountReservations().floor(keepAtLeast, 'the test credential');
+				// The balance is read while every admitted call is still under way: none of them shows in it.
+				const admitted = await Promise.all(
+					prices.map(async (price) =>
+						floor
+							.admit('call', price, async () => balance)
+							.then(
+								() => price,
+								() => 0,
+							),
+					),
+				);
+				const held = admitted.reduce((sum, credits) => sum + credits, 0);
+				if (held > 0) expect(balance - held).toBeGreaterThanOrEqual(keepAtLeast);
 			},
 		),
 		{ numRuns: RUNS },
