@@ -68,6 +68,11 @@ export function balanceOf(data: unknown): number | undefined {
 	return undefined;
 }
 
+/** A cancel ends the run: it is thrown on; any other failure is left to the caller. */
+function unlessAborted(error: unknown): void {
+	if (error instanceof VisionStoryError && error.category === 'aborted') throw error;
+}
+
 /** The prices the contract gives as formulas: known without asking anything. */
 function formulaPrice(
 	name: EndpointName,
@@ -151,7 +156,7 @@ export class SpendingClient extends VisionStoryClient {
 			if (name === 'createAiVideo') return await this.aiVideoPrice(request, options);
 		} catch (error) {
 			// A price that cannot be read is unknown, not a failure; a cancel still ends the run.
-			if (error instanceof VisionStoryError && error.category === 'aborted') throw error;
+			unlessAborted(error);
 			if (name === 'generateImage') this.imageModels = undefined;
 			return undefined;
 		}
@@ -255,7 +260,7 @@ export class SpendingClient extends VisionStoryClient {
 					await this.send('getTalkingVideo', { video_id: videoId }, read);
 				else await this.readAiVideos([videoId], read);
 			} catch (error) {
-				if (error instanceof VisionStoryError && error.category === 'aborted') throw error;
+				unlessAborted(error);
 			}
 		}
 	}
@@ -311,9 +316,7 @@ export class SpendingClient extends VisionStoryClient {
 				this.settle(name, key, response, price);
 				return response;
 			} catch (error) {
-				if (!mayHaveBeenCharged(error)) throw error;
-				this.ledger.note(key, name, price);
-				throw error.category === 'response' ? probablyCharged(error, price) : error;
+				throw this.failed(key, name, price, error);
 			} finally {
 				release();
 			}
@@ -326,6 +329,13 @@ export class SpendingClient extends VisionStoryClient {
 		} finally {
 			next();
 		}
+	}
+
+	/** A charged call's failure, noted as charged where it may have been, and saying so. */
+	private failed(key: string, name: ChargedEndpoint, price: number | undefined, error: unknown) {
+		if (!mayHaveBeenCharged(error)) return error;
+		this.ledger.note(key, name, price);
+		return error.category === 'response' ? probablyCharged(error, price) : error;
 	}
 
 	/** Refuses a call the cap or the floor does not allow; otherwise holds its price until it is answered. */
@@ -348,19 +358,20 @@ export class SpendingClient extends VisionStoryClient {
 				throw spendCapError(name, this.policy, spent, price, committed - spent);
 		}
 		const reservation = this.ledger.reserve(price);
+		let admitted = false;
 		try {
 			const floor = await this.policy.floor?.admit(
 				name,
 				price,
 				async () => await this.balance(options),
 			);
+			admitted = true;
 			return () => {
 				reservation();
 				floor?.();
 			};
-		} catch (error) {
-			reservation();
-			throw error;
+		} finally {
+			if (!admitted) reservation();
 		}
 	}
 
