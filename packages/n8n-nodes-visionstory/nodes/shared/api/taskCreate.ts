@@ -71,14 +71,21 @@ async function readBack(
 ): Promise<VideoTask | 'gone' | VisionStoryError> {
 	for (let read = 0; read < 2; read++) {
 		try {
-			return kind === 'aiVideo'
-				? await client.getAiVideo({ video_id: id }, options)
-				: await client.getTalkingVideo({ video_id: id }, options);
+			if (kind === 'talkingVideo') {
+				return await client.send(
+					'getTalkingVideo',
+					client.validate('getTalkingVideo', { video_id: id }),
+					options,
+				);
+			}
+			// The batch form, as the waits read AI videos: a task that does not exist is left out.
+			const task = (await client.readAiVideos([id], options)).get(id);
+			if (task !== undefined) return task;
 		} catch (error) {
 			const failure = asError(error);
 			if (failure.status !== 404) return failure;
-			if (read === 0) await client.sleep(GONE_RECHECK_MS, options.signal);
 		}
+		if (read === 0) await client.sleep(GONE_RECHECK_MS, options.signal);
 	}
 	return 'gone';
 }

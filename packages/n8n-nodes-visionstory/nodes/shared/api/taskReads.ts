@@ -91,10 +91,12 @@ export class TalkingVideoList {
 			let answer: { videos: VideoTask[]; next_cursor?: number | null };
 			try {
 				this.requests++;
-				answer = await client.listTalkingVideos(request, {
-					signal: options.signal,
-					budget: options.budget,
-				});
+				// `send`, not the typed method: a spending client notes what the answer shows, without a detour.
+				answer = await client.send(
+					'listTalkingVideos',
+					client.validate('listTalkingVideos', request),
+					{ signal: options.signal, budget: options.budget },
+				);
 			} catch (error) {
 				const failure = asError(error);
 				if (this.state === 'unknown' && this.sendLimit && isClientError(failure)) {
@@ -187,8 +189,9 @@ async function readTalkingVideos(
 			try {
 				results.set(
 					id,
-					await client.getTalkingVideo(
-						{ video_id: id },
+					await client.send(
+						'getTalkingVideo',
+						client.validate('getTalkingVideo', { video_id: id }),
 						{ signal: options.signal, budget: options.budget },
 					),
 				);
