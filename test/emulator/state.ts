@@ -87,6 +87,7 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
 		driftErrors: false,
 		rateLimitPerSecond: 0,
 		talkingVideoList: 'paged',
+		createdAtSkewSeconds: 0,
 	};
 }
 

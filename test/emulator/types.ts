@@ -42,9 +42,11 @@ export interface EmulatorConfig {
 	/**
 	 * What `GET /api/v1/videos` offers (the contract leaves it unstated): `paged` (cursor, limit, status,
 	 * full tasks), `ignoresCursor` (always the newest page of 20, whatever cursor and limit say),
-	 * `idsOnly` (entries without a status), `absent` (404, no such endpoint).
+	 * `idsOnly` (entries of `video_id` and `created_at` only, paged), `absent` (404, no such endpoint).
 	 */
 	talkingVideoList: 'paged' | 'ignoresCursor' | 'idsOnly' | 'absent';
+	/** Tasks submitted from now on report a `created_at` up to this many seconds before their submission (`createdAt.ts`). 0: none. */
+	createdAtSkewSeconds: number;
 }
 
 export type FaultKind =
