@@ -277,15 +277,16 @@ test('a poll where one kind fails past the retries emits the other kind; the fai
 
 test('a connection reset while checking rendering tasks by id loses nothing: they are emitted by the next poll', async () => {
 	const params = { statuses: ['created', 'failed'] };
-	// Rendering at activation, and older than the window the list is scanned in: checked by id.
-	emu.setConfig({ renderMs: 4 * RENDER_MS });
+	// Rendering at activation, and older than the stretch the list is scanned in: checked by id.
+	emu.setConfig({ renderMs: 10 * RENDER_MS });
 	const rendering = await makeMany(6);
-	emu.advance(LIMITS.overlapSeconds * 1000 + 10_000);
+	// The window, and the stretch of one window more that a walk passes over, lie between.
+	emu.advance(2 * LIMITS.overlapSeconds * 1000 + 10_000);
 	emu.setConfig({ renderMs: RENDER_MS });
 	const newer = [await make('talkingVideo'), await make('aiVideo')];
 	emu.advance(1_000);
 	const activation = await poll(undefined, params);
-	emu.advance(4 * RENDER_MS);
+	emu.advance(10 * RENDER_MS);
 	emu.setFaults({
 		failNext: [{ method: 'GET', path: '/api/v1/ai_video', kind: 'resetBefore', count: 3 }],
 	});
@@ -411,7 +412,8 @@ test('an idle poll sends one list request per kind; rendering tasks are read fro
 	).toEqual(['/api/v1/ai_videos', '/api/v1/ai_videos', '/api/v1/videos']);
 
 	// Newer tasks move the window up: the 26 are now read by id.
-	emu.advance(LIMITS.overlapSeconds * 1000 + 10_000);
+	// The window, and the stretch of one window more that a walk passes over, lie between.
+	emu.advance(2 * LIMITS.overlapSeconds * 1000 + 10_000);
 	const newer = [await make('talkingVideo'), await make('aiVideo')];
 	emu.advance(1_000);
 	const moved = await poll(inWindow.staticData);

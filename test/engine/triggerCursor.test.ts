@@ -274,10 +274,10 @@ describe.each(services.filter(([, o]) => o.paging !== 'ignored'))(
 
 test('an idle poll over a deep history costs one list request; over a window holding more than a page, the pages of the window', async () => {
 	const service = new FakeService({ paging: 'keyset' });
-	// One task every 10 s: the window of LIMITS.overlapSeconds below the newest fits in the first page.
+	// One task every 30 s: the stretch a walk scans below the newest (two windows) fits in the first page.
 	for (let i = 0; i < 500; i++) {
 		service.create(1_000);
-		service.now += 10_000;
+		service.now += 30_000;
 	}
 	const { cursor } = await runPoll(service, undefined, new Set(['created']));
 	service.requests = 0;
