@@ -128,10 +128,16 @@ export function stopAt(mark: Mark): StopMark {
 	return { mark, ids: new Set(mark.seen.map(([id]) => id)) };
 }
 
+/**
+ * A task below the window is passed over, and the walk ends only one window further down: a list in
+ * the order tasks were added, with `created_at` up to a window late, has nothing of the window after
+ * that, while one in `created_at` order ends there anyway.
+ */
 export function step(stop: StopMark, task: { video_id: string; created_at?: unknown }): Step {
 	const at = createdAt(task);
 	const { from } = stop.mark;
-	if (from !== null && at !== null && at < from) return 'stop';
+	if (from !== null && at !== null && at < from)
+		return at < from - LIMITS.overlapSeconds ? 'stop' : 'skip';
 	if (stop.ids.has(task.video_id)) return from !== null ? 'skip' : 'stop';
 	return 'take';
 }

@@ -190,7 +190,12 @@ async function place(source: TaskSource, allowance: Allowance): Promise<Placemen
 	const lastAt = last ? createdAt(last) : null;
 	const next = top.next_cursor ?? 0;
 	// The rest of the window, so a task listed late in it is told apart from those already there.
-	if (next && head.from !== null && lastAt !== null && lastAt >= head.from) {
+	if (
+		next &&
+		head.from !== null &&
+		lastAt !== null &&
+		lastAt >= head.from - LIMITS.overlapSeconds
+	) {
 		const rest = await walk(source, { cursor: next, carried: [], end: false }, head, allowance);
 		met.push(...rest.taken);
 		head = advanceMark(rest.taken, head);
