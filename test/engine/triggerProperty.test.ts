@@ -21,13 +21,17 @@ import type {
 	Page,
 	TaskSource,
 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/sources';
-import { listTolerant } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/sources';
+import {
+	listTolerant,
+	readPage,
+} from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/sources';
 
 const KINDS: TaskKind[] = ['talkingVideo', 'aiVideo'];
 /** Runs per property: enough that each defect of issue 25 put back is found (see the report in git). */
 const RUNS = Number(process.env.TRIGGER_PROPERTY_RUNS ?? 300);
 
-type Shape = 'full' | 'idsOnly' | 'absent';
+/** `forbidden`: every request of the kind answers 403 (AI video needs a paid beta). */
+type Shape = 'full' | 'idsOnly' | 'absent' | 'forbidden';
 interface ServiceOptions {
 	shape: Shape;
 	/** `added`: newest added first (keyset cursor); `createdAt`: by created_at (offset cursor). */
@@ -109,19 +113,23 @@ class SimKind implements TaskSource {
 	}
 
 	private dto(task: SimTask): VideoTask {
+		const status = this.status(task);
 		return {
 			video_id: task.id,
-			status: this.status(task),
+			model_id: 'sim-model',
+			status,
 			created_at: task.createdAt,
-			video_url: task.fails ? null : `https://cdn.example/${task.id}.mp4`,
+			video_url: status === 'created' ? `https://cdn.example/${task.id}.mp4` : null,
 		};
 	}
 
 	async list(request: ListRequest): Promise<Page> {
-		return await listTolerant(async (r) => await this.answer(r), request);
+		// The answer's JSON goes through the trigger's own reading of list answers.
+		return await listTolerant(async (r) => readPage(this.kind, await this.answer(r)), request);
 	}
 
-	private async answer(asked: Partial<ListRequest>): Promise<Page> {
+	private async answer(asked: Partial<ListRequest>): Promise<unknown> {
+		if (this.options.shape === 'forbidden') throw serviceError(403);
 		if (this.options.shape === 'absent' || this.gone()) throw serviceError(404);
 		if (this.listCalls++ >= this.fault.after && this.fault.list !== 'ok')
 			throw serviceError(this.fault.list === 'absent' ? 404 : 503);
@@ -153,6 +161,7 @@ class SimKind implements TaskSource {
 	}
 
 	async check(ids: string[]): Promise<Map<string, VideoTask>> {
+		if (this.options.shape === 'forbidden') throw serviceError(403);
 		if (this.fault.checks === 'fail') throw serviceError(503);
 		const found = new Map<string, VideoTask>();
 		for (const task of this.tasks)
@@ -212,7 +221,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 
 const optionsWith = (gone: boolean): fc.Arbitrary<ServiceOptions> =>
 	fc.record({
-		shape: fc.constantFrom<Shape>('full', 'full', 'idsOnly', 'absent'),
+		shape: fc.constantFrom<Shape>('full', 'full', 'idsOnly', 'absent', 'forbidden'),
 		order: fc.constantFrom<ServiceOptions['order']>('added', 'createdAt'),
 		skew: fc.nat(8),
 		goneAt: gone ? fc.option(fc.nat(60), { freq: 4 }) : fc.constant(null),
@@ -325,7 +334,9 @@ async function play(s: Scenario) {
 		emitted.push(...out);
 	}
 
-	const watched = s.events.filter((kind) => s.services[kind].shape !== 'absent');
+	const watched = s.events.filter(
+		(kind) => s.services[kind].shape !== 'absent' && s.services[kind].shape !== 'forbidden',
+	);
 	// A list gone for good: only the tasks listed before it went can be known (and are read by id).
 	const known = (kind: TaskKind, t: SimTask) =>
 		!kinds[kind].gone() || t.seq <= (liveListed[kind] ?? 0);

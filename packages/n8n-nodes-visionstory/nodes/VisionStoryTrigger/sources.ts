@@ -109,11 +109,8 @@ export async function listTolerant(
 }
 
 /** One list entry: a task as the contract shapes it, else its id alone; unreadable entries are skipped. */
-function readEntry(
-	schema: typeof TalkingVideoDto | typeof AiVideoDto,
-	entry: unknown,
-): Listed | undefined {
-	const task = schema.safeParse(entry);
+function readEntry(kind: TaskKind, entry: unknown): Listed | undefined {
+	const task = (kind === 'talkingVideo' ? TalkingVideoDto : AiVideoDto).safeParse(entry);
 	if (task.success) return task.data as VideoTask;
 	if (!entry || typeof entry !== 'object') return undefined;
 	const { video_id: id, created_at: at } = entry as Record<string, unknown>;
@@ -127,32 +124,35 @@ function readEntry(
 }
 
 /**
- * The list read raw: the client's typed answer skips entries without a status, and the trigger needs
- * their ids to read them one by one.
+ * A list answer's `data` read here rather than by the client, whose typed answer skips entries
+ * without a status: the trigger needs their ids to read them one by one. A bare array is read as
+ * the list itself; an answer without a list is a VisionStoryError of category `response`.
  */
-async function readList(
-	client: VisionStoryClient,
-	name: 'listTalkingVideos' | 'listAiVideos',
-	request: Partial<ListRequest>,
-): Promise<Page> {
-	const checked = client.validate(name, request);
-	const data = await client.transport.exchange(name, operations[name], { ...checked });
-	// A bare array is read as the list itself.
+export function readPage(kind: TaskKind, data: unknown): Page {
 	const videos = Array.isArray(data) ? data : (data as { videos?: unknown } | null)?.videos;
 	if (!Array.isArray(videos)) {
 		throw new VisionStoryError({
 			category: 'response',
-			operation: name,
-			message: `VisionStory's answer to ${name} has no list of videos`,
+			operation: kind === 'talkingVideo' ? 'listTalkingVideos' : 'listAiVideos',
+			message: `VisionStory's list of ${kind === 'talkingVideo' ? 'talking' : 'AI'} videos has no videos field`,
 		});
 	}
-	const schema = name === 'listTalkingVideos' ? TalkingVideoDto : AiVideoDto;
 	const next = Array.isArray(data) ? 0 : (data as { next_cursor?: unknown }).next_cursor;
 	const nextCursor = typeof next === 'string' ? Number(next) : next;
 	return {
-		videos: videos.flatMap((entry) => readEntry(schema, entry) ?? []),
+		videos: videos.flatMap((entry) => readEntry(kind, entry) ?? []),
 		next_cursor: typeof nextCursor === 'number' && Number.isFinite(nextCursor) ? nextCursor : 0,
 	};
+}
+
+async function readList(
+	client: VisionStoryClient,
+	kind: TaskKind,
+	request: Partial<ListRequest>,
+): Promise<Page> {
+	const name = kind === 'talkingVideo' ? 'listTalkingVideos' : 'listAiVideos';
+	const checked = client.validate(name, request);
+	return readPage(kind, await client.transport.exchange(name, operations[name], { ...checked }));
 }
 
 function isNotFound(error: unknown): boolean {
@@ -169,7 +169,7 @@ export function taskSources(client: VisionStoryClient): Record<TaskKind, TaskSou
 				read: 'one by one (GET /api/v1/video)',
 			},
 			list: async (request) =>
-				await listTolerant(async (r) => await readList(client, 'listTalkingVideos', r), request),
+				await listTolerant(async (r) => await readList(client, 'talkingVideo', r), request),
 			check: async (ids) => {
 				const found = new Map<string, VideoTask>();
 				await mapConcurrent(ids, LIMITS.checkConcurrency, async (id) => {
@@ -195,7 +195,7 @@ export function taskSources(client: VisionStoryClient): Record<TaskKind, TaskSou
 				read: `by id, ${AI_VIDEO_BATCH_MAX} a request (GET /api/v1/ai_video?video_ids=)`,
 			},
 			list: async (request) =>
-				await listTolerant(async (r) => await readList(client, 'listAiVideos', r), request),
+				await listTolerant(async (r) => await readList(client, 'aiVideo', r), request),
 			check: async (ids) => {
 				const found = new Map<string, VideoTask>();
 				for (let i = 0; i < ids.length; i += AI_VIDEO_BATCH_MAX) {
