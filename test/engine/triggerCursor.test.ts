@@ -330,3 +330,36 @@ test('Fetch Test Event filters by itself when the service ignores the status fil
 	);
 	expect(found?.video_id).toBe(ready.id);
 });
+
+test('a list in the order tasks were added, created_at up to a window late: deleting the task at the window edge lets nothing old through', async () => {
+	Object.assign(LIMITS, { overlapSeconds: 10, firstPageSize: 2, pageSize: 5 });
+	// Added oldest first; `late` was added after `inWindow` but reports an older created_at.
+	const tasks = [
+		{ id: 'inWindow', at: 195, deleted: false },
+		{ id: 'late', at: 185, deleted: false },
+		{ id: 'newest1', at: 200, deleted: false },
+		{ id: 'newest2', at: 200, deleted: false },
+	];
+	const source: TaskSource = {
+		kind: 'aiVideo',
+		endpoints: { noun: 'AI videos', list: 'the list', read: 'by id' },
+		checksPerPoll: 100,
+		checkBatch: 20,
+		list: async (request) => {
+			const rows = tasks.filter((t) => !t.deleted).reverse();
+			const start = request.cursor ?? 0;
+			const page = rows.slice(start, start + request.limit);
+			return {
+				videos: page.map((t) => ({ video_id: t.id, status: 'created', created_at: t.at })),
+				next_cursor: start + page.length < rows.length ? start + page.length : 0,
+			};
+		},
+		check: async () => new Map(),
+	};
+	const statuses = new Set(['created']);
+	const allowance = () => new Allowance(LIMITS.pagesPerPoll, Number.POSITIVE_INFINITY);
+	const { cursor } = await startKind(source, allowance());
+	expect((await pollKind(source, cursor, statuses, allowance())).ready).toEqual([]);
+	tasks[1].deleted = true;
+	expect((await pollKind(source, cursor, statuses, allowance())).ready).toEqual([]);
+});
