@@ -13,7 +13,7 @@ import {
 	stopAt,
 } from './cursor';
 import type { Listed, TaskSource } from './sources';
-import { hasStatus, UnusableList } from './sources';
+import { hasStatus, settled, UnusableList } from './sources';
 
 /** How much one poll may still fetch for one kind: pages, and a deadline shared by all kinds. */
 export class Allowance {
@@ -219,20 +219,19 @@ async function place(source: TaskSource, allowance: Allowance): Promise<Placemen
 }
 
 /** A kind's cursor at activation, and why its list cannot be used when it cannot. */
-export async function startKind(
-	source: TaskSource,
-	allowance: Allowance,
-): Promise<{ cursor: KindCursor; reason?: string }> {
-	try {
-		const placed = await place(source, allowance);
-		return { cursor: { ...placed, gaps: [], emitted: [] } };
-	} catch (error) {
-		if (!(error instanceof UnusableList)) throw error;
-		return {
-			cursor: { head: null, gaps: [], pending: [], emitted: [], list: 'unusable' },
-			reason: error.reason,
-		};
-	}
+export interface Started {
+	cursor: KindCursor;
+	reason?: string;
+}
+
+export async function startKind(source: TaskSource, allowance: Allowance): Promise<Started> {
+	const placed = await settled(place(source, allowance));
+	if ('value' in placed) return { cursor: { ...placed.value, gaps: [], emitted: [] } };
+	if (!(placed.error instanceof UnusableList)) throw placed.error;
+	return {
+		cursor: { head: null, gaps: [], pending: [], emitted: [], list: 'unusable' },
+		reason: placed.error.reason,
+	};
 }
 
 interface Walked {
@@ -317,16 +316,14 @@ export async function pollKind(
 	statuses: ReadonlySet<string>,
 	allowance: Allowance,
 ): Promise<KindPoll> {
-	let walked: Walked;
-	let reason: string | undefined;
-	try {
-		walked = await walkList(source, cursor, allowance);
-	} catch (error) {
-		if (!(error instanceof UnusableList)) throw error;
-		// Nothing new can be seen; the tasks already known are still read by id below.
-		reason = error.reason;
-		walked = { ...cursor, taken: [], met: [], placed: [], list: 'unusable' };
-	}
+	const listed = await settled(walkList(source, cursor, allowance));
+	if ('error' in listed && !(listed.error instanceof UnusableList)) throw listed.error;
+	// A list that cannot be used shows nothing new; the tasks already known are still read by id below.
+	const reason = 'error' in listed ? (listed.error as UnusableList).reason : undefined;
+	const walked: Walked =
+		'value' in listed
+			? listed.value
+			: { ...cursor, taken: [], met: [], placed: [], list: 'unusable' };
 
 	const emitted = new Set(cursor.emitted);
 	const taken = new Set(walked.taken.map((task) => task.video_id));

@@ -2,9 +2,10 @@ import { VisionStoryError } from '../shared/api/errors';
 import type { TaskKind, VideoTask } from '../shared/api/tasks';
 import type { KindCursor, ListState, TriggerCursor } from './cursor';
 import { createdAt, LIMITS } from './cursor';
-import type { KindPoll } from './poller';
+import type { KindPoll, Started } from './poller';
 import { Allowance, pollKind, settleKind, startKind } from './poller';
 import type { TaskSource } from './sources';
+import { settled } from './sources';
 
 /** How one kind fared in a poll: what its list gave, and the error that stopped it this time, if any. */
 export interface KindReport {
@@ -47,31 +48,29 @@ export async function pollRound(
 	for (const kind of kinds) {
 		const allowance = new Allowance(LIMITS.pagesPerPoll, deadline);
 		const cursor = stored[kind];
-		try {
-			if (cursor) {
-				const poll = await pollKind(sources[kind], cursor, statuses, allowance);
-				polls.push(poll);
-				reports.push({
-					kind,
-					list: poll.list,
-					reason: poll.reason,
-					watched: poll.pending.length,
-				});
-			} else {
-				const start = await startKind(sources[kind], allowance);
-				started.set(kind, start.cursor);
-				reports.push({
-					kind,
-					list: start.cursor.list,
-					reason: start.reason,
-					watched: start.cursor.pending.length,
-				});
-			}
-		} catch (error) {
+		const outcome = await settled<KindPoll | Started>(
+			cursor
+				? pollKind(sources[kind], cursor, statuses, allowance)
+				: startKind(sources[kind], allowance),
+		);
+		if ('error' in outcome) {
 			// Anything but the service's or the network's failure is a bug: it stops the poll.
-			if (!(error instanceof VisionStoryError)) throw error;
-			failures.push(error);
-			reports.push({ kind, list: cursor?.list ?? 'full', watched: 0, failure: error });
+			if (!(outcome.error instanceof VisionStoryError)) throw outcome.error;
+			failures.push(outcome.error);
+			reports.push({ kind, list: cursor?.list ?? 'full', watched: 0, failure: outcome.error });
+		} else if ('kind' in outcome.value) {
+			const poll = outcome.value;
+			polls.push(poll);
+			reports.push({ kind, list: poll.list, reason: poll.reason, watched: poll.pending.length });
+		} else {
+			const start = outcome.value;
+			started.set(kind, start.cursor);
+			reports.push({
+				kind,
+				list: start.cursor.list,
+				reason: start.reason,
+				watched: start.cursor.pending.length,
+			});
 		}
 	}
 	if (failures.length === kinds.length) throw failures[0];

@@ -57,6 +57,14 @@ export interface TaskSource {
 	checkBatch: number;
 }
 
+/** A call's outcome, so its failure can be looked at (and passed on) outside a catch clause. */
+export async function settled<T>(call: Promise<T>): Promise<{ value: T } | { error: unknown }> {
+	return await call.then(
+		(value) => ({ value }),
+		(error: unknown) => ({ error }),
+	);
+}
+
 /** The list cannot be used at all (no such endpoint, parameters refused, an answer without a list), as opposed to failing this time. */
 export class UnusableList extends Error {
 	constructor(readonly reason: string) {
@@ -94,16 +102,15 @@ export async function listTolerant(
 	forms.push({});
 	let last: unknown;
 	for (const form of forms) {
-		try {
-			return await call(form);
-		} catch (error) {
-			last = error;
-			const status = apiStatus(error);
-			if (error instanceof VisionStoryError && error.category === 'response')
-				throw new UnusableList(describe(error));
-			if (status !== undefined && ABSENT.includes(status)) throw new UnusableList(describe(error));
-			if (status === undefined || !REFUSED.includes(status)) throw error;
-		}
+		const outcome = await settled(call(form));
+		if ('value' in outcome) return outcome.value;
+		const { error } = outcome;
+		last = error;
+		const status = apiStatus(error);
+		if (error instanceof VisionStoryError && error.category === 'response')
+			throw new UnusableList(describe(error));
+		if (status !== undefined && ABSENT.includes(status)) throw new UnusableList(describe(error));
+		if (status === undefined || !REFUSED.includes(status)) throw error;
 	}
 	throw new UnusableList(describe(last));
 }
