@@ -163,6 +163,15 @@ async function refreshFromList(
 	return found;
 }
 
+function interleave<T>(a: readonly T[], b: readonly T[]): T[] {
+	const out: T[] = [];
+	for (let i = 0; i < Math.max(a.length, b.length); i++) {
+		if (i < a.length) out.push(a[i]);
+		if (i < b.length) out.push(b[i]);
+	}
+	return out;
+}
+
 function pendingOf(task: Listed): Pending {
 	return { id: task.video_id, at: createdAt(task), misses: 0 };
 }
@@ -327,7 +336,7 @@ export async function pollKind(
 
 	const emitted = new Set(cursor.emitted);
 	const taken = new Set(walked.taken.map((task) => task.video_id));
-	// Read by id in this order: tasks never read first (a list without statuses), then the least recently read.
+	// New in a list without statuses: read by id to learn where they are.
 	const unread = walked.taken.filter((task) => !hasStatus(task) && !emitted.has(task.video_id));
 	const queue = new Map<string, Pending>(
 		[...unread.map(pendingOf), ...cursor.pending, ...walked.placed].map((p) => [p.id, p]),
@@ -349,15 +358,21 @@ export async function pollKind(
 
 	let waiting = [...queue.values()].filter((p) => !refreshed.has(p.id));
 	if (walked.list === 'full') {
-		const listed = await refreshFromList(
+		const fromList = await refreshFromList(
 			source,
 			waiting,
 			allowance.withPages(LIMITS.refreshPagesPerPoll),
 		);
-		for (const task of listed.values()) settle(task);
-		waiting = waiting.filter((p) => !listed.has(p.id));
+		for (const task of fromList.values()) settle(task);
+		waiting = waiting.filter((p) => !fromList.has(p.id));
 	}
-	const toCheck = allowance.hasTime() ? waiting.slice(0, source.checksPerPoll) : [];
+	// Tasks never read and those read least recently take turns, so under load neither waits forever.
+	const firstRead = new Set(unread.map((task) => task.video_id));
+	const order = interleave(
+		waiting.filter((p) => firstRead.has(p.id)),
+		waiting.filter((p) => !firstRead.has(p.id)),
+	);
+	const toCheck = allowance.hasTime() ? order.slice(0, source.checksPerPoll) : [];
 	if (toCheck.length > 0) {
 		const answers = await source.check(toCheck.map((p) => p.id));
 		for (const entry of toCheck) {
