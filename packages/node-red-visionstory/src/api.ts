@@ -3,17 +3,21 @@
  * which has no n8n in it). The build bundles it into dist/; nothing is copied. When the shared
  * client's internals change, this file is the only one here that should need to follow.
  */
-export {
-	SpendingClient,
-	VisionStoryClient,
-} from '../../n8n-nodes-visionstory/nodes/shared/api/client';
+import type {
+	Outcome as SharedOutcome,
+	VideoTask as SharedVideoTask,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
+import { runTasks as runSharedTasks } from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
+
+export { VisionStoryClient } from '../../n8n-nodes-visionstory/nodes/shared/api/client';
+export { SpendingClient } from '../../n8n-nodes-visionstory/nodes/shared/api/spendingClient';
 export type {
 	CallOptions,
 	Checked,
 	Draft,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/client';
 export type {
-	OperationName,
+	EndpointName,
 	RequestOf,
 	ResponseOf,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/contract';
@@ -57,7 +61,6 @@ export {
 	TalkingVideoList,
 	notFoundError,
 	readTasks,
-	runTasks,
 	taskFailedError,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
 export type {
@@ -65,7 +68,18 @@ export type {
 	Progress,
 	TaskJob,
 	TaskKind,
+	VideoResult,
 	VideoTask,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
 export { Transport } from '../../n8n-nodes-visionstory/nodes/shared/api/transport';
 export type { AudioResult } from '../../n8n-nodes-visionstory/nodes/shared/api/transport';
+
+/** Submits and waits on many video tasks together (the shared runTasks), answering each item with its task. */
+export async function runTasks(
+	...args: Parameters<typeof runSharedTasks>
+): Promise<Array<SharedOutcome<SharedVideoTask | { video_id: string }>>> {
+	const outcomes = await runSharedTasks(...args);
+	return outcomes.map((outcome) =>
+		outcome.ok ? { ok: true, value: outcome.value.task } : outcome,
+	);
+}

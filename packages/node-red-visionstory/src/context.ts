@@ -2,7 +2,7 @@ import type {
 	CallOptions,
 	Draft,
 	FieldIssue,
-	OperationName,
+	EndpointName,
 	RequestBudget,
 	RequestOf,
 	ResponseOf,
@@ -159,7 +159,7 @@ export class Context {
 	}
 
 	/** Checks a request and sends it (checked first: a bad one is refused with nothing sent). */
-	async call<N extends OperationName>(
+	async call<N extends EndpointName>(
 		name: N,
 		request: Draft<RequestOf<N>>,
 		index = 0,
