@@ -1,7 +1,7 @@
 /**
  * `npm test`: every part of the suite, each a command of its own, started as soon as the parts it
- * needs have passed and a slot is free (TEST_JOBS, 3 unless set: the real-n8n suites spend most of
- * their time waiting on renders and polls, so they share the 2 cores well). Each part's output is
+ * needs have passed and a slot is free (TEST_JOBS, 4 unless set: the real-n8n suites spend most of
+ * their time waiting on renders and polls, so they share 2 cores well). Each part's output is
  * shown as it comes, prefixed with its name, and kept in .e2e/test-logs/<part>.log; the end is a table
  * of seconds per part, the jest summaries, and one line counting every test.
  *
@@ -30,20 +30,23 @@ const part = (name: string, command: string[], after: string[] = []): Part => ({
 	command,
 	after,
 });
-const e2e = (name: string, file: string): Part =>
-	part(`e2e:${name}`, [...E2E_JEST, file], ['build', 'n8n-install']);
+const install = (line: 'n8n1' | 'n8n2'): Part =>
+	part(`n8n-install:${line}`, ['tsx', 'scripts/n8n/install.ts', line]);
+const e2e = (name: string, line: 'n8n1' | 'n8n2', file: string): Part =>
+	part(`e2e:${name}`, [...E2E_JEST, file], ['build', `n8n-install:${line}`]);
 
 /** In order of priority: when slots are short, the earlier part starts first (longest suites first). */
 export const PARTS: Part[] = [
 	part('build', ['npm', 'run', '-s', 'build']),
-	part('n8n-install', ['tsx', 'scripts/n8n/install.ts', 'all']),
+	install('n8n2'),
+	install('n8n1'),
 	part('lint', ['npm', 'run', '-s', 'lint']),
 	part('fast', ['jest', '--ci'], ['build']),
-	e2e('queue-n8n2', 'test/e2e/queue/n8n2Queue.test.ts'),
-	e2e('n8n2', 'test/e2e/n8n2.test.ts'),
-	e2e('queue-n8n1', 'test/e2e/queue/n8n1Queue.test.ts'),
-	e2e('n8n1', 'test/e2e/n8n1.test.ts'),
-	e2e('demo', 'test/e2e/demo.test.ts'),
+	e2e('queue-n8n2', 'n8n2', 'test/e2e/queue/n8n2Queue.test.ts'),
+	e2e('n8n2', 'n8n2', 'test/e2e/n8n2.test.ts'),
+	e2e('queue-n8n1', 'n8n1', 'test/e2e/queue/n8n1Queue.test.ts'),
+	e2e('n8n1', 'n8n1', 'test/e2e/n8n1.test.ts'),
+	e2e('demo', 'n8n1', 'test/e2e/demo.test.ts'),
 ];
 
 interface Outcome {
@@ -194,8 +197,8 @@ function report(parts: Part[], outcomes: Map<string, Outcome>, wallSeconds: numb
 }
 
 function jobs(): number {
-	const value = Number(process.env.TEST_JOBS ?? 3);
-	return Number.isInteger(value) && value > 0 ? value : 3;
+	const value = Number(process.env.TEST_JOBS ?? 4);
+	return Number.isInteger(value) && value > 0 ? value : 4;
 }
 
 async function main(): Promise<void> {
