@@ -13,6 +13,7 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 import { REPO_ROOT } from './paths';
 
@@ -107,12 +108,13 @@ function runPart(p: Part, width: number): Promise<Outcome> {
 			log.write(chunk);
 			const lines = (pending + chunk.toString('utf8')).split('\n');
 			pending = lines.pop() ?? '';
-			for (const line of lines) console.log(`${prefix} ${line}`);
+			// Spinners (n8n-node's) draw with escape codes; the shared console gets the text only.
+			for (const line of lines) console.log(`${prefix} ${stripVTControlCharacters(line)}`);
 		};
 		child.stdout.on('data', show);
 		child.stderr.on('data', show);
 		child.on('close', (code, signal) => {
-			if (pending) console.log(`${prefix} ${pending}`);
+			if (pending) console.log(`${prefix} ${stripVTControlCharacters(pending)}`);
 			const seconds = (Date.now() - started) / 1000;
 			log.end(() => {
 				const status = code === 0 ? 'passed' : 'failed';
