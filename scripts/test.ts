@@ -33,8 +33,10 @@ const part = (name: string, command: string[], after: string[] = []): Part => ({
 });
 const install = (line: 'n8n1' | 'n8n2'): Part =>
 	part(`n8n-install:${line}`, ['tsx', 'scripts/n8n/install.ts', line]);
+// After lint and the fast tests: some fast tests time what they measure, and the real-n8n suites'
+// start-ups would starve them of CPU.
 const e2e = (name: string, line: 'n8n1' | 'n8n2', file: string): Part =>
-	part(`e2e:${name}`, [...E2E_JEST, file], ['build', `n8n-install:${line}`]);
+	part(`e2e:${name}`, [...E2E_JEST, file], ['build', 'lint', 'fast', `n8n-install:${line}`]);
 
 /** In order of priority: when slots are short, the earlier part starts first (longest suites first). */
 export const PARTS: Part[] = [

@@ -39,7 +39,7 @@ export async function waitForExecution(
 	rest: N8nRest,
 	id: string,
 	timeoutMs: number,
-	options: { settledWhenWaiting?: boolean } = {},
+	options: { settledWhenWaiting?: boolean; everyMs?: number } = {},
 ): Promise<ExecutionSummary> {
 	return await waitFor(
 		async () => {
@@ -50,7 +50,7 @@ export async function waitForExecution(
 		},
 		timeoutMs,
 		`execution ${id} to settle`,
-		{ everyMs: 1000 },
+		{ everyMs: options.everyMs ?? 1000 },
 	);
 }
 
@@ -79,12 +79,14 @@ export async function waitForExecutions(
 
 /**
  * The record as `n8n execute` would print it. Binary files stored outside the run data are fetched
- * through main's REST API into `folder`, where `readBinary` finds them.
+ * through main's REST API into `folder`, where `readBinary` finds them, unless `folder` is the user
+ * folder of the n8n that stored them (regular mode), where they already are.
  */
 export async function executionResult(
 	rest: N8nRest,
 	execution: ExecutionSummary,
 	folder: string,
+	options: { filesAreLocal?: boolean } = {},
 ): Promise<ExecutionResult> {
 	const resultData = (execution.data?.resultData ?? {}) as {
 		runData?: Record<string, NodeRun[]>;
@@ -96,7 +98,7 @@ export async function executionResult(
 			for (const items of run.data?.main ?? []) {
 				for (const item of items ?? []) {
 					for (const ref of Object.values(item.binary ?? {})) {
-						if (!ref.id) continue;
+						if (!ref.id || options.filesAreLocal) continue;
 						const separator = ref.id.indexOf(':');
 						const file = join(
 							folder,
