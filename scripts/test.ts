@@ -23,20 +23,23 @@ interface Part {
 	command: string[];
 	/** Parts that must pass before this one starts. */
 	after: string[];
+	/** Parts that must have ended, passed or not, before this one starts. */
+	waitsFor: string[];
 }
 
 const E2E_JEST = ['jest', '-c', 'test/e2e/jest.config.js', '--ci'];
-const part = (name: string, command: string[], after: string[] = []): Part => ({
-	name,
-	command,
-	after,
-});
+const part = (
+	name: string,
+	command: string[],
+	after: string[] = [],
+	waitsFor: string[] = [],
+): Part => ({ name, command, after, waitsFor });
 const install = (line: 'n8n1' | 'n8n2'): Part =>
 	part(`n8n-install:${line}`, ['tsx', 'scripts/n8n/install.ts', line]);
-// After lint and the fast tests: some fast tests time what they measure, and the real-n8n suites'
-// start-ups would starve them of CPU.
+// After the fast tests, passed or not (one run reports every failure): some of them time what they
+// measure, and the real-n8n suites' start-ups would starve them of CPU.
 const e2e = (name: string, line: 'n8n1' | 'n8n2', file: string): Part =>
-	part(`e2e:${name}`, [...E2E_JEST, file], ['build', 'lint', 'fast', `n8n-install:${line}`]);
+	part(`e2e:${name}`, [...E2E_JEST, file], ['build', `n8n-install:${line}`], ['fast']);
 
 /** In order of priority: when slots are short, the earlier part starts first (longest suites first). */
 export const PARTS: Part[] = [
@@ -142,6 +145,7 @@ async function runAll(parts: Part[], jobs: number): Promise<Map<string, Outcome>
 	const width = Math.max(...parts.map((p) => p.name.length));
 	// A need outside the selection counts as met: whoever chose the parts ran it, or does not want it.
 	const needs = (p: Part) => p.after.filter((name) => selected.has(name));
+	const waits = (p: Part) => p.waitsFor.filter((name) => selected.has(name));
 	for (;;) {
 		for (const p of parts) {
 			if (outcomes.has(p.name) || running.has(p.name)) continue;
@@ -152,6 +156,7 @@ async function runAll(parts: Part[], jobs: number): Promise<Map<string, Outcome>
 				continue;
 			}
 			if (running.size >= jobs || states.some((s) => s !== 'passed')) continue;
+			if (waits(p).some((name) => !outcomes.has(name))) continue;
 			running.set(
 				p.name,
 				runPart(p, width).then((outcome) => {

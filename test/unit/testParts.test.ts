@@ -29,5 +29,6 @@ test('the fast tests run in one part, and every part another needs exists and co
 	const names = PARTS.map((part) => part.name);
 	expect(new Set(names).size).toBe(names.length);
 	for (const [index, part] of PARTS.entries())
-		for (const need of part.after) expect(names.slice(0, index)).toContain(need);
+		for (const need of [...part.after, ...part.waitsFor])
+			expect(names.slice(0, index)).toContain(need);
 });
