@@ -202,7 +202,10 @@ export class N8nInstance {
 	async execute(workflowId: string, timeoutMs = 300_000): Promise<ExecutionResult> {
 		if (this.server && this.runner) {
 			const id = await this.runner.runManually(workflowId);
-			const execution = await waitForExecution(this.runner, id, timeoutMs, { everyMs: 250 });
+			const execution = await waitForExecution(this.runner, id, timeoutMs, {
+				everyMs: 250,
+				withRunData: true,
+			});
 			const result = await executionResult(this.runner, execution, this.userFolder, {
 				filesAreLocal: true,
 			});

@@ -34,19 +34,32 @@ export async function waitFor<T>(
 	}
 }
 
-/** The execution once it has settled: finished, failed, or waiting in the database when `waiting` counts as settled. */
+// n8n saves a finished execution in two writes, its status first and its run data after: a reader
+// in between sees "success" with the run data of its start. How long to wait for the second write.
+const DATA_AFTER_STATUS_MS = 15_000;
+
+/**
+ * The execution once it has settled: finished, failed, or waiting in the database when `waiting`
+ * counts as settled; with `withRunData`, also once its run data is saved (some node ran, or the run's
+ * error is there), or DATA_AFTER_STATUS_MS after its status settled.
+ */
 export async function waitForExecution(
 	rest: N8nRest,
 	id: string,
 	timeoutMs: number,
-	options: { settledWhenWaiting?: boolean; everyMs?: number } = {},
+	options: { settledWhenWaiting?: boolean; everyMs?: number; withRunData?: boolean } = {},
 ): Promise<ExecutionSummary> {
+	let settledAt: number | undefined;
 	return await waitFor(
 		async () => {
 			const execution = await rest.execution(id).catch(() => undefined);
 			if (!execution || UNSETTLED.has(execution.status)) return undefined;
 			if (execution.status === 'waiting' && !options.settledWhenWaiting) return undefined;
-			return execution;
+			if (!options.withRunData) return execution;
+			settledAt ??= Date.now();
+			const result = execution.data?.resultData;
+			const saved = Object.keys(result?.runData ?? {}).length > 0 || result?.error !== undefined;
+			return saved || Date.now() - settledAt > DATA_AFTER_STATUS_MS ? execution : undefined;
 		},
 		timeoutMs,
 		`execution ${id} to settle`,
