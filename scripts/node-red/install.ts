@@ -1,5 +1,5 @@
 /**
- * Installs each pinned Node-RED line into its own host folder under .cache/node-red/, with the Node.js
+ * Installs each pinned Node-RED line into its own host folder under the test cache (~/.cache/visionstory-test/node-red/), with the Node.js
  * runtime it needs (the n8n suites' recipe: scripts/n8n/install.ts), scripts off. A marker written
  * after the last step makes re-runs no-ops.
  *
@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 
 import { ensureNodeRuntime } from '../n8n/install';
-import { npmEnv, repoRoot, runStep, withInstallLock } from '../n8n/installSteps';
+import { npmEnv, runStep, testCacheRoot, withInstallLock } from '../n8n/installSteps';
 import type { NodeRedLine } from './versions';
 import { NODE_RED_LINES, nodeRedLineFromArg } from './versions';
 
@@ -23,8 +23,9 @@ export interface NodeRedInstall {
 
 type Log = (line: string) => void;
 
+/** Beside the n8n installs, outside the clone (VISIONSTORY_TEST_CACHE moves both). */
 export function nodeRedCacheRoot(): string {
-	return join(repoRoot(), '.cache', 'node-red');
+	return join(testCacheRoot(), 'node-red');
 }
 
 export async function ensureNodeRed(
