@@ -102,7 +102,7 @@ function get(ctx: RouteContext) {
 	const id = queryId(ctx.query, 'video_id');
 	const task = ctx.account.talkingVideos.get(id);
 	if (!task) throw notFound('Video', id);
-	return ok(talkingVideoDto(task, ctx.now, ctx.state.mediaLinkBase()));
+	return ok(talkingVideoDto(task, ctx.now, ctx.state.mediaLinkBase(), ctx.state.config));
 }
 
 function remove(ctx: RouteContext) {
@@ -118,7 +118,9 @@ function list(ctx: RouteContext) {
 	const all = tasksOf(ctx.account, 'talkingVideo');
 	if (mode === 'ignoresCursor') {
 		const page = paginate(all, (t) => t.seq, 0, 20);
-		const videos = page.items.map((t) => talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase()));
+		const videos = page.items.map((t) =>
+			talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase(), ctx.state.config),
+		);
 		return ok({ videos, next_cursor: page.next_cursor });
 	}
 	const v = new Validator();
@@ -130,7 +132,9 @@ function list(ctx: RouteContext) {
 	const tasks = all.filter((t) => !statuses || statuses.has(statusAt(t, ctx.now)));
 	const page = paginate(tasks, (t) => t.seq, cursor, limit);
 	return ok({
-		videos: page.items.map((t) => talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase())),
+		videos: page.items.map((t) =>
+			talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase(), ctx.state.config),
+		),
 		next_cursor: page.next_cursor,
 	});
 }

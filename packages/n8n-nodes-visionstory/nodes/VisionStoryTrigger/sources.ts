@@ -1,12 +1,7 @@
 import type { VisionStoryClient } from '../shared/api/client';
 import { mapConcurrent } from '../shared/api/concurrency';
 import type { TaskStatus } from '../shared/api/contract';
-import {
-	AI_VIDEO_BATCH_MAX,
-	AiVideoDto,
-	operations,
-	TalkingVideoDto,
-} from '../shared/api/contract';
+import { AI_VIDEO_BATCH_MAX, AiVideoDto, endpoints, TalkingVideoDto } from '../shared/api/contract';
 import { VisionStoryError } from '../shared/api/errors';
 import type { TaskKind, VideoTask } from '../shared/api/tasks';
 import { LIMITS } from './cursor';
@@ -159,7 +154,7 @@ async function readList(
 ): Promise<Page> {
 	const name = kind === 'talkingVideo' ? 'listTalkingVideos' : 'listAiVideos';
 	const checked = client.validate(name, request);
-	return readPage(kind, await client.transport.exchange(name, operations[name], { ...checked }));
+	return readPage(kind, await client.transport.exchange(name, endpoints[name], { ...checked }));
 }
 
 function isNotFound(error: unknown): boolean {
