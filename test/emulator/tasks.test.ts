@@ -44,6 +44,7 @@ describe('timings and clock', () => {
 				talkingVideoList: 'paged',
 				lateCost: false,
 				videoUrlDelayMs: 0,
+				createdAtSkewSeconds: 0,
 			});
 			expect(Math.abs(real.now() - Date.now())).toBeLessThan(1000);
 			expect(() => real.advance(10)).toThrow(/manual/);
