@@ -68,7 +68,7 @@ export function describeMcpChecks(ctx: SuiteContext, pass = ''): void {
 				'@n8n/n8n-nodes-langchain.mcpTrigger',
 			])
 				expect(types).toContain(name);
-			expect(types).toContain('n8n-nodes-visionstory.visionStoryTextToSpeechTool');
+			expect(types).toContain('n8n-nodes-visionstory.visionStoryTool');
 		});
 
 		test('lists the five tools with their descriptions and the parameters the model fills', async () => {

@@ -4,7 +4,7 @@ import { sep } from 'node:path';
 
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { VisionStoryTalkingVideo } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTalkingVideo/VisionStoryTalkingVideo.node';
+import { VisionStory } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/VisionStory.node';
 import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
 import { byId, NODE, oneNode } from '../support/workflow';
@@ -83,7 +83,7 @@ function recording(context: IExecuteFunctions, probes: Probe[]): IExecuteFunctio
 
 const probes: Probe[] = [];
 /** The node as the package ships it, run with the recording context. */
-const node = new VisionStoryTalkingVideo();
+const node = new VisionStory();
 const execute = node.execute;
 node.execute = async function (this: IExecuteFunctions) {
 	return await execute.call(recording(this, probes));
@@ -92,7 +92,7 @@ const engine = useEngine(
 	{ clock: 'manual', renderMs: 60_000 },
 	{
 		binaryMode: 'filesystem',
-		extraNodeTypes: { 'n8n-nodes-visionstory.visionStoryTalkingVideo': node },
+		extraNodeTypes: { 'n8n-nodes-visionstory.visionStory': node },
 	},
 );
 let avatarId: string;
@@ -103,7 +103,7 @@ beforeAll(async () => {
 });
 
 test('Talking Video → Create with waiting: at most 6 files from the node to the HTTP call and back, none entered twice', async () => {
-	const workflow = oneNode('visionStoryTalkingVideo', {
+	const workflow = oneNode('talkingVideo', {
 		operation: 'create',
 		avatarId: byId(avatarId),
 		text: 'Our spring sale starts today!',
@@ -134,7 +134,7 @@ test('Talking Video → Create with waiting: at most 6 files from the node to th
 		].join('\n'),
 	);
 	// The node's `execute` is the router over its operations (`routerFor`): the path starts there.
-	expect(longest.files[0]).toBe('nodes/shared/framework/router.ts');
-	expect(longest.files[1]).toBe('nodes/VisionStoryTalkingVideo/actions/create.ts');
+	expect(longest.files[0]).toBe('nodes/VisionStory/actions/router.ts');
+	expect(longest.files[1]).toBe('nodes/VisionStory/actions/talkingVideo/create.operation.ts');
 	expect(longest.files.length).toBeLessThanOrEqual(6);
 });

@@ -10,7 +10,7 @@ import { notFoundError, readTasks, TalkingVideoList, taskFailedError } from '../
 import type { MediaInput } from '../n8n/binary';
 import { mediaParts } from '../n8n/binary';
 import type { RequestBudget } from '../api/requestBudget';
-import type { ItemOutcome, Prepared, Run } from './action';
+import type { ItemOutcome, Prepared, OperationContext } from './action';
 import { idempotencyContext } from './action';
 import { videoItems } from './download';
 import { param } from './params';
@@ -117,7 +117,7 @@ export function downloadFieldOf(
 
 /** Each item's submission for `runTasks`: its request, files and idempotency context, and its time limit. */
 export function videoJobs(
-	run: Run,
+	ctx: OperationContext,
 	items: Array<
 		Prepared<CreateRequest<'createTalkingVideo'>> | Prepared<CreateRequest<'createAiVideo'>>
 	>,
@@ -125,29 +125,29 @@ export function videoJobs(
 ): TaskJob[] {
 	return items.map((item) => {
 		const call: CallOptions = {
-			idempotencyContext: idempotencyContext(run, item.index),
-			media: mediaParts(run.context, item.request.media),
+			idempotencyContext: idempotencyContext(ctx, item.index),
+			media: mediaParts(ctx.n8n, item.request.media),
 		};
 		return {
 			request: item.request.request,
 			call,
-			timeoutMs: timeoutOf(run.context, item.index, settings.waitForCompletion),
+			timeoutMs: timeoutOf(ctx.n8n, item.index, settings.waitForCompletion),
 		};
 	});
 }
 
 /** How `runTasks` waits: the settings, the run's cancel signal, the credential's budget and a log line for n8n's log. */
 export function taskRunOptions(
-	run: Run,
+	ctx: OperationContext,
 	settings: WaitSettings,
 	budget: RequestBudget,
 ): RunOptions {
-	const { logger } = run.context;
+	const { logger } = ctx.n8n;
 	return {
 		...settings,
-		signal: run.signal,
+		signal: ctx.signal,
 		budget,
-		log: logger ? { to: logger, node: run.context.getNode().name } : undefined,
+		log: logger ? { to: logger, node: ctx.n8n.getNode().name } : undefined,
 	};
 }
 
@@ -158,14 +158,14 @@ export function taskRunOptions(
  * when waiting.
  */
 export async function checkVideos(
-	run: Run,
+	ctx: OperationContext,
 	kind: TaskKind,
 	items: Array<Prepared<string>>,
 	budget: RequestBudget,
 ): Promise<ItemOutcome[]> {
 	const ids = items.map((item) => item.request);
 	const list = kind === 'talkingVideo' ? new TalkingVideoList() : undefined;
-	const tasks = await readTasks(run.client, kind, ids, { signal: run.signal, budget, list });
+	const tasks = await readTasks(ctx.client, kind, ids, { signal: ctx.signal, budget, list });
 	const results = items.map((item): Outcome<VideoTask> => {
 		const task = tasks.get(item.request) ?? notFoundError(item.request);
 		if (task instanceof VisionStoryError) return { ok: false, error: task };
@@ -175,13 +175,13 @@ export async function checkVideos(
 	const finished = results.map((result) => result.ok && isFinished(result.value));
 	const fields = items.map((item, position) =>
 		downloadFieldOf(
-			run.context,
+			ctx.n8n,
 			item.index,
-			finished[position] && param.boolean(run.context, 'downloadResult', item.index),
+			finished[position] && param.boolean(ctx.n8n, 'downloadResult', item.index),
 		),
 	);
 	return await videoItems(
-		run,
+		ctx,
 		kind,
 		results,
 		fields,

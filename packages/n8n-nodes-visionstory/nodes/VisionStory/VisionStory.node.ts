@@ -1,0 +1,50 @@
+import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { listSearch } from '../shared/methods/listSearch';
+import { loadOptions } from '../shared/methods/loadOptions';
+import { credentials } from '../shared/descriptions/credentials';
+import {
+	DEFAULT_RESOURCE,
+	operationProperties,
+	outputs,
+	resourceOptions,
+	subtitle,
+} from './actions/description';
+import { router } from './actions/router';
+
+export class VisionStory implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'VisionStory',
+		name: 'visionStory',
+		icon: {
+			light: 'file:../../icons/visionstory.svg',
+			dark: 'file:../../icons/visionstory.dark.svg',
+		},
+		group: ['transform'],
+		version: 1,
+		subtitle,
+		description:
+			'Talking-avatar and AI videos, images, speech, subtitles, avatars, voices and media understanding with VisionStory',
+		defaults: { name: 'VisionStory' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs,
+		credentials,
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: resourceOptions,
+				default: DEFAULT_RESOURCE,
+			},
+			...operationProperties,
+		],
+	};
+
+	methods = { listSearch, loadOptions };
+
+	execute = router;
+}
