@@ -5,7 +5,7 @@ import { invalidInput, isAborted } from '../../shared/api/errors';
 import type { VisionStoryError } from '../../shared/api/errors';
 import { createN8nClient } from '../../shared/n8n/client';
 import type { FieldLabeler } from '../../shared/n8n/nodeErrors';
-import { errorItem, toNodeError } from '../../shared/n8n/nodeErrors';
+import { errorItem, toNodeError, toolCallError } from '../../shared/n8n/nodeErrors';
 import type {
 	ItemOutcome,
 	Operation,
@@ -23,7 +23,7 @@ import {
 	validateOnlyOf,
 	withSpend,
 } from '../../shared/framework/spend';
-import { isToolRun, toolOutput } from '../../shared/framework/toolResult';
+import { isAgentToolCall, isToolRun, toolOutput } from '../../shared/framework/toolResult';
 import { allowedOperations, findOperation } from './resources';
 
 /** Items sent at once by operations that handle one item at a time: enough to overlap slow calls, few enough to stay polite. */
@@ -170,13 +170,20 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		idempotencyScope: `${instanceIdOf(context)}:${executionId}:${node.id ?? node.name}:${runIndex}`,
 	};
 	const asTool = isToolRun(context);
-	// A model reads a failure as the tool's answer (message, hint, ids) and can act on it; a thrown error would end its run.
-	const continueOnFail = context.continueOnFail() || asTool;
+	// An AI Agent reads a failure as the tool's answer (message, hint, ids) and acts on it: on n8n 1.x
+	// a tool that throws ends the agent's whole run, and on 2.x the agent would get the message alone.
+	// Any other caller (the MCP Server Trigger) gets the failure thrown: n8n marks an MCP result as an
+	// error only then.
+	const continueOnFail = context.continueOnFail() || (asTool && isAgentToolCall(items));
 	const toErrorOutput = node.onError === 'continueErrorOutput';
+	const failure = (index: number, error: unknown) =>
+		asTool && !isAborted(error)
+			? toolCallError(node, error, index, label(index))
+			: toNodeError(node, error, index, label(index));
 	const outcomes = new Array<ItemOutcome | undefined>(items.length);
 	let prepared: Array<Prepared<unknown>> = [];
 	const reject = (index: number, error: unknown) => {
-		if (!continueOnFail || isAborted(error)) throw toNodeError(node, error, index, label(index));
+		if (!continueOnFail || isAborted(error)) throw failure(index, error);
 		outcomes[index] = { ok: false, error: error as VisionStoryError };
 	};
 	/** A failure of a step that serves every item (a model list, a catalog) fails each of them. */
@@ -240,7 +247,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const item = errorItem(outcome.error, index, label(index), toErrorOutput && !asTool);
 			outputs[0].push(summary && asTool ? { ...item, json: { ...item.json, ...summary } } : item);
 		} else {
-			throw toNodeError(node, outcome.error, index, label(index));
+			throw failure(index, outcome.error);
 		}
 	}
 	return asTool ? toolOutput(outputs) : outputs;
