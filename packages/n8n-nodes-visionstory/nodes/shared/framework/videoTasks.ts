@@ -6,9 +6,16 @@ import { VisionStoryError } from '../api/errors';
 import { repeatedKeys } from '../api/idempotency';
 import { DEFAULT_REQUESTS_PER_SECOND } from '../api/requestBudget';
 import type { Outcome, RunOptions, TaskJob, TaskKind, VideoTask } from '../api/tasks';
-import { notFoundError, readTasks, TalkingVideoList, taskFailedError } from '../api/tasks';
+import {
+	notFoundError,
+	readTasks,
+	runTasks,
+	TalkingVideoList,
+	taskFailedError,
+} from '../api/tasks';
 import type { MediaInput } from '../n8n/binary';
 import { mediaParts } from '../n8n/binary';
+import { requestBudgetOf } from '../n8n/client';
 import type { RequestBudget } from '../api/requestBudget';
 import type { ItemOutcome, Prepared, OperationContext } from './action';
 import { idempotencyContext } from './action';
@@ -44,7 +51,7 @@ function itemList(numbers: number[]): string {
  * each is refused before anything is sent.
  */
 export function repeatedKeyErrors(
-	operation: string,
+	endpoint: string,
 	items: Array<{ index: number; key?: string | null }>,
 ): Map<number, VisionStoryError> {
 	const errors = new Map<number, VisionStoryError>();
@@ -52,7 +59,7 @@ export function repeatedKeyErrors(
 	for (const [key, positions] of repeatedKeys(keys)) {
 		const error = new VisionStoryError({
 			category: 'validation',
-			operation,
+			operation: endpoint,
 			message: 'Invalid input',
 			issues: [
 				{
@@ -149,6 +156,39 @@ export function taskRunOptions(
 		budget,
 		log: logger ? { to: logger, node: ctx.n8n.getNode().name } : undefined,
 	};
+}
+
+/** A video create's items: talking videos or AI videos. */
+type CreateItems =
+	| Array<Prepared<CreateRequest<'createTalkingVideo'>>>
+	| Array<Prepared<CreateRequest<'createAiVideo'>>>;
+
+/**
+ * What both video creates do with their checked items: submit every one, wait on all of them
+ * together (when waiting), then stream the finished videos into binary (when asked: Download Result,
+ * on by default when waiting, off on the tool variant). The creates differ only in kind and requests.
+ */
+export async function createVideos(
+	ctx: OperationContext,
+	kind: TaskKind,
+	items: CreateItems,
+): Promise<ItemOutcome[]> {
+	const settings = waitSettings(ctx.n8n);
+	const budget = await requestBudgetOf(ctx.n8n, settings.requestsPerSecond);
+	const results = await runTasks(
+		ctx.client,
+		kind,
+		videoJobs(ctx, items, settings),
+		taskRunOptions(ctx, settings, budget),
+	);
+	const fields = items.map((item) =>
+		downloadFieldOf(
+			ctx.n8n,
+			item.index,
+			settings.waitForCompletion && param.boolean(ctx.n8n, 'downloadResult', item.index, true),
+		),
+	);
+	return await videoItems(ctx, kind, results, fields);
 }
 
 /**

@@ -8,8 +8,6 @@ import {
 } from '../../../shared/api/contract/index';
 import type { MediaRef } from '../../../shared/api/contract/index';
 import type { VisionStoryError } from '../../../shared/api/errors';
-import { runTasks } from '../../../shared/api/tasks';
-import { requestBudgetOf } from '../../../shared/n8n/client';
 import type {
 	ItemOutcome,
 	Operation,
@@ -18,17 +16,10 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
-import { videoItems } from '../../../shared/framework/download';
 import { ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import type { CreateRequest as VideoCreate } from '../../../shared/framework/videoTasks';
-import {
-	downloadFieldOf,
-	repeatedKeyErrors,
-	taskRunOptions,
-	videoJobs,
-	waitSettings,
-} from '../../../shared/framework/videoTasks';
+import { createVideos, repeatedKeyErrors } from '../../../shared/framework/videoTasks';
 import {
 	downloadResultWhenWaiting,
 	downloadResultWhenWaitingAsTool,
@@ -357,7 +348,7 @@ async function prepare(ctx: OperationContext, index: number): Promise<CreateRequ
 	const firstFrame = await media.one('firstFrame', mediaRules);
 	const endFrame = await media.one('endFrame', mediaRules);
 	const refs = await media.list('refs', mediaRules, { entry: 'ref' });
-	media.check('create');
+	media.check('createAiVideo');
 	const request = ctx.client.validate('createAiVideo', {
 		model_id: param.id(context, 'modelId', index),
 		prompt: param.string(context, 'prompt', index),
@@ -415,22 +406,7 @@ async function executeAll(
 	ctx: OperationContext,
 	items: Array<Prepared<CreateRequest>>,
 ): Promise<ItemOutcome[]> {
-	const settings = waitSettings(ctx.n8n);
-	const budget = await requestBudgetOf(ctx.n8n, settings.requestsPerSecond);
-	const results = await runTasks(
-		ctx.client,
-		'aiVideo',
-		videoJobs(ctx, items, settings),
-		taskRunOptions(ctx, settings, budget),
-	);
-	const fields = items.map((item) =>
-		downloadFieldOf(
-			ctx.n8n,
-			item.index,
-			settings.waitForCompletion && param.boolean(ctx.n8n, 'downloadResult', item.index, true),
-		),
-	);
-	return await videoItems(ctx, 'aiVideo', results, fields);
+	return await createVideos(ctx, 'aiVideo', items);
 }
 
 export const create: Operation<CreateRequest> = {

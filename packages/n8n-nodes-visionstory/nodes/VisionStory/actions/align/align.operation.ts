@@ -65,7 +65,7 @@ type AlignRequest = AudioRequest<'alignAudio'>;
 
 /** One item's recording and text, read by name, into the checked request; nothing is sent. */
 async function prepare(ctx: OperationContext, index: number): Promise<AlignRequest> {
-	const { audio, media } = await readAudio(ctx, index, 'align');
+	const { audio, media } = await readAudio(ctx, index, 'alignAudio');
 	const request = ctx.client.validate('alignAudio', {
 		audio,
 		text: param.string(ctx.n8n, 'text', index),

@@ -20,13 +20,13 @@ export interface AudioRequest<N extends 'alignAudio' | 'transcribeAudio'> {
 export async function readAudio(
 	ctx: OperationContext,
 	index: number,
-	operation: string,
+	endpoint: string,
 ): Promise<{ audio: MediaRef; media: MediaInput[] }> {
 	const media = new ItemMedia(ctx.n8n, index);
 	const audio = await media.one('audio', AUDIO_RULES);
-	media.check(operation);
+	media.check(endpoint);
 	// The source has no None choice, and a value outside its choices is refused before this.
-	if (!audio) throw invalidInput(operation, [{ field: 'audioSource', message: 'is required' }]);
+	if (!audio) throw invalidInput(endpoint, [{ field: 'audioSource', message: 'is required' }]);
 	// The request calls it `audio.url`: checked here, so the error names Audio URL.
 	if (audio.url !== undefined && audio.url !== null) param.checked('audioUrl', audio.url, HttpUrl);
 	return { audio, media: media.inputs };

@@ -94,7 +94,7 @@ type TranscribeRequest = AudioRequest<'transcribeAudio'>;
 /** One item's recording and choices, read by name, into the checked request; nothing is sent. */
 async function prepare(ctx: OperationContext, index: number): Promise<TranscribeRequest> {
 	const context = ctx.n8n;
-	const { audio, media } = await readAudio(ctx, index, 'transcribe');
+	const { audio, media } = await readAudio(ctx, index, 'transcribeAudio');
 	const request = ctx.client.validate('transcribeAudio', {
 		audio,
 		diarize: param.boolean(context, 'diarize', index),

@@ -85,7 +85,7 @@ interface UploadRequest {
 async function prepare(ctx: OperationContext, index: number): Promise<UploadRequest> {
 	const media = new ItemMedia(ctx.n8n, index);
 	const file = await media.one('file', FILE_RULES);
-	media.check('upload');
+	media.check('uploadAsset');
 	const request = ctx.client.validate('uploadAsset', {
 		url: param.checked('fileUrl', file?.url, HttpUrl.nullish()),
 		inline_data: param.checked(

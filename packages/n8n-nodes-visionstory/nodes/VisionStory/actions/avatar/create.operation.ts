@@ -82,7 +82,7 @@ interface CreateRequest {
 async function prepare(ctx: OperationContext, index: number): Promise<CreateRequest> {
 	const media = new ItemMedia(ctx.n8n, index);
 	const image = await media.one('image', IMAGE_RULES);
-	media.check('create');
+	media.check('createAvatar');
 	const request = ctx.client.validate('createAvatar', {
 		img_url: param.checked('imageUrl', image?.url, HttpUrl.nullish()),
 		inline_data: param.checked(

@@ -155,7 +155,7 @@ async function prepare(ctx: OperationContext, index: number): Promise<GenerateRe
 		{ mimeTypes: MEDIA_MIME_TYPES.image, maxBytes: { image: 30 * MIB } },
 		{ entry: 'ref', max: IMAGE_REFS_MAX },
 	);
-	media.check('generate');
+	media.check('generateImage');
 	const request = ctx.client.validate('generateImage', {
 		model_id: param.id(context, 'modelId', index),
 		prompt: param.string(context, 'prompt', index),

@@ -7,8 +7,6 @@ import {
 } from '../../../shared/api/contract/index';
 import { invalidInput } from '../../../shared/api/errors';
 import type { VisionStoryError } from '../../../shared/api/errors';
-import { runTasks } from '../../../shared/api/tasks';
-import { requestBudgetOf } from '../../../shared/n8n/client';
 import type {
 	ItemOutcome,
 	Operation,
@@ -17,17 +15,10 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
-import { videoItems } from '../../../shared/framework/download';
 import { ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import type { CreateRequest as VideoCreate } from '../../../shared/framework/videoTasks';
-import {
-	downloadFieldOf,
-	repeatedKeyErrors,
-	taskRunOptions,
-	videoJobs,
-	waitSettings,
-} from '../../../shared/framework/videoTasks';
+import { createVideos, repeatedKeyErrors } from '../../../shared/framework/videoTasks';
 import {
 	downloadResultWhenWaiting,
 	downloadResultWhenWaitingAsTool,
@@ -327,7 +318,7 @@ async function prepare(ctx: OperationContext, index: number): Promise<CreateRequ
 		mimeTypes: TALKING_VIDEO_AUDIO_MIME_TYPES,
 		maxBytes: 50 * MIB,
 	});
-	media.check('create');
+	media.check('createTalkingVideo');
 	const voiceChange = param.boolean(context, 'voiceChange', index);
 	const targetVoiceId = voiceChange ? param.id(context, 'targetVoiceId', index) : '';
 	if (voiceChange && !targetVoiceId) {
@@ -387,22 +378,7 @@ async function executeAll(
 	ctx: OperationContext,
 	items: Array<Prepared<CreateRequest>>,
 ): Promise<ItemOutcome[]> {
-	const settings = waitSettings(ctx.n8n);
-	const budget = await requestBudgetOf(ctx.n8n, settings.requestsPerSecond);
-	const results = await runTasks(
-		ctx.client,
-		'talkingVideo',
-		videoJobs(ctx, items, settings),
-		taskRunOptions(ctx, settings, budget),
-	);
-	const fields = items.map((item) =>
-		downloadFieldOf(
-			ctx.n8n,
-			item.index,
-			settings.waitForCompletion && param.boolean(ctx.n8n, 'downloadResult', item.index, true),
-		),
-	);
-	return await videoItems(ctx, 'talkingVideo', results, fields);
+	return await createVideos(ctx, 'talkingVideo', items);
 }
 
 export const create: Operation<CreateRequest> = {

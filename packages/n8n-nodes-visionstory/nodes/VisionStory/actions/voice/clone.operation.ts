@@ -91,7 +91,7 @@ interface CloneRequest {
 async function prepare(ctx: OperationContext, index: number): Promise<CloneRequest> {
 	const media = new ItemMedia(ctx.n8n, index);
 	const sample = await media.one('sample', SAMPLE_RULES);
-	media.check('clone');
+	media.check('cloneVoice');
 	const request = ctx.client.validate('cloneVoice', {
 		audio_url: param.checked('sampleUrl', sample?.url, HttpUrl.nullish()),
 		inline_data: param.checked(
