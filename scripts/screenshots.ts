@@ -81,12 +81,12 @@ async function main(): Promise<void> {
 		await signIn(page, session.instance.baseUrl);
 		await dismissPopups(page);
 
-		// 1. The node panel, searching for VisionStory.
+		// 1. The node panel, searching by what the user wants to do: the VisionStory actions that match.
 		await page.goto(`${session.instance.baseUrl}/workflow/new`);
 		await page.waitForLoadState('networkidle');
 		await dismissPopups(page);
 		await page.locator('[data-test-id="canvas-add-button"]').first().click();
-		await page.locator('[data-test-id="node-creator-search-bar"]').fill('VisionStory');
+		await page.locator('[data-test-id="node-creator-search-bar"]').fill('talking video');
 		await shot(page, 'node-panel');
 
 		// 2. An example executed.
