@@ -1,4 +1,4 @@
-import type { INodeTypeDescription } from 'n8n-workflow';
+import type { INodeParameters, INodeTypeDescription } from 'n8n-workflow';
 
 import { VisionStory } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/VisionStory.node';
 import { useEngine } from '../support/engine';
@@ -18,7 +18,7 @@ const toolNode = Object.assign(Object.create(node) as VisionStory, {
 });
 const engine = useEngine({}, { extraNodeTypes: { [TOOL]: toolNode } });
 
-const asTool = (resource: string, parameters: Record<string, unknown>) => {
+const asTool = (resource: string, parameters: INodeParameters) => {
 	const workflow = oneNode(resource, parameters);
 	workflow.nodes[1].type = TOOL;
 	return workflow;
