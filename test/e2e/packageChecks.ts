@@ -41,7 +41,7 @@ export function describePackageLoading(ctx: SuiteContext): void {
 			);
 		});
 
-		test('the editor offers the node and the trigger of package.json, the node\'s tool variant, and the credential', async () => {
+		test("the editor offers the node and the trigger of package.json, the node's tool variant, and the credential", async () => {
 			const pkg = JSON.parse(readFileSync(join(N8N_PACKAGE_DIR, 'package.json'), 'utf8')) as {
 				name: string;
 				n8n: { nodes: string[] };

@@ -167,8 +167,9 @@ describe('the VisionStory node', () => {
 	test('is usable as an AI tool, uses the VisionStory credential, has both icons, a subtitle and a codex', () => {
 		expect(description.usableAsTool).toBe(true);
 		expect(description.credentials).toEqual([{ name: 'visionStoryApi', required: true }]);
-		expect(description.subtitle).toContain('$parameter.operation');
-		expect(description.subtitle).toContain('"talkingVideo:create":"Create a talking video"');
+		expect(description.subtitle).toBe(
+			'={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		);
 		const icon = description.icon as { light: string; dark: string };
 		for (const path of [icon.light, icon.dark])
 			expect(existsSync(join(dir, path.replace(/^file:/, '')))).toBe(true);

@@ -9,7 +9,6 @@ import {
 	operationProperties,
 	outputs,
 	resourceOptions,
-	subtitle,
 } from './actions/description';
 import { router } from './actions/router';
 
@@ -23,7 +22,7 @@ export class VisionStory implements INodeType {
 		},
 		group: ['transform'],
 		version: 1,
-		subtitle,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Talking-avatar and AI videos, images, speech, subtitles, avatars, voices and media understanding with VisionStory',
 		defaults: { name: 'VisionStory' },

@@ -16,12 +16,19 @@ export const resourceOptions: INodePropertyOptions[] = resources.map((r) => r.op
 
 export { DEFAULT_RESOURCE };
 
-/** One Operation picker per resource, each entry with n8n's `action` text (what the nodes panel lists and searches). */
-const operationPickers: INodeProperties[] = resources.map((resource) => ({
+/** What every resource's Operation picker shares; its entries and its start come from the list. */
+const operationPicker: INodeProperties = {
 	displayName: 'Operation',
 	name: 'operation',
 	type: 'options',
 	noDataExpression: true,
+	options: [],
+	default: '',
+};
+
+/** One Operation picker per resource, each entry with n8n's `action` text (what the nodes panel lists and searches). */
+const operationPickers: INodeProperties[] = resources.map((resource) => ({
+	...operationPicker,
 	displayOptions: { show: { resource: [resource.option.value] } },
 	options: resource.operations.map((o) => o.option).sort(byName),
 	default: resource.defaultOperation,
@@ -39,15 +46,6 @@ const operationParameters: INodeProperties[] = resources.flatMap((resource) =>
 
 /** The Operation pickers, then every operation's parameters. */
 export const operationProperties: INodeProperties[] = [...operationPickers, ...operationParameters];
-
-/** The node's subtitle: the chosen operation's action text ("Create a talking video"). */
-export const subtitle = `={{ ${JSON.stringify(
-	Object.fromEntries(
-		resources.flatMap((r) =>
-			r.operations.map((o) => [`${r.option.value}:${o.option.value}`, o.option.action]),
-		),
-	),
-)}[$parameter.resource + ":" + $parameter.operation] }}`;
 
 /** The node's outputs: one, or the named outputs of an operation that has several (Check Status: Finished, Still Rendering). */
 export const outputs: `={{${string}}}` = `={{ ${JSON.stringify(

@@ -147,7 +147,11 @@ function chosenOperation(context: IExecuteFunctions): Operation {
  * the On Error setting and the spend. The operation is called, never calls back.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const context = this;
+	return await runItems(this);
+}
+
+/** The one item loop, over the operation the node is set to. */
+async function runItems(context: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const node = context.getNode();
 	const operation = chosenOperation(context);
 	const items = context.getInputData();
