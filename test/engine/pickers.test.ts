@@ -555,9 +555,9 @@ describe('model lists in other shapes (emulator drift mode)', () => {
 describe('a list that cannot load says why', () => {
 	test('a wrong API key: the message names the key and never shows it', async () => {
 		const wrongKey = 'sk-vs-not-a-real-key-000000000000';
-		const failure = harness.searchList(TALKING_VIDEO, 'avatarId', {
+		const failure = harness.searchList(VISIONSTORY, 'avatarId', {
 			credentials: { visionStoryApi: { apiKey: wrongKey, baseUrl: emu.baseUrl } },
-			parameters: talkingVideoCreate,
+			parameters: { resource: TALKING_VIDEO, ...talkingVideoCreate },
 		});
 		await expect(failure).rejects.toThrow(/API key|X-API-Key/i);
 		const error = (await failure.catch((e: unknown) => e)) as Error;
