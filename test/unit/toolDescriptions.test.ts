@@ -71,7 +71,7 @@ test('the tool descriptions of creates say what they cost, return and what to ca
 		/Estimate Cost.*Returns at once with video_id.*Check Status/,
 	);
 	expect(description('textToSpeech', 'synthesize')).toMatch(
-		/2 credits per started 1,000 characters.*stays in the workflow as a file/,
+		/2 credits per started 1,000 characters.*the MP3 itself is not part of this answer/,
 	);
 	expect(description('talkingVideo', 'check')).toMatch(/Free/);
 });

@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { rows: 4 },
 		default:
-			'Turn a text into speech (MP3) with a voice (voice ID from the voices tool). Costs 2 credits per started 1,000 characters. Returns duration_sec, characters, cost_credit and audio_id; the MP3 stays in the workflow as a file (the service keeps no copy and gives no URL). Next: a talking video can speak the same text with the same voice.',
+			'Turn a text into speech (MP3) with a voice (voice ID from the voices tool). Costs 2 credits per started 1,000 characters. Returns duration_sec, characters, cost_credit and audio_id; the MP3 itself is not part of this answer (the service keeps no copy and gives no URL). Next: a talking video can speak the same text with the same voice.',
 		displayOptions: { show: { '@tool': [true] } },
 		description:
 			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
