@@ -4,12 +4,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
 import { credentials } from '../shared/descriptions/credentials';
-import {
-	DEFAULT_RESOURCE,
-	operationProperties,
-	outputs,
-	resourceOptions,
-} from './actions/description';
+import { operationProperties, outputs, resourceOptions } from './actions/description';
+import { DEFAULT_RESOURCE } from './actions/resources';
 import { router } from './actions/router';
 
 export class VisionStory implements INodeType {

@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { DEFAULT_RESOURCE, resources } from './resources';
+import { resources } from './resources';
 
 /**
  * The node's description, built from the one list of resources (`resources.ts`) the way n8n's own
@@ -13,8 +13,6 @@ const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompar
 
 /** The Resource picker's entries, in alphabetical order as n8n lists options. */
 export const resourceOptions: INodePropertyOptions[] = resources.map((r) => r.option).sort(byName);
-
-export { DEFAULT_RESOURCE };
 
 /** What every resource's Operation picker shares; its entries and its start come from the list. */
 const operationPicker: INodeProperties = {
