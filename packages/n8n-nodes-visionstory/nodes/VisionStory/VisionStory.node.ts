@@ -20,7 +20,7 @@ export class VisionStory implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
-			'Talking-avatar and AI videos, images, speech, subtitles, avatars, voices and media understanding with VisionStory',
+			'Create talking videos, AI videos and images, convert text to speech, transcribe audio and manage avatars and voices with VisionStory',
 		defaults: { name: 'VisionStory' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
