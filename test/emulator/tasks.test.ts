@@ -42,6 +42,9 @@ describe('timings and clock', () => {
 				driftErrors: false,
 				rateLimitPerSecond: 0,
 				talkingVideoList: 'paged',
+				lateCost: false,
+				createdAtSkewSeconds: 0,
+				videoUrlDelayMs: 0,
 			});
 			expect(Math.abs(real.now() - Date.now())).toBeLessThan(1000);
 			expect(() => real.advance(10)).toThrow(/manual/);

@@ -12,6 +12,8 @@ export interface Task {
 	/** Position marker for keyset pagination. */
 	seq: number;
 	submittedAt: number;
+	/** Unix seconds the service reports as `created_at` (`createdAt.ts`). */
+	createdAt: number;
 	queueMs: number;
 	renderMs: number;
 	/** Set by a `[fail]` marker: the task ends failed and is refunded. */
@@ -66,23 +68,46 @@ export function coverUrl(mediaBaseUrl: string, videoId: string): string {
 	return `${mediaBaseUrl}/media/images/cover-${videoId}.png`;
 }
 
-const unixSeconds = (ms: number): number => Math.floor(ms / 1000);
+/** How a service may fill in a task's answer where the contract allows (config `lateCost`, `videoUrlDelayMs`). */
+export interface TaskAnswerStyle {
+	lateCost: boolean;
+	videoUrlDelayMs: number;
+}
+
+/** What a task's answer says it cost: its charge (0 once failed or refunded), or 0 until it finished under `lateCost`. */
+function reportedCost(task: Task, status: TaskStatus, style?: TaskAnswerStyle): number {
+	if (status === 'failed' || task.refunded) return 0;
+	return style?.lateCost && status !== 'created' ? 0 : task.price;
+}
+
+/** The link of a finished video, empty for `videoUrlDelayMs` after it finished. */
+function reportedUrl(
+	task: Task,
+	now: number,
+	mediaBaseUrl: string,
+	style?: TaskAnswerStyle,
+): string | null {
+	if (statusAt(task, now) !== 'created') return null;
+	if (style?.videoUrlDelayMs && now < finishesAt(task) + style.videoUrlDelayMs) return '';
+	return videoUrl(mediaBaseUrl, task.video_id);
+}
 
 export function talkingVideoDto(
 	task: Task,
 	now: number,
 	mediaBaseUrl: string,
+	style?: TaskAnswerStyle,
 ): Record<string, unknown> {
 	const status = statusAt(task, now);
 	return {
 		video_id: task.video_id,
 		model_id: task.model_id,
 		status,
-		created_at: unixSeconds(task.submittedAt),
+		created_at: task.createdAt,
 		aspect_ratio: task.aspect_ratio,
 		resolution: task.resolution,
-		cost_credit: status === 'failed' || task.refunded ? 0 : task.price,
-		video_url: status === 'created' ? videoUrl(mediaBaseUrl, task.video_id) : null,
+		cost_credit: reportedCost(task, status, style),
+		video_url: reportedUrl(task, now, mediaBaseUrl, style),
 	};
 }
 
@@ -91,19 +116,24 @@ export const AI_FAILURE = {
 	message: 'Generation failed upstream; the credits were refunded',
 };
 
-export function aiVideoDto(task: Task, now: number, mediaBaseUrl: string): Record<string, unknown> {
+export function aiVideoDto(
+	task: Task,
+	now: number,
+	mediaBaseUrl: string,
+	style?: TaskAnswerStyle,
+): Record<string, unknown> {
 	const status = statusAt(task, now);
 	const dto: Record<string, unknown> = {
 		video_id: task.video_id,
 		model_id: task.model_id,
 		status,
-		video_url: status === 'created' ? videoUrl(mediaBaseUrl, task.video_id) : null,
+		video_url: reportedUrl(task, now, mediaBaseUrl, style),
 		cover_url: status === 'created' ? coverUrl(mediaBaseUrl, task.video_id) : null,
 		duration_sec: task.duration_sec,
 		resolution: task.resolution,
 		aspect_ratio: task.aspect_ratio,
-		cost_credit: status === 'failed' || task.refunded ? 0 : task.price,
-		created_at: unixSeconds(task.submittedAt),
+		cost_credit: reportedCost(task, status, style),
+		created_at: task.createdAt,
 	};
 	if (status === 'failed') dto.error = { ...AI_FAILURE };
 	return dto;

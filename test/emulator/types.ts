@@ -42,9 +42,15 @@ export interface EmulatorConfig {
 	/**
 	 * What `GET /api/v1/videos` offers (the contract leaves it unstated): `paged` (cursor, limit, status,
 	 * full tasks), `ignoresCursor` (always the newest page of 20, whatever cursor and limit say),
-	 * `idsOnly` (entries without a status), `absent` (404, no such endpoint).
+	 * `idsOnly` (entries of `video_id` and `created_at` only, paged), `absent` (404, no such endpoint).
 	 */
 	talkingVideoList: 'paged' | 'ignoresCursor' | 'idsOnly' | 'absent';
+	/** Video tasks report `cost_credit` 0 (the contract's default) until they finish, instead of from submission on. */
+	lateCost: boolean;
+	/** A finished video shows status created with `video_url` empty for this long (ms) before its link appears. */
+	videoUrlDelayMs: number;
+	/** Tasks submitted from now on report a `created_at` up to this many seconds before their submission (`createdAt.ts`). 0: none. */
+	createdAtSkewSeconds: number;
 }
 
 export type FaultKind =
@@ -62,7 +68,9 @@ export type FaultKind =
 	| 'respond'
 	/** Media origin: refuse the file as a CDN does for an expired or withheld link (403) or a removed one (404). */
 	| 'http403'
-	| 'http404';
+	| 'http404'
+	/** API origin: process the request (create, charge), then answer with the entry's `rewrite` applied to `data`. */
+	| 'rewriteAnswer';
 
 /** What a `respond` fault answers: any status, headers and body, e.g. a proxy's HTML 502 or an envelope of another shape. */
 export interface FaultResponse {
@@ -89,6 +97,8 @@ export interface FaultScript {
 	origin?: 'api' | 'media';
 	/** For kind `respond`: the answer to send. */
 	respond?: FaultResponse;
+	/** For kind `rewriteAnswer`: fields of the answer's `data` to drop, and fields to set (e.g. `cost_credit: 0`). */
+	rewrite?: { drop?: string[]; set?: Record<string, unknown> };
 }
 
 export interface Faults {

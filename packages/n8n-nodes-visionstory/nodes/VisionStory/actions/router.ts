@@ -61,6 +61,14 @@ function idempotencyExecutionId(context: IExecuteFunctions): string {
 	return executionId;
 }
 
+function modeOf(context: IExecuteFunctions): string | undefined {
+	try {
+		return context.getMode();
+	} catch {
+		return undefined;
+	}
+}
+
 function runIndexOf(context: IExecuteFunctions): number {
 	try {
 		const proxy = context.getWorkflowDataProxy(0) as { $runIndex?: unknown };
@@ -172,6 +180,7 @@ async function runItems(context: IExecuteFunctions): Promise<INodeExecutionData[
 		signal: context.getExecutionCancelSignal?.(),
 		// Execution ids restart at 1 in every n8n database: the instance id keeps two installations apart.
 		idempotencyScope: `${instanceIdOf(context)}:${executionId}:${node.id ?? node.name}:${runIndex}`,
+		keysMayRepeat: !context.getExecutionId() || modeOf(context) === 'retry',
 	};
 	const asTool = isToolRun(context);
 	// An AI Agent reads a failure as the tool's answer (message, hint, ids) and acts on it: on n8n 1.x

@@ -210,7 +210,7 @@ export const mediaEntryAssetId: INodeProperties = {
 	description: 'ID of a file in your VisionStory asset library (see the Asset node)',
 };
 
-/** A video task's statuses, to filter a list by, labelled as everywhere (`ui/statuses.ts`). */
+/** A video task's statuses, to filter a list by, labelled as everywhere (`descriptions/statuses.ts`). */
 export const videoStatuses: INodePropertyOptions[] = [
 	{ name: 'Queued', value: 'queued', description: 'Waiting to render (status queued)' },
 	{ name: 'Rendering', value: 'creating', description: 'Rendering (status creating)' },

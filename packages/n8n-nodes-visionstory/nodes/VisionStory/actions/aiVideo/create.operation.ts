@@ -53,7 +53,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { rows: 4 },
 		default:
-			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Returns at once with video_id; the video renders in minutes. Next: check it with the AI video Check Status tool using video_id until status is created, then use video_url.',
+			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Returns at once with video_id; the video renders in minutes. Next: check it with the AI video Check Status tool using video_id until status is created, then use video_url. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
 		displayOptions: { show: { '@tool': [true], waitForCompletion: [false] } },
 		description:
 			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
@@ -64,7 +64,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { rows: 4 },
 		default:
-			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Waits until the video is rendered (minutes), then returns video_id, status created and video_url (the MP4). If it is still rendering when the time limit is reached, the error names video_id: check it later with the AI video Check Status tool.',
+			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Waits until the video is rendered (minutes), then returns video_id, status created and video_url (the MP4). If it is still rendering when the time limit is reached, the error names video_id: check it later with the AI video Check Status tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
 		displayOptions: { show: { '@tool': [true], waitForCompletion: [true] } },
 		description:
 			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Checked } from '../../../shared/api/client';
 import type {
@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/framework/action';
 import { idList } from '../../../shared/framework/mapping';
 import { param } from '../../../shared/framework/params';
-import { attachVideo } from '../../../shared/framework/download';
+import { attachVideo, videoJson } from '../../../shared/framework/download';
 import { outputFieldOf } from '../../../shared/framework/videoTasks';
 import { getAiVideos } from './getSeveral';
 
@@ -114,7 +114,7 @@ async function execute(
 	if (param.boolean(ctx.n8n, 'downloadResult', item.index) && task.status === 'created') {
 		return [await attachVideo(ctx, 'aiVideo', task, outputFieldOf(ctx.n8n, item.index))];
 	}
-	return [{ json: task as IDataObject }];
+	return [{ json: videoJson('aiVideo', task) }];
 }
 
 export const get: Operation<Checked<'getAiVideo'>> = {

@@ -11,7 +11,7 @@ import type {
 import { param } from '../../../shared/framework/params';
 import { spendOptions } from '../../../shared/descriptions/parameters';
 import { checkCaptionOptions, withCaptions } from './captionOutput';
-import { checkAlignDuration } from './duration';
+import { audioSecondsOf, checkAlignDuration } from './duration';
 import type { AudioRequest } from './speech';
 import { readAudio } from './speech';
 import {
@@ -84,9 +84,12 @@ async function check(
 	]);
 }
 
-/** The client's price for the call: none is known before it is sent (the spend cap then counts it as at least one credit). */
+/** 1 credit per started 5 minutes (the contract's price), for a file whose length its headers tell; otherwise unknown. */
 async function estimate(ctx: OperationContext, request: AlignRequest): Promise<number | undefined> {
-	return await ctx.client.estimate('alignAudio', request.request, { signal: ctx.signal });
+	return await ctx.client.estimate('alignAudio', request.request, {
+		signal: ctx.signal,
+		audioSec: await audioSecondsOf(ctx, request.media),
+	});
 }
 
 /** Word timings for a known text, with captions built from them when asked. */
@@ -98,6 +101,7 @@ async function execute(
 	const result = await ctx.client.send('alignAudio', request, {
 		signal: ctx.signal,
 		media: mediaParts(ctx.n8n, media),
+		audioSec: await audioSecondsOf(ctx, media),
 	});
 	return [await withCaptions(ctx, item.index, { json: result as IDataObject }, result.words)];
 }

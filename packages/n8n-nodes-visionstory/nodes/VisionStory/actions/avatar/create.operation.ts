@@ -109,6 +109,8 @@ async function execute(
 export const create: Operation<CreateRequest> = {
 	option,
 	properties,
+	// VisionStory may charge it (the contract gives no price): under the cap as a call of unknown price.
+	charged: true,
 	prepare,
 	execute,
 };

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Checked } from '../../../shared/api/client';
 import type {
@@ -8,7 +8,7 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { param } from '../../../shared/framework/params';
-import { attachVideo } from '../../../shared/framework/download';
+import { attachVideo, videoJson } from '../../../shared/framework/download';
 import { outputFieldOf } from '../../../shared/framework/videoTasks';
 import { outputBinaryProperty } from '../../../shared/descriptions/parameters';
 import { videoId } from './parameters';
@@ -58,7 +58,7 @@ async function execute(
 	if (param.boolean(ctx.n8n, 'downloadResult', item.index) && task.status === 'created') {
 		return [await attachVideo(ctx, 'talkingVideo', task, outputFieldOf(ctx.n8n, item.index))];
 	}
-	return [{ json: task as IDataObject }];
+	return [{ json: videoJson('talkingVideo', task) }];
 }
 
 export const get: Operation<Checked<'getTalkingVideo'>> = {

@@ -118,6 +118,8 @@ async function execute(
 export const clone: Operation<CloneRequest> = {
 	option,
 	properties,
+	// VisionStory may charge it (the contract gives no price): under the cap as a call of unknown price.
+	charged: true,
 	prepare,
 	execute,
 	concurrency: CONCURRENCY,
