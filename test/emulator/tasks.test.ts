@@ -45,7 +45,6 @@ describe('timings and clock', () => {
 				lateCost: false,
 				createdAtSkewSeconds: 0,
 				videoUrlDelayMs: 0,
-				createdAtSkewSeconds: 0,
 			});
 			expect(Math.abs(real.now() - Date.now())).toBeLessThan(1000);
 			expect(() => real.advance(10)).toThrow(/manual/);
