@@ -77,18 +77,34 @@ export class Editor {
 	}
 
 	/** Waits until the panel lists `name`, then clicks it. */
-	async choosePanelItem(name: string, what: string): Promise<string[]> {
-		const names = await until(
+	async choosePanelItem(name: string, what: string): Promise<void> {
+		await until(
 			what,
 			() => this.panelNames(),
 			(list) => list.includes(name),
 		);
-		await this.panel
+		await this.panelItem(name).click();
+	}
+
+	private panelItem(name: string): Locator {
+		return this.panel
 			.locator(testId('node-creator-item-name'))
 			.getByText(name, { exact: true })
-			.first()
-			.click();
-		return names;
+			.first();
+	}
+
+	/**
+	 * Clicks one of the open node's actions. On an empty canvas the panel offers triggers first and
+	 * folds the actions under their "Actions (n)" heading (its chevron then points up): unfolded as a
+	 * user would.
+	 */
+	async chooseAction(name: string, what: string): Promise<void> {
+		const heading = this.panel
+			.locator(testId('node-creator-category-item'))
+			.filter({ hasText: /^\s*Actions\b/ });
+		await heading.waitFor();
+		if (await heading.locator('[data-icon="chevron-up"]').count()) await heading.click();
+		await this.choosePanelItem(name, what);
 	}
 
 	// The node's parameters (NDV)

@@ -159,10 +159,7 @@ export function describeEditor(line: N8nLine): void {
 				PANEL_NAME,
 				`"${PANEL_NAME}" among the results for "${action.search}"`,
 			);
-			await editor.choosePanelItem(
-				action.action,
-				`"${action.action}" among ${PANEL_NAME}'s actions`,
-			);
+			await editor.chooseAction(action.action, `"${action.action}" among ${PANEL_NAME}'s actions`);
 			await editor.ndv.waitFor();
 		}
 
