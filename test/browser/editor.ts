@@ -51,6 +51,17 @@ export class Editor {
 		await this.page.locator(testId('canvas-add-button')).first().waitFor();
 	}
 
+	/** Every node removed (select all, Delete): an empty workflow without reloading the editor. */
+	async clearCanvas(): Promise<void> {
+		if (await this.ndv.isVisible()) await this.closeNdv();
+		if (await this.page.locator(testId('canvas-add-button')).filter({ visible: true }).count())
+			return;
+		await this.page.locator(testId('canvas-wrapper')).click({ position: { x: 20, y: 20 } });
+		await this.page.keyboard.press('ControlOrMeta+a');
+		await this.page.keyboard.press('Delete');
+		await this.page.locator(testId('canvas-add-button')).first().waitFor();
+	}
+
 	// The nodes panel
 
 	get panel(): Locator {

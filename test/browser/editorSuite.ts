@@ -129,7 +129,7 @@ export function describeEditor(line: N8nLine): void {
 				name,
 				async () => {
 					try {
-						await editor.newWorkflow();
+						await editor.clearCanvas();
 						await body();
 					} catch (error) {
 						const dir = join(repoRoot(), '.e2e', 'browser-failures');
@@ -142,6 +142,8 @@ export function describeEditor(line: N8nLine): void {
 							.screenshot({ path: file, fullPage: true })
 							.then(() => `screenshot: ${file}`)
 							.catch((e: unknown) => `no screenshot (${String(e)})`);
+						// The next test starts from a fresh editor, whatever this one left open.
+						await editor.newWorkflow().catch(() => undefined);
 						const message = error instanceof Error ? error.message : String(error);
 						throw new Error(`${message}\n${saved}`, { cause: error });
 					}
@@ -185,6 +187,7 @@ export function describeEditor(line: N8nLine): void {
 			page = await context.newPage();
 			editor = new Editor(page, session.instance.baseUrl);
 			await signIn(page, session.instance.baseUrl);
+			await editor.newWorkflow();
 		}, SETUP_TIMEOUT_MS);
 
 		afterAll(async () => {
