@@ -314,8 +314,10 @@ describe('waiting on 20 AI videos', () => {
 			sleep: async () => undefined,
 		};
 		const client = new VisionStoryClient(transport as unknown as Transport);
-		const jobs = Array.from({ length: 20 }, () => ({
+		// Each item with its own key, as the nodes give them: one key would be one video for all.
+		const jobs = Array.from({ length: 20 }, (_, i) => ({
 			request: client.validate('createAiVideo', { model_id: 'wan-2.5', prompt: 'x' }),
+			call: { idempotencyContext: `lenient:${i}` },
 			timeoutMs: 60_000,
 		}));
 		const outcomes = await runTasks(client, 'aiVideo', jobs, {

@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 
 import { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
-import type { OperationName } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
-import { operations } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
+import type { EndpointName } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
+import { endpoints } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
 import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
 import type { Transport } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/transport';
 
@@ -76,7 +76,7 @@ const asset = {
 };
 const word = { text: 'Hello', start_sec: 0, end_sec: 0.4, speaker: null };
 
-const CASES: Partial<Record<OperationName, Case>> = {
+const CASES: Partial<Record<EndpointName, Case>> = {
 	createTalkingVideo: { base: { video_id: 'vid_1' }, stated: ['video_id'] },
 	getTalkingVideo: { base: talking, stated: ['video_id', 'status'] },
 	listTalkingVideos: {
@@ -237,13 +237,13 @@ function answer(c: Case): fc.Arbitrary<Json> {
 }
 
 describe('response parsers', () => {
-	test.each(Object.keys(CASES) as OperationName[])(
+	test.each(Object.keys(CASES) as EndpointName[])(
 		'%s: extra fields and open parts in any shape never fail; what the contract states is read as sent',
 		(name) => {
 			const c = CASES[name]!;
 			fc.assert(
 				fc.property(answer(c), (data) => {
-					const parsed = operations[name].response.safeParse(data);
+					const parsed = endpoints[name].response.safeParse(data);
 					expect(parsed.success).toBe(true);
 					const out = (parsed as { data: Json }).data;
 					for (const key of c.stated) expect(out[key]).toEqual(c.base[key]);
@@ -274,7 +274,7 @@ describe('response parsers', () => {
 					const sent = asText
 						? { ...task, cost_credit: String(cost), duration_sec: `${duration}.5` }
 						: { ...task, cost_credit: cost, duration_sec: duration + 0.5 };
-					const parsed = operations.getAiVideo.response.safeParse(sent);
+					const parsed = endpoints.getAiVideo.response.safeParse(sent);
 					expect(parsed.success).toBe(true);
 					expect((parsed as { data: Json }).data).toMatchObject({
 						cost_credit: cost,

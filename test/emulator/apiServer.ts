@@ -58,6 +58,20 @@ function injectedError(fault: FaultDecision): ApiError | undefined {
 	}
 }
 
+/**
+ * A `rewriteAnswer` fault: the request was processed (created, charged) and its answer's `data`
+ * comes with fields dropped or set otherwise, as a service may answer where the contract allows
+ * (a default 0) or as one that changed (a field missing).
+ */
+function rewritten(payload: unknown, fault: FaultDecision): unknown {
+	const envelope = payload as { data?: unknown };
+	if (!envelope || typeof envelope.data !== 'object' || envelope.data === null) return payload;
+	const data: Record<string, unknown> = { ...(envelope.data as Record<string, unknown>) };
+	for (const field of fault.rewrite?.drop ?? []) delete data[field];
+	Object.assign(data, fault.rewrite?.set ?? {});
+	return { ...envelope, data };
+}
+
 function errorReply(err: ApiError): {
 	status: number;
 	body: unknown;
@@ -149,6 +163,7 @@ export function createApiHandler(
 			}
 		}
 
+		if (fault?.kind === 'rewriteAnswer' && status < 400) payload = rewritten(payload, fault);
 		if (fault?.kind === 'resetAfter') {
 			// The work is done (task created, credits charged); only the answer is lost.
 			resetConnection(req);

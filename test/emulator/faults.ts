@@ -14,6 +14,7 @@ const KINDS: FaultKind[] = [
 	'respond',
 	'http403',
 	'http404',
+	'rewriteAnswer',
 ];
 
 export interface FaultDecision {
@@ -23,6 +24,8 @@ export interface FaultDecision {
 	retryAfterHeader: string;
 	/** For `respond`: the answer to send instead of processing the request. */
 	respond?: FaultResponse;
+	/** For `rewriteAnswer`: fields of `data` to drop or set after processing. */
+	rewrite?: FaultScript['rewrite'];
 }
 
 function decision(
@@ -30,10 +33,17 @@ function decision(
 	retryAfter = 1,
 	as: FaultScript['retryAfterAs'] = 'seconds',
 	respond?: FaultResponse,
+	rewrite?: FaultScript['rewrite'],
 ): FaultDecision {
 	const retryAfterHeader =
 		as === 'date' ? new Date(Date.now() + retryAfter * 1000).toUTCString() : String(retryAfter);
-	return { kind, retryAfter, retryAfterHeader, ...(respond ? { respond } : {}) };
+	return {
+		kind,
+		retryAfter,
+		retryAfterHeader,
+		...(respond ? { respond } : {}),
+		...(rewrite ? { rewrite } : {}),
+	};
 }
 
 function checkResponse(respond: FaultResponse | undefined): void {
@@ -134,7 +144,13 @@ export class FaultInjector {
 			const left = (scripted.count ?? 1) - 1;
 			if (left > 0) scripted.count = left;
 			else this.current.failNext.splice(this.current.failNext.indexOf(scripted), 1);
-			return decision(scripted.kind, scripted.retryAfter, scripted.retryAfterAs, scripted.respond);
+			return decision(
+				scripted.kind,
+				scripted.retryAfter,
+				scripted.retryAfterAs,
+				scripted.respond,
+				scripted.rewrite,
+			);
 		}
 		if (origin !== 'api') return undefined;
 		const { resetRate, rate5xx, rate429 } = this.current;

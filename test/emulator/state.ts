@@ -87,6 +87,8 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
 		driftErrors: false,
 		rateLimitPerSecond: 0,
 		talkingVideoList: 'paged',
+		lateCost: false,
+		videoUrlDelayMs: 0,
 	};
 }
 

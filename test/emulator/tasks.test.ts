@@ -42,6 +42,8 @@ describe('timings and clock', () => {
 				driftErrors: false,
 				rateLimitPerSecond: 0,
 				talkingVideoList: 'paged',
+				lateCost: false,
+				videoUrlDelayMs: 0,
 			});
 			expect(Math.abs(real.now() - Date.now())).toBeLessThan(1000);
 			expect(() => real.advance(10)).toThrow(/manual/);

@@ -68,10 +68,35 @@ export function coverUrl(mediaBaseUrl: string, videoId: string): string {
 
 const unixSeconds = (ms: number): number => Math.floor(ms / 1000);
 
+/** How a service may fill in a task's answer where the contract allows (config `lateCost`, `videoUrlDelayMs`). */
+export interface TaskAnswerStyle {
+	lateCost: boolean;
+	videoUrlDelayMs: number;
+}
+
+/** What a task's answer says it cost: its charge (0 once failed or refunded), or 0 until it finished under `lateCost`. */
+function reportedCost(task: Task, status: TaskStatus, style?: TaskAnswerStyle): number {
+	if (status === 'failed' || task.refunded) return 0;
+	return style?.lateCost && status !== 'created' ? 0 : task.price;
+}
+
+/** The link of a finished video, empty for `videoUrlDelayMs` after it finished. */
+function reportedUrl(
+	task: Task,
+	now: number,
+	mediaBaseUrl: string,
+	style?: TaskAnswerStyle,
+): string | null {
+	if (statusAt(task, now) !== 'created') return null;
+	if (style?.videoUrlDelayMs && now < finishesAt(task) + style.videoUrlDelayMs) return '';
+	return videoUrl(mediaBaseUrl, task.video_id);
+}
+
 export function talkingVideoDto(
 	task: Task,
 	now: number,
 	mediaBaseUrl: string,
+	style?: TaskAnswerStyle,
 ): Record<string, unknown> {
 	const status = statusAt(task, now);
 	return {
@@ -81,8 +106,8 @@ export function talkingVideoDto(
 		created_at: unixSeconds(task.submittedAt),
 		aspect_ratio: task.aspect_ratio,
 		resolution: task.resolution,
-		cost_credit: status === 'failed' || task.refunded ? 0 : task.price,
-		video_url: status === 'created' ? videoUrl(mediaBaseUrl, task.video_id) : null,
+		cost_credit: reportedCost(task, status, style),
+		video_url: reportedUrl(task, now, mediaBaseUrl, style),
 	};
 }
 
@@ -91,18 +116,23 @@ export const AI_FAILURE = {
 	message: 'Generation failed upstream; the credits were refunded',
 };
 
-export function aiVideoDto(task: Task, now: number, mediaBaseUrl: string): Record<string, unknown> {
+export function aiVideoDto(
+	task: Task,
+	now: number,
+	mediaBaseUrl: string,
+	style?: TaskAnswerStyle,
+): Record<string, unknown> {
 	const status = statusAt(task, now);
 	const dto: Record<string, unknown> = {
 		video_id: task.video_id,
 		model_id: task.model_id,
 		status,
-		video_url: status === 'created' ? videoUrl(mediaBaseUrl, task.video_id) : null,
+		video_url: reportedUrl(task, now, mediaBaseUrl, style),
 		cover_url: status === 'created' ? coverUrl(mediaBaseUrl, task.video_id) : null,
 		duration_sec: task.duration_sec,
 		resolution: task.resolution,
 		aspect_ratio: task.aspect_ratio,
-		cost_credit: status === 'failed' || task.refunded ? 0 : task.price,
+		cost_credit: reportedCost(task, status, style),
 		created_at: unixSeconds(task.submittedAt),
 	};
 	if (status === 'failed') dto.error = { ...AI_FAILURE };

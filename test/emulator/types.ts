@@ -45,6 +45,10 @@ export interface EmulatorConfig {
 	 * `idsOnly` (entries without a status), `absent` (404, no such endpoint).
 	 */
 	talkingVideoList: 'paged' | 'ignoresCursor' | 'idsOnly' | 'absent';
+	/** Video tasks report `cost_credit` 0 (the contract's default) until they finish, instead of from submission on. */
+	lateCost: boolean;
+	/** A finished video shows status created with `video_url` empty for this long (ms) before its link appears. */
+	videoUrlDelayMs: number;
 }
 
 export type FaultKind =
@@ -62,7 +66,9 @@ export type FaultKind =
 	| 'respond'
 	/** Media origin: refuse the file as a CDN does for an expired or withheld link (403) or a removed one (404). */
 	| 'http403'
-	| 'http404';
+	| 'http404'
+	/** API origin: process the request (create, charge), then answer with the entry's `rewrite` applied to `data`. */
+	| 'rewriteAnswer';
 
 /** What a `respond` fault answers: any status, headers and body, e.g. a proxy's HTML 502 or an envelope of another shape. */
 export interface FaultResponse {
@@ -89,6 +95,8 @@ export interface FaultScript {
 	origin?: 'api' | 'media';
 	/** For kind `respond`: the answer to send. */
 	respond?: FaultResponse;
+	/** For kind `rewriteAnswer`: fields of the answer's `data` to drop, and fields to set (e.g. `cost_credit: 0`). */
+	rewrite?: { drop?: string[]; set?: Record<string, unknown> };
 }
 
 export interface Faults {

@@ -102,7 +102,7 @@ beforeAll(async () => {
 	Error.stackTraceLimit = Infinity;
 });
 
-test('Talking Video → Create with waiting: at most 6 files from the node to the HTTP call and back, none entered twice', async () => {
+test('Talking Video → Create with waiting: at most 8 files from the node to the HTTP call and back, none entered twice', async () => {
 	const workflow = oneNode('visionStoryTalkingVideo', {
 		operation: 'create',
 		avatarId: byId(avatarId),
@@ -136,5 +136,6 @@ test('Talking Video → Create with waiting: at most 6 files from the node to th
 	// The node's `execute` is the router over its operations (`routerFor`): the path starts there.
 	expect(longest.files[0]).toBe('nodes/shared/framework/router.ts');
 	expect(longest.files[1]).toBe('nodes/VisionStoryTalkingVideo/actions/create.ts');
-	expect(longest.files.length).toBeLessThanOrEqual(6);
+	// router, create, taskRun, taskCreate or taskReads, spendingClient, client, transport, n8n/client.
+	expect(longest.files.length).toBeLessThanOrEqual(8);
 });

@@ -2,8 +2,8 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { OperationName } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
-import { operations } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
+import type { EndpointName } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
+import { endpoints } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
 import type { RunResult } from '../harness';
 import { useEngine } from '../support/engine';
 import { LateService } from '../support/lateService';
@@ -32,7 +32,7 @@ interface ChargedCall {
 	node: string;
 	type: string;
 	parameters: INodeParameters;
-	operation: OperationName;
+	operation: EndpointName;
 	path: string;
 	/** What the call leaves behind at the service when it was processed. */
 	made(): Promise<number>;
@@ -98,11 +98,11 @@ const CHARGED: ChargedCall[] = [
 
 /** Runs with the operation's client timeout shortened, so a request the service never answers times out at once. */
 async function withTimeout<T>(
-	operation: OperationName,
+	operation: EndpointName,
 	ms: number,
 	run: () => Promise<T>,
 ): Promise<T> {
-	const spec = operations[operation];
+	const spec = endpoints[operation];
 	const saved = spec.timeoutMs;
 	spec.timeoutMs = ms;
 	try {

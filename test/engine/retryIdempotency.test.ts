@@ -52,22 +52,30 @@ test("n8n's Retry of a create that timed out, and a retry of that retry, find th
 	expect(charges()).toHaveLength(6);
 });
 
-test("n8n's Retry after a failed render gets the same tasks back: the failed one fails again, nothing is charged twice", async () => {
+test("n8n's Retry after a failed render gets the finished videos back and makes a new attempt for the failed one, charging nothing twice", async () => {
 	engine.emu.reset();
 	engine.emu.setConfig({ renderMs: 30_000 });
 	const items = [
 		{ avatarId, text: 'Fine one' },
-		{ avatarId, text: 'Broken one [fail]' },
 		{ avatarId, text: 'Fine two' },
+		{ avatarId, text: 'Broken one [fail]' },
 	];
 	const failed = await engine.run(FILE, items);
 	expect(failed.nodeError(NODE)?.message).toMatch(/failed/);
 	const made = engine.emu.tasks().map((t) => t.video_id);
 	expect(made).toHaveLength(3);
-	const ledger = engine.emu.ledger().length;
+	const charged = () =>
+		engine.emu.ledger().reduce((sum, e) => sum + (e.kind === 'charge' ? e.credits : -e.credits), 0);
+	expect(charged()).toBe(20);
 
+	// The service answers the failed one's key with the failed task: a new key makes a new attempt, which
+	// renders (and fails again: the script still says so), refunded like the first.
 	const retried = await engine.run(FILE, items, { retryOf: failed });
-	expect(retried.nodeError(NODE)?.message).toBe(failed.nodeError(NODE)?.message);
-	expect(engine.emu.tasks().map((t) => t.video_id)).toEqual(made);
-	expect(engine.emu.ledger()).toHaveLength(ledger);
+	const tasks = engine.emu.tasks();
+	expect(tasks).toHaveLength(4);
+	expect(tasks.filter((t) => made.includes(t.video_id))).toHaveLength(3);
+	const fresh = tasks.find((t) => !made.includes(t.video_id))!;
+	expect(retried.nodeError(NODE)?.message).toBe(`Talking video ${fresh.video_id} failed`);
+	expect(fresh.client_request_id).toMatch(/\.a1$/);
+	expect(charged()).toBe(20);
 });

@@ -70,14 +70,18 @@ test('an audio script from binary with voice change returns the id at once witho
 	expect(result.error).toBeUndefined();
 	const [item] = result.output('Create From Recording');
 	const [task] = engine.emu.tasks();
-	// Without a cap the price of a video not waited on is learned at its first status read: nothing counted yet.
-	expect(item.json).toEqual({
+	// Not waited on, the video is read once right after its create: its state and price come with its id.
+	expect(item.json).toMatchObject({
 		video_id: task.video_id,
-		creditsSpentInExecution: 0,
+		status: 'queued',
+		cost_credit: 10,
+		creditsSpentInExecution: 10,
 		maxCreditsPerExecution: null,
 	});
+	expect(item.json.priceNote).toBeUndefined();
+	expect(item.json.existingVideo).toBeUndefined();
 	expect(task.status).toBe('queued');
-	expect(engine.emu.requests({ method: 'GET', path: '/api/v1/video' })).toHaveLength(0);
+	expect(engine.emu.requests({ method: 'GET', path: '/api/v1/video' })).toHaveLength(1);
 });
 
 test('ten items render together: the batch takes about one render time, not ten', async () => {

@@ -15,19 +15,19 @@ const contextOf = (executionId: string | undefined) =>
 
 test('one ledger per execution, shared by every node run of it; a run without an execution shares nothing', () => {
 	const first = ledgerOf(contextOf('101'));
-	first.record('tts#1', 2);
+	first.note('tts#1', 'synthesizeSpeech', 2);
 	expect(ledgerOf(contextOf('101')).spent()).toBe(2);
 	expect(ledgerOf(contextOf('102')).spent()).toBe(0);
 	const loose = ledgerOf(contextOf(undefined));
-	loose.record('tts#1', 2);
+	loose.note('tts#1', 'synthesizeSpeech', 2);
 	expect(ledgerOf(contextOf(undefined)).spent()).toBe(0);
 });
 
 test('the registry stays bounded: the least recently used executions are forgotten first', () => {
 	const kept = ledgerOf(contextOf('kept'));
-	kept.record('video', 10);
+	kept.note('video', 'synthesizeSpeech', 10);
 	for (let i = 0; i < MAX_EXECUTIONS + 500; i++) {
-		ledgerOf(contextOf(`run-${i}`)).record('tts#1', 2);
+		ledgerOf(contextOf(`run-${i}`)).note('tts#1', 'synthesizeSpeech', 2);
 		// The execution still running keeps being used, so it stays.
 		if (i % 1000 === 0) ledgerOf(contextOf('kept'));
 	}

@@ -47,6 +47,15 @@ export class VisionStoryApi implements ICredentialType {
 			description:
 				"The default spend cap of every VisionStory node using this credential: a call that would take one execution's spend past this many credits is refused before it is sent, with nothing charged. A node's own Options → Max Credits per Execution overrides it; 0 means no cap.",
 		},
+		{
+			displayName: 'Keep at Least N Credits',
+			name: 'keepAtLeastCredits',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: 0,
+			description:
+				"A limit across every execution, AI agent and MCP tool call using this credential: before each charged call the account balance is read (free), and a call that could take it below this many credits is refused, with nothing charged. Calls under way in the same n8n process count as spent; workers of a queue-mode setup see only each other's finished calls. 0 means no limit.",
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

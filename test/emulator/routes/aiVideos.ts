@@ -141,12 +141,12 @@ function get(ctx: RouteContext) {
 	if (single !== undefined) {
 		const task = ctx.account.aiVideos.get(single);
 		if (!task) throw notFound('AI video', single);
-		return ok(aiVideoDto(task, ctx.now, media));
+		return ok(aiVideoDto(task, ctx.now, media, ctx.state.config));
 	}
 	// Unknown and foreign ids are left out rather than failing the whole batch.
 	const videos = [...new Set(ids)].flatMap((id) => {
 		const task = ctx.account.aiVideos.get(id);
-		return task ? [aiVideoDto(task, ctx.now, media)] : [];
+		return task ? [aiVideoDto(task, ctx.now, media, ctx.state.config)] : [];
 	});
 	return ok({ videos });
 }
@@ -161,7 +161,9 @@ function list(ctx: RouteContext) {
 	);
 	const page = paginate(tasks, (t) => t.seq, cursor, limit);
 	return ok({
-		videos: page.items.map((t) => aiVideoDto(t, ctx.now, ctx.state.mediaLinkBase())),
+		videos: page.items.map((t) =>
+			aiVideoDto(t, ctx.now, ctx.state.mediaLinkBase(), ctx.state.config),
+		),
 		next_cursor: page.next_cursor,
 	});
 }

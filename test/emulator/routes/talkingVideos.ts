@@ -102,7 +102,7 @@ function get(ctx: RouteContext) {
 	const id = queryId(ctx.query, 'video_id');
 	const task = ctx.account.talkingVideos.get(id);
 	if (!task) throw notFound('Video', id);
-	return ok(talkingVideoDto(task, ctx.now, ctx.state.mediaLinkBase()));
+	return ok(talkingVideoDto(task, ctx.now, ctx.state.mediaLinkBase(), ctx.state.config));
 }
 
 function remove(ctx: RouteContext) {
@@ -120,7 +120,7 @@ function list(ctx: RouteContext) {
 		const videos = page.items.map((t) =>
 			mode === 'idsOnly'
 				? { video_id: t.video_id, created_at: Math.floor(t.submittedAt / 1000) }
-				: talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase()),
+				: talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase(), ctx.state.config),
 		);
 		return ok({ videos, next_cursor: page.next_cursor });
 	}
@@ -133,7 +133,9 @@ function list(ctx: RouteContext) {
 	);
 	const page = paginate(tasks, (t) => t.seq, cursor, limit);
 	return ok({
-		videos: page.items.map((t) => talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase())),
+		videos: page.items.map((t) =>
+			talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase(), ctx.state.config),
+		),
 		next_cursor: page.next_cursor,
 	});
 }

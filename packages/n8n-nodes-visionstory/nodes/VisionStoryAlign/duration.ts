@@ -43,3 +43,14 @@ export async function checkAlignDuration(
 	}
 	return rejected;
 }
+
+/** The length of an item's audio when it is a file in the workflow (WAV or MP3 headers): prices an alignment. */
+export async function audioSecondsOf(
+	run: Run,
+	media: readonly MediaInput[],
+): Promise<number | undefined> {
+	const input = media.find((m) => m.source === 'binary');
+	if (input?.source !== 'binary') return undefined;
+	const head = await binaryHead(run.context, input.binary, DURATION_HEADER_BYTES);
+	return audioDurationSec(input.mimeType, head, input.size);
+}

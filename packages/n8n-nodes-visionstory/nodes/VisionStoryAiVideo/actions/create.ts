@@ -62,7 +62,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { rows: 4 },
 		default:
-			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Returns at once with video_id; the video renders in minutes. Next: check it with the AI video Check Status tool using video_id until status is created, then use video_url.',
+			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Returns at once with video_id; the video renders in minutes. Next: check it with the AI video Check Status tool using video_id until status is created, then use video_url. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
 		displayOptions: { show: { '@tool': [true] } },
 		description:
 			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',

@@ -1,11 +1,11 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { Checked } from '../../shared/api/client';
 import type { Operation, OperationOption, Prepared, Run } from '../../shared/framework/action';
 import { idList } from '../../shared/framework/mapping';
 import { param } from '../../shared/framework/params';
-import { attachVideo } from '../../shared/framework/download';
+import { attachVideo, videoJson } from '../../shared/framework/download';
 import { outputFieldOf } from '../../shared/framework/videoTasks';
 import { getAiVideos } from '../getSeveral';
 
@@ -110,7 +110,7 @@ async function execute(
 	if (param.boolean(run.context, 'downloadResult', item.index) && task.status === 'created') {
 		return [await attachVideo(run, 'aiVideo', task, outputFieldOf(run.context, item.index))];
 	}
-	return [{ json: task as IDataObject }];
+	return [{ json: videoJson('aiVideo', task) }];
 }
 
 export const get: Operation<Checked<'getAiVideo'>> = {

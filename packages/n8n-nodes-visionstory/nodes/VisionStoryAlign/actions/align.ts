@@ -7,7 +7,7 @@ import type { Operation, OperationOption, Prepared, Run } from '../../shared/fra
 import { param } from '../../shared/framework/params';
 import { spendOptions } from '../../shared/ui/parameters';
 import { checkCaptionOptions, withCaptions } from '../captionOutput';
-import { checkAlignDuration } from '../duration';
+import { audioSecondsOf, checkAlignDuration } from '../duration';
 import type { AudioRequest } from '../speech';
 import { readAudio } from '../speech';
 import {
@@ -80,9 +80,12 @@ async function check(
 	]);
 }
 
-/** The client's price for the call: none is known before it is sent (the spend cap then counts it as at least one credit). */
+/** 1 credit per started 5 minutes (the contract's price), for a file whose length its headers tell; otherwise unknown. */
 async function estimate(run: Run, request: AlignRequest): Promise<number | undefined> {
-	return await run.client.estimate('alignAudio', request.request, { signal: run.signal });
+	return await run.client.estimate('alignAudio', request.request, {
+		signal: run.signal,
+		audioSec: await audioSecondsOf(run, request.media),
+	});
 }
 
 /** Word timings for a known text, with captions built from them when asked. */
@@ -91,6 +94,7 @@ async function execute(run: Run, item: Prepared<AlignRequest>): Promise<INodeExe
 	const result = await run.client.send('alignAudio', request, {
 		signal: run.signal,
 		media: mediaParts(run.context, media),
+		audioSec: await audioSecondsOf(run, media),
 	});
 	return [await withCaptions(run, item.index, { json: result as IDataObject }, result.words)];
 }

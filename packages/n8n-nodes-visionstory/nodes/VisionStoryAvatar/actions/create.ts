@@ -102,6 +102,8 @@ async function execute(run: Run, item: Prepared<CreateRequest>): Promise<INodeEx
 export const create: Operation<CreateRequest> = {
 	option,
 	properties: updateDisplayOptions({ show: { operation: ['create'] } }, properties),
+	// VisionStory may charge it (the contract gives no price): under the cap as a call of unknown price.
+	charged: true,
 	prepare,
 	execute,
 };

@@ -111,6 +111,8 @@ async function execute(run: Run, item: Prepared<CloneRequest>): Promise<INodeExe
 export const clone: Operation<CloneRequest> = {
 	option,
 	properties: updateDisplayOptions({ show: { operation: ['clone'] } }, properties),
+	// VisionStory may charge it (the contract gives no price): under the cap as a call of unknown price.
+	charged: true,
 	prepare,
 	execute,
 	concurrency: CONCURRENCY,

@@ -1,18 +1,16 @@
 import type { z } from 'zod/v3';
 
-import type { AiVideoDto, OperationName, Operations, RequestOf, ResponseOf } from './contract';
-import { AI_VIDEO_BATCH_MAX, AiVideoDto as AiVideoSchema, Empty, operations } from './contract';
+import type { AiVideoDto, EndpointName, Endpoints, RequestOf, ResponseOf } from './contract';
+import { AI_VIDEO_BATCH_MAX, AiVideoDto as AiVideoSchema, Empty, endpoints } from './contract';
 import type { FieldIssue } from './errors';
 import { invalidInput, VisionStoryError } from './errors';
 import type { Download } from './http';
-import type { ChargedOperation, SpendLedger, SpendPolicy } from './spend';
-import { isCharged, spendCapError, speechPrice } from './spend';
 import type { AudioResult, CallOptions, Transport } from './transport';
 
 export type { CallOptions } from './transport';
 
 /** A checked request's fields by name, as the transport sends them (a copy, so nothing can change the checked one). */
-function fieldsOf(request: object): Record<string, unknown> {
+export function fieldsOf(request: object): Record<string, unknown> {
 	return Object.fromEntries(Object.entries(request));
 }
 
@@ -34,20 +32,20 @@ function describeIssue(issue: z.ZodIssue): string {
 
 /** An answer the client cannot read where the contract states its shape; names each field and what was wrong with it. */
 export function unreadableAnswer(
-	operation: string,
+	endpoint: string,
 	error?: z.ZodError,
 	missing?: string,
 	videoId?: string,
 ): VisionStoryError {
 	const described = error ? error.issues.map(describeIssue) : [`is missing ${missing ?? 'data'}`];
 	const missingOnly = described.every((d) => d.startsWith('is missing '));
-	const subject = `VisionStory's answer to ${operation}${videoId ? ` for ${videoId}` : ''}`;
+	const subject = `VisionStory's answer to ${endpoint}${videoId ? ` for ${videoId}` : ''}`;
 	const message = missingOnly
 		? `${subject} is missing ${described.map((d) => d.slice('is missing '.length)).join(', ')}`
 		: `${subject}: ${described.map((d) => (d.startsWith('is missing ') ? `${d.slice('is missing '.length)} is missing` : d)).join('; ')}`;
 	return new VisionStoryError({
 		category: 'response',
-		operation,
+		operation: endpoint,
 		message,
 		hint: 'The service may have changed. Please report this to the n8n-nodes-visionstory maintainers.',
 		...(videoId ? { videoIds: [videoId] } : {}),
@@ -62,7 +60,6 @@ function batchEntries(data: unknown): unknown[] {
 	return videos;
 }
 
-/** A request that passed its operation's checks: sent as is, without checking it again. */
 /**
  * A request as a node assembles it from parameters, before it is checked: values the contract narrows
  * (a choice among strings) may be any string here; `validate` checks them and names what is allowed.
@@ -77,29 +74,29 @@ export type Draft<T> = T extends string
 				? { [K in keyof T]: Draft<T[K]> }
 				: T;
 
-export type Checked<N extends OperationName> = z.output<Operations[N]['request']> & {
+export type Checked<N extends EndpointName> = z.output<Endpoints[N]['request']> & {
 	readonly __checked?: N;
 };
 
 /**
- * One typed method per VisionStory operation. Requests are validated against the contract before
+ * One typed method per VisionStory endpoint. Requests are validated against the contract before
  * anything is sent; responses are parsed tolerantly (unknown fields kept).
  */
 export class VisionStoryClient {
 	constructor(readonly transport: Transport) {}
 
 	/** Checks a request without sending it; throws the same error the call would. */
-	validate<N extends OperationName>(name: N, request: Draft<RequestOf<N>>): Checked<N> {
-		// Operations without parameters are called often (credits, model lists): nothing to check.
-		const schema: z.ZodType<Checked<N>, z.ZodTypeDef, unknown> = operations[name].request;
+	validate<N extends EndpointName>(name: N, request: Draft<RequestOf<N>>): Checked<N> {
+		// Endpoints without parameters are called often (credits, model lists): nothing to check.
+		const schema: z.ZodType<Checked<N>, z.ZodTypeDef, unknown> = endpoints[name].request;
 		if (schema === Empty && Object.keys(request).length === 0) return {};
 		const parsed = schema.safeParse(request);
 		if (!parsed.success) throw invalidInput(name, fieldIssues(parsed.error));
 		return parsed.data;
 	}
 
-	/** Any JSON operation by name: checked, then sent. The typed methods below are the usual way in. */
-	async call<N extends OperationName>(
+	/** Any JSON endpoint by name: checked, then sent. The typed methods below are the usual way in. */
+	async call<N extends EndpointName>(
 		name: N,
 		request: Draft<RequestOf<N>>,
 		options?: CallOptions,
@@ -108,12 +105,12 @@ export class VisionStoryClient {
 	}
 
 	/** Sends a request that `validate` already checked. */
-	async send<N extends OperationName>(
+	async send<N extends EndpointName>(
 		name: N,
 		request: Checked<N>,
 		options?: CallOptions,
 	): Promise<ResponseOf<N>> {
-		const data = await this.transport.exchange(name, operations[name], fieldsOf(request), options);
+		const data = await this.transport.exchange(name, endpoints[name], fieldsOf(request), options);
 		return this.parse(name, data);
 	}
 
@@ -131,8 +128,8 @@ export class VisionStoryClient {
 		});
 	}
 
-	private parse<N extends OperationName>(name: N, data: unknown): ResponseOf<N> {
-		const parsed = operations[name].response.safeParse(data);
+	private parse<N extends EndpointName>(name: N, data: unknown): ResponseOf<N> {
+		const parsed = endpoints[name].response.safeParse(data);
 		if (!parsed.success) throw unreadableAnswer(name, parsed.error);
 		return parsed.data as ResponseOf<N>;
 	}
@@ -192,7 +189,7 @@ export class VisionStoryClient {
 		const request = this.validate('getAiVideo', { video_ids: ids });
 		const data = await this.transport.exchange(
 			'getAiVideo',
-			operations.getAiVideo,
+			endpoints.getAiVideo,
 			fieldsOf(request),
 			options,
 		);
@@ -246,7 +243,7 @@ export class VisionStoryClient {
 	): Promise<AudioResult> {
 		return (await this.transport.exchange(
 			'synthesizeSpeech',
-			operations.synthesizeSpeech,
+			endpoints.synthesizeSpeech,
 			fieldsOf(request),
 			options,
 		)) as AudioResult;
@@ -307,241 +304,5 @@ export class VisionStoryClient {
 	/** Streams a result file (video, image, audio); the API key goes only to the API's own origin. */
 	download(url: string, options?: CallOptions): Promise<Download> {
 		return this.transport.download(url, options);
-	}
-}
-
-/** Duration defaults of models without one in the request, by model id. */
-function defaultDuration(
-	models: ResponseOf<'listAiVideoModels'>,
-	modelId: string,
-): number | undefined {
-	const model = models.models.find((m) => m.model_id === modelId);
-	const spec = (model?.params?.duration_sec ?? model?.params?.duration) as
-		| { default?: unknown }
-		| undefined;
-	return typeof spec?.default === 'number' ? spec.default : undefined;
-}
-
-/**
- * A client that keeps the execution's ledger: every charged call is priced first where a price is
- * known (AI video cost endpoint, TTS formula, image model prices) and refused when it would pass the
- * cap; calls of unknown price (talking video, align, transcribe, understand) run one at a time and
- * are refused once the charges reported so far reach the cap.
- */
-export class SpendingClient extends VisionStoryClient {
-	private imageModels?: Promise<ResponseOf<'listImageModels'>>;
-	private aiVideoModels?: Promise<ResponseOf<'listAiVideoModels'>>;
-	/** AI video prices by model, duration and resolution: a batch, or a submission held for a slot, asks once. */
-	private readonly aiVideoPrices = new Map<string, Promise<number>>();
-
-	constructor(
-		inner: VisionStoryClient,
-		readonly ledger: SpendLedger,
-		readonly policy: SpendPolicy,
-	) {
-		super(inner.transport);
-	}
-
-	get capped(): boolean {
-		return (this.policy.cap ?? 0) > 0;
-	}
-
-	/**
-	 * The price of one call before it is sent, or undefined where the service tells it only after.
-	 * Only free calls are made to find it (the cost endpoint, the model lists).
-	 */
-	async estimate(
-		name: OperationName,
-		request: Record<string, unknown>,
-		options?: CallOptions,
-	): Promise<number | undefined> {
-		if (name === 'synthesizeSpeech') return speechPrice(String(request.text ?? '').length);
-		if (name === 'generateImage') {
-			this.imageModels ??= super.send('listImageModels', this.validate('listImageModels', {}), {
-				signal: options?.signal,
-			});
-			const model = (await this.imageModels).models.find((m) => m.model_id === request.model_id);
-			const resolution = typeof request.resolution === 'string' ? request.resolution : undefined;
-			const price =
-				(resolution !== undefined ? model?.credit_by_resolution?.[resolution] : undefined) ??
-				model?.credit_per_image;
-			return typeof price === 'number' ? price : undefined;
-		}
-		if (name === 'createAiVideo') {
-			const modelId = String(request.model_id ?? '');
-			let duration = typeof request.duration_sec === 'number' ? request.duration_sec : undefined;
-			if (duration === undefined) {
-				this.aiVideoModels ??= super.send(
-					'listAiVideoModels',
-					this.validate('listAiVideoModels', {}),
-					{ signal: options?.signal },
-				);
-				duration = defaultDuration(await this.aiVideoModels, modelId);
-			}
-			if (duration === undefined) return undefined;
-			const resolution = (request.resolution as string | null | undefined) ?? undefined;
-			const key = JSON.stringify([modelId, duration, resolution ?? null]);
-			let price = this.aiVideoPrices.get(key);
-			if (!price) {
-				price = super
-					.send(
-						'estimateAiVideoCost',
-						this.validate('estimateAiVideoCost', {
-							model_id: modelId,
-							duration_sec: duration,
-							resolution,
-						}),
-						{ signal: options?.signal },
-					)
-					.then((cost) => cost.credit);
-				// A failed estimate is asked again next time.
-				price.catch(() => this.aiVideoPrices.delete(key));
-				this.aiVideoPrices.set(key, price);
-			}
-			return await price;
-		}
-		return undefined;
-	}
-
-	/** Refuses when `credits` more would pass the cap (used for a whole long text before its first part). */
-	ensureRoom(operation: string, credits: number): void {
-		if (!this.capped) return;
-		const committed = this.ledger.committed();
-		const spent = this.ledger.spent();
-		if (committed + credits > this.policy.cap!)
-			throw spendCapError(operation, this.policy, spent, credits, committed - spent);
-	}
-
-	override async send<N extends OperationName>(
-		name: N,
-		request: Checked<N>,
-		options?: CallOptions,
-	): Promise<ResponseOf<N>> {
-		if (!isCharged(name)) {
-			const response = await super.send(name, request, options);
-			if (name === 'getTalkingVideo' || name === 'getAiVideo' || name === 'listTalkingVideos')
-				this.observe(response);
-			return response;
-		}
-		return await this.charged(
-			name,
-			fieldsOf(request),
-			options,
-			async () => await super.send(name, request, options),
-		);
-	}
-
-	override async sendSpeech(
-		request: Checked<'synthesizeSpeech'>,
-		options?: CallOptions,
-	): Promise<AudioResult> {
-		return await this.charged(
-			'synthesizeSpeech',
-			fieldsOf(request),
-			options,
-			async () => await super.sendSpeech(request, options),
-		);
-	}
-
-	private observe(response: unknown): void {
-		const data = response as { videos?: unknown };
-		const tasks = Array.isArray(data.videos) ? data.videos : [response];
-		for (const task of tasks)
-			if (task && typeof task === 'object') this.ledger.observeTask(task as { video_id?: unknown });
-	}
-
-	/** The ledger entry of a call: a create's idempotency key, so a replayed create is not counted twice. */
-	private chargeKey(
-		name: ChargedOperation,
-		request: Record<string, unknown>,
-		options?: CallOptions,
-	): string {
-		if (name === 'createTalkingVideo' || name === 'createAiVideo') {
-			const key =
-				typeof request.client_request_id === 'string'
-					? request.client_request_id
-					: options?.idempotencyContext;
-			if (key) return `${name}:${key}`;
-		}
-		return this.ledger.newKey(name);
-	}
-
-	private async charged<T>(
-		name: ChargedOperation,
-		request: Record<string, unknown>,
-		options: CallOptions | undefined,
-		send: () => Promise<T>,
-	): Promise<T> {
-		const key = this.chargeKey(name, request, options);
-		// The service answers a replayed create with the task it already made and charges nothing new.
-		const replay = this.ledger.has(key);
-		const estimate =
-			this.capped && !replay ? await this.estimate(name, request, options) : undefined;
-		const run = async () => {
-			const cost = replay ? 0 : (estimate ?? 1);
-			const committed = this.ledger.committed();
-			if (this.capped && committed + cost > this.policy.cap!) {
-				const spent = this.ledger.spent();
-				throw spendCapError(name, this.policy, spent, estimate, committed - spent);
-			}
-			const release = this.ledger.reserve(cost);
-			try {
-				const response = await send();
-				await this.settle(name, key, response, replay ? undefined : estimate, options);
-				return response;
-			} finally {
-				release();
-			}
-		};
-		// Without a price, the next call has to wait for this one's reported charge.
-		if (!this.capped || estimate !== undefined || replay) return await run();
-		const next = await this.ledger.turn();
-		try {
-			return await run();
-		} finally {
-			next();
-		}
-	}
-
-	private async settle(
-		name: ChargedOperation,
-		key: string,
-		response: unknown,
-		estimate: number | undefined,
-		options?: CallOptions,
-	): Promise<void> {
-		if (name === 'createTalkingVideo' || name === 'createAiVideo') {
-			const videoId = (response as { video_id?: unknown }).video_id;
-			if (typeof videoId !== 'string') return;
-			this.ledger.trackVideo(videoId, key);
-			if (!this.ledger.has(key)) this.ledger.record(key, estimate ?? 0);
-			// The talking-video price is known only from the task: read it now, so the next call sees it.
-			if (estimate === undefined && this.capped) {
-				try {
-					const read = { signal: options?.signal, budget: options?.budget };
-					const task =
-						name === 'createTalkingVideo'
-							? await super.send(
-									'getTalkingVideo',
-									this.validate('getTalkingVideo', { video_id: videoId }),
-									read,
-								)
-							: await super.send(
-									'getAiVideo',
-									this.validate('getAiVideo', { video_id: videoId }),
-									read,
-								);
-					this.observe(task);
-				} catch {
-					// The video exists either way; its cost is learned at the next status read.
-				}
-			}
-			return;
-		}
-		const reported =
-			name === 'synthesizeSpeech'
-				? (response as AudioResult).metadata.cost_credit
-				: (response as { cost_credit?: number | null }).cost_credit;
-		this.ledger.record(key, typeof reported === 'number' ? reported : (estimate ?? 0));
 	}
 }

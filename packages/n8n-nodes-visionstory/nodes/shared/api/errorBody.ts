@@ -79,9 +79,12 @@ export function readErrorAnswer(answer: ErrorAnswer, options: ErrorReadOptions =
 		: limit(dedupe(issuesOf(envelope.details, '', 0), envelope.message));
 	const code = envelope.code ?? status;
 	const message = envelope.message ?? messageFor(status, body, answer.headers?.location, options);
+	const ours = hintFor(status, code, body, issues.length > 0, answer.headers?.location, options);
+	// The service's own hint comes first; a charged call that may have been processed keeps our warning after it.
 	const hint =
-		envelope.hint ??
-		hintFor(status, code, body, issues.length > 0, answer.headers?.location, options);
+		envelope.hint !== undefined && mayHaveCharged(status, options)
+			? `${envelope.hint.replace(/\.?\s*$/, '.')} ${CHARGED_WARNING}`
+			: (envelope.hint ?? ours);
 	return {
 		message: redactText(message, secrets),
 		...(hint ? { hint: redactText(hint, secrets) } : {}),
@@ -210,7 +213,8 @@ function detailsObject(details: unknown): Record<string, unknown> | undefined {
 }
 
 function concurrencyOf(details: Record<string, unknown>): ErrorReading['concurrency'] {
-	if (!('limit' in details) && !('in_flight' in details)) return undefined;
+	// `limit` alone is what a plain rate limit may say too; only `in_flight` names the concurrency cap.
+	if (!('in_flight' in details)) return undefined;
 	return { limit: numberOf(details.limit), inFlight: numberOf(details.in_flight) };
 }
 
@@ -416,6 +420,15 @@ function statusMessage(status: number, empty: boolean, options: ErrorReadOptions
 	return `${by} answered HTTP ${status}${none}`;
 }
 
+/** What a charged call that may have been processed must say, whatever else its answer says. */
+const CHARGED_WARNING =
+	'The request was not sent again because VisionStory may have processed and charged it: check the result or your credits before running it again.';
+
+/** A charged call (not safe to resend) whose answer does not say it was refused: a 5xx or a 409. */
+function mayHaveCharged(status: number, options: ErrorReadOptions): boolean {
+	return options.replayable === false && (status >= 500 || status === 409);
+}
+
 function hintFor(
 	status: number,
 	code: number | string,
@@ -429,6 +442,9 @@ function hintFor(
 		return redirectHint(redirectTarget(location, options), options);
 	const coded = code !== status ? defaultHint(undefined, code) : undefined;
 	if (coded) return coded;
+	// Only creates with an idempotency key get their original task back after a 409.
+	if (status === 409 && options.replayable === false)
+		return `VisionStory reported a conflict with another request. ${CHARGED_WARNING}`;
 	if (status >= 500 || status === 429) return retryHint(status, options);
 	if (body.kind === 'html' && options.source !== 'file') {
 		return 'A proxy, a firewall or a wrong Base URL may be answering instead of the API. Check the Base URL in your VisionStory credential (https://openapi.visionstory.ai) and any proxy n8n goes through.';
@@ -448,7 +464,7 @@ function retryHint(status: number, options: ErrorReadOptions): string {
 		return `Too many requests at once${tried}. Wait a minute, or lower the batch size.`;
 	const trouble = `${who(options)} had a temporary problem`;
 	if (options.replayable === false) {
-		return `${trouble}. The request was not sent again because VisionStory may have processed and charged it: check the result or your credits before running it again.`;
+		return `${trouble}. ${CHARGED_WARNING}`;
 	}
 	return `${trouble}${tried}. Try again in a few minutes.`;
 }

@@ -27,6 +27,7 @@ export interface VisionStoryErrorInit {
 	category: ErrorCategory;
 	message: string;
 	hint?: string;
+	/** The endpoint (createTalkingVideo) or node operation (synthesize) the error came from. */
 	operation?: string;
 	status?: number;
 	code?: number | string;
@@ -37,6 +38,10 @@ export interface VisionStoryErrorInit {
 	retryAfterMs?: number;
 	/** For concurrency 429s: the per-key cap and how many tasks hold a slot now. */
 	concurrency?: { limit?: number; inFlight?: number };
+	/** An attempt of this call may have reached VisionStory (and been processed, and charged). */
+	mayHaveReachedService?: boolean;
+	/** The create's client_request_id: sent again within 24 hours, it returns what the call made. */
+	idempotencyKey?: string;
 }
 
 export class VisionStoryError extends Error {
@@ -50,6 +55,8 @@ export class VisionStoryError extends Error {
 	readonly videoIds?: string[];
 	readonly retryAfterMs?: number;
 	readonly concurrency?: { limit?: number; inFlight?: number };
+	readonly mayHaveReachedService?: boolean;
+	readonly idempotencyKey?: string;
 
 	constructor(init: VisionStoryErrorInit) {
 		super(init.message);
@@ -64,6 +71,31 @@ export class VisionStoryError extends Error {
 		this.videoIds = init.videoIds;
 		this.retryAfterMs = init.retryAfterMs;
 		this.concurrency = init.concurrency;
+		this.mayHaveReachedService = init.mayHaveReachedService;
+		this.idempotencyKey = init.idempotencyKey;
+	}
+
+	/** The same error with some of its fields changed. */
+	with(changes: Partial<VisionStoryErrorInit>): VisionStoryError {
+		return new VisionStoryError({ ...this.init(), ...changes });
+	}
+
+	private init(): VisionStoryErrorInit {
+		return {
+			category: this.category,
+			message: this.message,
+			hint: this.hint,
+			operation: this.operation,
+			status: this.status,
+			code: this.code,
+			details: this.details,
+			issues: this.issues,
+			videoIds: this.videoIds,
+			retryAfterMs: this.retryAfterMs,
+			concurrency: this.concurrency,
+			mayHaveReachedService: this.mayHaveReachedService,
+			idempotencyKey: this.idempotencyKey,
+		};
 	}
 
 	/** A concurrency 429 is not a failure: the submission waits for a free slot. */
@@ -73,11 +105,11 @@ export class VisionStoryError extends Error {
 }
 
 /** Input refused before anything was sent: the one factory for it, whoever checks. */
-export function invalidInput(operation: string, issues: FieldIssue[]): VisionStoryError {
+export function invalidInput(source: string, issues: FieldIssue[]): VisionStoryError {
 	const text = issues.map((i) => (i.field ? `${i.field} ${i.message}` : i.message)).join('; ');
 	return new VisionStoryError({
 		category: 'validation',
-		operation,
+		operation: source,
 		message: `Invalid input: ${text}`,
 		hint: 'Nothing was sent to VisionStory. Fix the value and run again.',
 		issues,

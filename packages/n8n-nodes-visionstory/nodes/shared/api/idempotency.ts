@@ -1,5 +1,7 @@
 import { createHash } from 'crypto';
 
+import type { MediaPart } from './mediaBody';
+
 /** JSON with sorted keys, so equal bodies hash equally whatever order their fields were built in. */
 export function canonicalJson(value: unknown): string {
 	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
@@ -37,4 +39,53 @@ export function repeatedKeys(
 		if (key) positions.set(key, [...(positions.get(key) ?? []), position]);
 	});
 	return new Map([...positions].filter(([, at]) => at.length > 1));
+}
+
+/** A create's body with its client_request_id: the caller's own, or derived from the body, its files and the context. */
+export function withClientRequestId(
+	request: Record<string, unknown>,
+	context?: string,
+	media?: Record<string, MediaPart>,
+): Record<string, unknown> {
+	if (request.client_request_id) return request;
+	// Files count by identity, not bytes: hashing a 100 MB upload just to name it would be wasteful.
+	const identities =
+		media && Object.keys(media).length
+			? Object.fromEntries(Object.entries(media).map(([k, v]) => [k, v.identity]))
+			: undefined;
+	return {
+		...request,
+		client_request_id: deriveClientRequestId(
+			identities ? { request, media: identities } : request,
+			context,
+		),
+	};
+}
+
+/**
+ * The key of new attempt `n` of a create (0: the key itself). Deterministic, so a new attempt whose
+ * answer is lost is itself sent again under the same key; within the service's key pattern.
+ */
+export function attemptKey(key: string, attempt: number): string {
+	return attempt === 0 ? key : `${key.slice(0, 120)}.a${attempt}`;
+}
+
+/**
+ * Creates this process answered, by key, with the video each got: a create answered with a video
+ * its key already got was returned, not made. Bounded; the oldest are forgotten first.
+ */
+export class AnsweredKeys {
+	private readonly videos = new Map<string, string>();
+
+	constructor(private readonly max = 10_000) {}
+
+	get(key: string): string | undefined {
+		return this.videos.get(key);
+	}
+
+	set(key: string, videoId: string): void {
+		this.videos.delete(key);
+		this.videos.set(key, videoId);
+		if (this.videos.size > this.max) this.videos.delete(this.videos.keys().next().value!);
+	}
 }

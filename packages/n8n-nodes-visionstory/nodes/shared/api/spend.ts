@@ -1,14 +1,23 @@
-import type { OperationName } from './contract';
+import type { EndpointName } from './contract';
 import { VisionStoryError } from './errors';
 
 /**
  * The spend cap: what one execution has been charged, and what a charged call may cost. No n8n in
  * here: the framework keeps one ledger per execution and hands it to every node of that execution;
  * `SpendingClient` (client.ts) consults it before each charged call.
+ *
+ * A price is known (a number) or unknown: never 0 for "not known". The cap admits a call of known
+ * price when the known spend plus that price stays within it, and a call of unknown price only when
+ * no other charge's price is unknown; so the service never charges more than the cap plus the price
+ * of one call whose price was unknown.
  */
 
-/** The operations VisionStory charges for (on success only). */
-export const CHARGED_OPERATIONS = [
+/**
+ * The endpoints VisionStory may charge for (on success only). Voice cloning and avatar creation are
+ * in: the contract says operations charge credits and states no price for them, so they are counted
+ * as calls of unknown price.
+ */
+export const CHARGED_ENDPOINTS = [
 	'createTalkingVideo',
 	'createAiVideo',
 	'generateImage',
@@ -16,11 +25,13 @@ export const CHARGED_OPERATIONS = [
 	'alignAudio',
 	'transcribeAudio',
 	'understandMedia',
-] as const satisfies readonly OperationName[];
-export type ChargedOperation = (typeof CHARGED_OPERATIONS)[number];
+	'cloneVoice',
+	'createAvatar',
+] as const satisfies readonly EndpointName[];
+export type ChargedEndpoint = (typeof CHARGED_ENDPOINTS)[number];
 
-export function isCharged(name: string): name is ChargedOperation {
-	return (CHARGED_OPERATIONS as readonly string[]).includes(name);
+export function isCharged(name: string): name is ChargedEndpoint {
+	return (CHARGED_ENDPOINTS as readonly string[]).includes(name);
 }
 
 /** TTS: 2 credits per started 1000 characters (the contract's formula). */
@@ -28,50 +39,115 @@ export function speechPrice(characters: number): number {
 	return 2 * Math.ceil(characters / 1000);
 }
 
+/** Align: 1 credit per started 5 minutes of audio (the contract's formula). */
+export function alignPrice(durationSec: number): number {
+	return Math.max(1, Math.ceil(durationSec / 300));
+}
+
+/** One charged call (or one video task, whatever number of resends carried it). */
+interface Charge {
+	endpoint: ChargedEndpoint;
+	/** What it cost, when known. */
+	credits?: number;
+	/** A price known before the call (cost endpoint, formula, model list): a read never lowers it while the task can still be charged. */
+	quoted?: number;
+	/** The task a video create made, whose reads tell its cost. */
+	videoId?: string;
+}
+
+/** What a status read says of a task's cost. */
+export interface TaskCost {
+	video_id?: unknown;
+	status?: unknown;
+	cost_credit?: unknown;
+}
+
 /**
  * What one execution was charged, by charge: a create the service replays for the same idempotency
  * key (n8n's Retry On Fail, a resend) lands on the same entry instead of adding to it.
  */
 export class SpendLedger {
-	private readonly charges = new Map<string, number>();
+	private readonly charges = new Map<string, Charge>();
 	/** Credits of charged calls under way, so calls running side by side cannot pass the cap together. */
 	private reserved = 0;
+	/** Calls of unknown price under way. */
+	private unknownUnderWay = 0;
 	private sequence = 0;
 	/** Calls of unknown price run one at a time: each must see what the one before it cost. */
 	private queue: Promise<void> = Promise.resolve();
 	/** Video ids this execution created, by charge key, to learn their cost when their status is read. */
 	private readonly videos = new Map<string, string>();
 
+	/** Credits charged whose price is known. */
 	spent(): number {
 		let total = 0;
-		for (const credits of this.charges.values()) total += credits;
+		for (const charge of this.charges.values()) total += charge.credits ?? 0;
 		return total;
 	}
 
-	/** Spent plus what calls under way may still cost. */
+	/** Spent plus what calls under way of known price may still cost. */
 	committed(): number {
 		return this.spent() + this.reserved;
+	}
+
+	/** Charges (and calls under way) whose price is not known yet. */
+	unknown(): number {
+		let count = this.unknownUnderWay;
+		for (const charge of this.charges.values()) if (charge.credits === undefined) count++;
+		return count;
+	}
+
+	/** The tasks whose price is not known yet: a status read may tell it. */
+	unknownVideos(): Array<{ endpoint: ChargedEndpoint; videoId: string }> {
+		const videos: Array<{ endpoint: ChargedEndpoint; videoId: string }> = [];
+		for (const charge of this.charges.values())
+			if (charge.credits === undefined && charge.videoId)
+				videos.push({ endpoint: charge.endpoint, videoId: charge.videoId });
+		return videos;
 	}
 
 	has(key: string): boolean {
 		return this.charges.has(key);
 	}
 
-	record(key: string, credits: number): void {
-		this.charges.set(key, Math.max(0, credits));
+	/** The price of a video this execution created, when known. */
+	creditsOf(videoId: string): number | undefined {
+		const key = this.videos.get(videoId);
+		return key === undefined ? undefined : this.charges.get(key)?.credits;
 	}
 
-	newKey(operation: string): string {
-		return `${operation}#${++this.sequence}`;
+	/**
+	 * A call that was, or may have been, charged: at its quoted price when one is known, else unknown
+	 * until a report says. A second note of the same key (a resend) changes nothing.
+	 */
+	note(key: string, endpoint: ChargedEndpoint, quoted?: number): void {
+		if (this.charges.has(key)) return;
+		this.charges.set(key, { endpoint, quoted, credits: quoted });
 	}
 
-	reserve(credits: number): () => void {
-		this.reserved += credits;
+	/**
+	 * What the service reported a call cost. 0 is the contract's default of `cost_credit`, not a
+	 * price: it leaves a quoted price, or an unknown one, as it was.
+	 */
+	report(key: string, credits: unknown): void {
+		const charge = this.charges.get(key);
+		if (!charge || typeof credits !== 'number' || !(credits > 0)) return;
+		charge.credits = credits;
+	}
+
+	newKey(endpoint: string): string {
+		return `${endpoint}#${++this.sequence}`;
+	}
+
+	reserve(credits: number | undefined): () => void {
+		if (credits === undefined) this.unknownUnderWay++;
+		else this.reserved += credits;
 		let released = false;
 		return () => {
 			if (released) return;
 			released = true;
-			this.reserved -= credits;
+			if (credits === undefined) this.unknownUnderWay--;
+			else this.reserved -= credits;
 		};
 	}
 
@@ -86,13 +162,26 @@ export class SpendLedger {
 
 	trackVideo(videoId: string, key: string): void {
 		this.videos.set(videoId, key);
+		const charge = this.charges.get(key);
+		if (charge) charge.videoId = videoId;
 	}
 
-	/** A task read: the cost the service reports for a video this execution created replaces what was noted. */
-	observeTask(task: { video_id?: unknown; cost_credit?: unknown }): void {
+	/**
+	 * A task read. A failed task was refunded: 0. A cost the service reports (above 0) is taken, but
+	 * while the task can still be charged it never lowers a quoted price. A read without a cost
+	 * leaves what was noted: the quote, or unknown.
+	 */
+	observeTask(task: TaskCost): void {
 		const key = typeof task.video_id === 'string' ? this.videos.get(task.video_id) : undefined;
-		if (key !== undefined && typeof task.cost_credit === 'number')
-			this.record(key, task.cost_credit);
+		const charge = key === undefined ? undefined : this.charges.get(key);
+		if (!charge) return;
+		if (task.status === 'failed') {
+			charge.credits = 0;
+			return;
+		}
+		const cost = task.cost_credit;
+		if (typeof cost !== 'number' || !(cost > 0)) return;
+		charge.credits = task.status === 'created' ? cost : Math.max(cost, charge.quoted ?? 0);
 	}
 }
 
@@ -102,10 +191,22 @@ export interface SpendPolicy {
 	cap?: number;
 	/** Where the cap was set, to name it in the error (an option, or the credential). */
 	capSource?: string;
+	/** Keep at Least N Credits: the account balance a charged call may not take the account below. */
+	floor?: BalanceFloor;
+}
+
+/** What `SpendingClient` needs of the balance floor (balance.ts): a check before each charged call. */
+export interface BalanceFloor {
+	/** Refuses, or admits and holds `credits` (unknown: one call at a time) until the call is answered. */
+	admit(
+		endpoint: string,
+		credits: number | undefined,
+		readBalance: () => Promise<number | undefined>,
+	): Promise<() => void>;
 }
 
 export function spendCapError(
-	operation: string,
+	endpoint: string,
 	policy: SpendPolicy,
 	spent: number,
 	estimate: number | undefined,
@@ -118,7 +219,7 @@ export function spendCapError(
 			: `It would cost about ${estimate} credits`;
 	return new VisionStoryError({
 		category: 'validation',
-		operation,
+		operation: endpoint,
 		message: `Max Credits per Execution (${policy.cap}) would be passed: this execution has spent ${spent} credits${pending}. ${cost}. Nothing was sent or charged.`,
 		hint: `Raise Max Credits per Execution (${policy.capSource ?? 'node Options or the credential'}), or run the rest in a new execution.`,
 		details: {
@@ -127,4 +228,31 @@ export function spendCapError(
 			estimatedCredits: estimate ?? null,
 		},
 	});
+}
+
+/**
+ * A call of unknown price while another charge's price is still unknown: sending it could pass the
+ * cap by more than one call. Video creates waiting on their task hold it until a read tells the price.
+ */
+export function pricePendingError(
+	endpoint: string,
+	policy: SpendPolicy,
+	spent: number,
+	videoIds: string[],
+): VisionStoryError {
+	const which = videoIds.length
+		? `the price of ${videoIds.join(', ')}, made earlier in this execution, is not known yet (VisionStory reports it with the task, at the latest once rendered)`
+		: 'an earlier charged call of this execution has a price VisionStory has not reported';
+	return new VisionStoryError({
+		category: 'validation',
+		operation: endpoint,
+		message: `Max Credits per Execution (${policy.cap}): ${which}, and this call's price is known only after it, so it could pass the cap. This execution has spent ${spent} credits that are known. Nothing was sent or charged.`,
+		hint: `Run it once the earlier video has finished (Wait for Completion holds it until then), raise Max Credits per Execution (${policy.capSource ?? 'node Options or the credential'}), or run it in a new execution.`,
+		details: { maxCreditsPerExecution: policy.cap, creditsSpent: spent, pricePending: true },
+	});
+}
+
+/** A refusal that waits on an earlier price: a video create can be held until a read tells it. */
+export function isPricePending(error: VisionStoryError): boolean {
+	return error.details?.pricePending === true;
 }

@@ -117,3 +117,26 @@ export function rateLimitedError(timeoutMs: number, cause: VisionStoryError): Vi
 			"Nothing was created or charged for this item. Lower Requests per Second in the node's Options, or run it again later.",
 	});
 }
+
+/**
+ * An item whose create may have reached VisionStory (the connection dropped after the request left, a
+ * 5xx) and whose answer never came: the video may exist and be charged. Says so, with the key that
+ * gets it back.
+ */
+export function maybeCreatedError(
+	kind: TaskKind,
+	idempotencyKey: string | undefined,
+	cause: VisionStoryError,
+): VisionStoryError {
+	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
+	const key = idempotencyKey ? ` (idempotency key ${idempotencyKey})` : '';
+	const again = idempotencyKey
+		? `Set Options → Idempotency Key to ${idempotencyKey} and run this item again within 24 hours: VisionStory returns that video, if it made it, without charging again.`
+		: 'Look for it with Get Many before running this item again.';
+	return cause.with({
+		message: `VisionStory may have made this ${what}${key}: an attempt reached it, but no answer with the video's ID came back. Last error: ${cause.message}`,
+		hint: `${again} It may also show in Get Many and the VisionStory Trigger.`,
+		mayHaveReachedService: true,
+		idempotencyKey,
+	});
+}

@@ -1,12 +1,13 @@
+import { checkedAudio } from './audioBody';
 import type { Sleep } from './clock';
 import { abortedError, delay } from './clock';
-import type { OperationSpec, SpeechHeaders } from './contract';
+import type { EndpointSpec, SpeechHeaders } from './contract';
 import type { ErrorReadOptions } from './errorBody';
 import { readErrorAnswer } from './errorBody';
 import { redactText, VisionStoryError } from './errors';
 import type { ByteStream, Download, HttpChannel, HttpRequest, HttpResponse } from './http';
 import { NetworkError } from './http';
-import { deriveClientRequestId } from './idempotency';
+import { withClientRequestId } from './idempotency';
 import type { MediaPart } from './mediaBody';
 import { jsonWithMedia } from './mediaBody';
 import type { RequestBudget } from './requestBudget';
@@ -46,6 +47,8 @@ export interface CallOptions {
 	media?: Record<string, MediaPart>;
 	/** The credential's request budget: every attempt waits for a slot, and a rate-limit 429 slows it. */
 	budget?: RequestBudget;
+	/** The audio's length where the caller measured it (a file in the workflow): prices an alignment before it is sent. */
+	audioSec?: number;
 }
 
 export interface AudioResult {
@@ -84,10 +87,10 @@ export class Transport {
 		await delay(this.options.sleep, ms, signal);
 	}
 
-	/** Sends one operation with an already validated request; returns the envelope's `data` (or the audio). */
+	/** Sends one endpoint's request with an already validated request; returns the envelope's `data` (or the audio). */
 	async exchange(
 		name: string,
-		spec: OperationSpec,
+		spec: EndpointSpec,
 		request: Record<string, unknown>,
 		options: CallOptions = {},
 	): Promise<unknown> {
@@ -110,14 +113,27 @@ export class Transport {
 					: { body }),
 		};
 		const replayable = spec.replay === 'always';
-		return await this.withRetries(name, replayable, options.signal, async (attempts) => {
-			const response = await this.budgeted(options, async () => await this.channel.send(http));
-			if (isSuccess(response))
-				return spec.result === 'audio' ? audioResult(response) : this.unwrap(name, response);
-			const errorBody =
-				spec.result === 'audio' ? await readBytes(response.body as ByteStream) : response.body;
-			throw this.apiError(name, response, errorBody, { attempts, replayable });
-		});
+		const key = typeof body.client_request_id === 'string' ? body.client_request_id : undefined;
+		return await this.withRetries(
+			name,
+			replayable,
+			options.signal,
+			async (attempts) => {
+				const response = await this.budgeted(
+					name,
+					options,
+					async () => await this.channel.send(http),
+				);
+				if (isSuccess(response))
+					return spec.result === 'audio'
+						? await audioResult(name, response)
+						: this.unwrap(name, response);
+				const errorBody =
+					spec.result === 'audio' ? await readBytes(response.body as ByteStream) : response.body;
+				throw this.apiError(name, response, errorBody, { attempts, replayable });
+			},
+			key,
+		);
 	}
 
 	/**
@@ -164,6 +180,7 @@ export class Transport {
 
 	/** Sends one attempt within the budget, if any; the answer's status tells the budget whether it was a rate limit. */
 	private async budgeted(
+		name: string,
 		options: CallOptions,
 		send: () => Promise<HttpResponse>,
 	): Promise<HttpResponse> {
@@ -175,7 +192,7 @@ export class Transport {
 			return response;
 		} finally {
 			// The AI-video concurrency cap also answers 429, with details; it says nothing about the rate.
-			const limited = response?.status === 429 && !isConcurrencyAnswer(response);
+			const limited = response?.status === 429 && !isConcurrencyAnswer(name, response);
 			grant.answered(
 				limited ? { retryAfterMs: retryAfterMs(response!.headers['retry-after']) } : undefined,
 			);
@@ -188,20 +205,28 @@ export class Transport {
 		replayable: boolean,
 		signal: AbortSignal | undefined,
 		attempt: (n: number) => Promise<T>,
+		idempotencyKey?: string,
 	): Promise<T> {
 		const started = Date.now();
+		// Once an attempt may have reached the service, the call's final error says so, whatever came after.
+		let reached = false;
 		for (let n = 1; ; n++) {
 			if (signal?.aborted) throw abortedError();
 			let failure: VisionStoryError;
 			try {
 				return await attempt(n);
 			} catch (error) {
-				failure = this.retryableFailure(name, error, replayable, signal);
+				reached ||= mayHaveReached(error);
+				try {
+					failure = this.retryableFailure(name, error, replayable, signal);
+				} catch (final) {
+					throw marked(final, reached, idempotencyKey);
+				}
 			}
 			// A Retry-After is waited out in full: the elapsed budget below still bounds it.
 			const wait = failure.retryAfterMs ?? this.backoff(n);
 			if (n >= this.retry.maxAttempts || Date.now() - started + wait > this.retry.maxElapsedMs)
-				throw failure;
+				throw marked(failure, reached, idempotencyKey);
 			await this.sleep(wait, signal);
 		}
 	}
@@ -239,7 +264,7 @@ export class Transport {
 
 	private unwrap(name: string, response: HttpResponse): unknown {
 		const body = response.body;
-		// A plain check, not a schema parse: the client parses `data` with the operation's own schema.
+		// A plain check, not a schema parse: the client parses `data` with the endpoint's own schema.
 		if (body === null || typeof body !== 'object' || !('data' in body)) {
 			// A page or text (a captive portal, a proxy's login page) is named for what it is, never shown raw.
 			const page =
@@ -277,7 +302,8 @@ export class Transport {
 			hint: error.hint,
 			details: error.details,
 			issues: error.issues.length ? error.issues : undefined,
-			concurrency: error.concurrency,
+			// Only an AI-video create has a concurrency cap; a 429 elsewhere is a rate limit, whatever its details.
+			concurrency: name === 'createAiVideo' ? error.concurrency : undefined,
 			retryAfterMs: retryAfterMs(response.headers['retry-after']),
 		});
 	}
@@ -307,25 +333,6 @@ export function isRetryableStatus(status: number): boolean {
 	return status === 409 || status === 429 || status >= 500;
 }
 
-function withClientRequestId(
-	request: Record<string, unknown>,
-	context?: string,
-	media?: Record<string, MediaPart>,
-): Record<string, unknown> {
-	if (request.client_request_id) return request;
-	// Files count by identity, not bytes: hashing a 100 MB upload just to name it would be wasteful.
-	const identities = media
-		? Object.fromEntries(Object.entries(media).map(([k, v]) => [k, v.identity]))
-		: undefined;
-	return {
-		...request,
-		client_request_id: deriveClientRequestId(
-			identities ? { request, media: identities } : request,
-			context,
-		),
-	};
-}
-
 function bodyWithMedia(
 	body: Record<string, unknown>,
 	media: Record<string, MediaPart>,
@@ -344,12 +351,38 @@ function toQuery(request: Record<string, unknown>): Record<string, string> | und
 	return query;
 }
 
-/** A 429 naming the AI-video concurrency cap (details.limit or details.in_flight), read as the error parser reads it. */
-function isConcurrencyAnswer(response: HttpResponse): boolean {
+/** An AI-video create's 429 naming the concurrency cap (details.in_flight), read as the error parser reads it. */
+function isConcurrencyAnswer(name: string, response: HttpResponse): boolean {
 	return (
+		name === 'createAiVideo' &&
 		readErrorAnswer({ status: response.status, headers: response.headers, body: response.body })
 			.concurrency !== undefined
 	);
+}
+
+/**
+ * Whether a failed attempt may have reached the service and been processed: a connection lost after
+ * the request left, a 5xx or 409 (processed or not, the answer does not say), a 2xx that could not be
+ * read. A 429 or another 4xx refused it.
+ */
+function mayHaveReached(error: unknown): boolean {
+	if (error instanceof NetworkError) return error.mayHaveReachedService;
+	if (!(error instanceof VisionStoryError)) return false;
+	if (error.category === 'response') return true;
+	return (
+		error.category === 'api' &&
+		error.status !== undefined &&
+		(error.status >= 500 || error.status === 409)
+	);
+}
+
+/** The final error of a call, saying whether an attempt may have reached the service, and the create's key. */
+function marked(error: unknown, reached: boolean, idempotencyKey?: string): unknown {
+	if (!(error instanceof VisionStoryError) || (!reached && !idempotencyKey)) return error;
+	return error.with({
+		...(reached ? { mayHaveReachedService: true } : {}),
+		...(idempotencyKey ? { idempotencyKey } : {}),
+	});
 }
 
 /** "VisionStory answered…" reads on after a colon; a service's own sentence keeps its capital. */
@@ -372,10 +405,10 @@ function headerNumber(value: string | undefined): number | undefined {
 	return Number.isFinite(n) ? n : undefined;
 }
 
-function audioResult(response: HttpResponse): AudioResult {
+async function audioResult(name: string, response: HttpResponse): Promise<AudioResult> {
 	const h = response.headers;
 	return {
-		stream: response.body as ByteStream,
+		stream: await checkedAudio(name, response.body as ByteStream, h['content-type']),
 		mimeType: h['content-type']?.split(';')[0] || 'audio/mpeg',
 		metadata: {
 			duration_sec: headerNumber(h['x-audio-duration-sec']),

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { VisionStoryError } from '../api/errors';
-import type { SpendingClient } from '../api/client';
+import type { SpendingClient } from '../api/spendingClient';
 
 /** What an operation gets from the router besides its items: n8n's context, the client and the execution's settings. */
 export interface Run {
@@ -14,6 +14,11 @@ export interface Run {
 	 * when n8n re-runs this node within the same execution or retries the execution.
 	 */
 	idempotencyScope: string;
+	/**
+	 * The keys of this run may have been sent before: no execution id (an MCP tool call, keyed by its
+	 * parameters) or n8n's Retry of an execution. A create's answer is then read back to see it is alive.
+	 */
+	keysMayRepeat?: boolean;
 }
 
 /** The idempotency context of item `index`: its creates get the same client_request_id when sent again. */

@@ -3,8 +3,9 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { isAborted, redactText, VisionStoryError } from '../api/errors';
 import { binaryFromDownload, withBinary } from '../n8n/binary';
 import { Slots } from '../api/concurrency';
-import type { Outcome, TaskKind, VideoTask } from '../api/tasks';
+import type { Outcome, TaskKind, VideoResult, VideoTask } from '../api/tasks';
 import type { ItemOutcome, Run } from './action';
+import { videoMoney } from './spend';
 
 /** What fetching a file needs of the run. */
 type Scope = Pick<Run, 'context' | 'signal'> & { client: Pick<Run['client'], 'download'> };
@@ -97,6 +98,19 @@ function againHint(kind: TaskKind, task: VideoTask): string {
 	return `Nothing is lost: fetch the file later with ${node} → Get with video ID ${task.video_id} and Download Result on, or download video_url directly${kept}.`;
 }
 
+/**
+ * A task's JSON. One reported created without its link (the contract says the link is set by then)
+ * says its file is missing, rather than passing for a finished video.
+ */
+export function videoJson(kind: TaskKind, task: VideoTask): IDataObject {
+	if (task.status !== 'created' || task.video_url) return task as IDataObject;
+	const node = kind === 'aiVideo' ? 'AI Video' : 'Talking Video';
+	return {
+		...task,
+		fileMissing: `VisionStory reports video ${task.video_id} as created but gives no link to its file (video_url is empty). Try ${node} → Get with this ID later; if the link stays empty, contact VisionStory support.`,
+	};
+}
+
 /** Puts a finished video into the item's binary, named after the task; a failed download keeps the task's JSON. */
 export async function attachVideo(
 	scope: Scope,
@@ -104,8 +118,12 @@ export async function attachVideo(
 	task: VideoTask,
 	property: string,
 ): Promise<INodeExecutionData> {
-	const item: INodeExecutionData = { json: task as IDataObject };
-	if (!task.video_url) return item;
+	const item: INodeExecutionData = { json: videoJson(kind, task) };
+	if (!task.video_url) {
+		if (task.status !== 'created') return item;
+		const downloadError = `The video was rendered, but VisionStory gave no link to its file (video_url is empty), so there was nothing to download. ${againHint(kind, task)}`;
+		return { ...item, json: { ...item.json, downloadError } };
+	}
 	return await withDownload(scope, item, {
 		url: task.video_url,
 		property,
@@ -129,7 +147,7 @@ export async function finishedItem(
 		const item =
 			property !== undefined
 				? await attachVideo(scope, kind, task, property)
-				: { json: task as IDataObject };
+				: { json: videoJson(kind, task) };
 		return { ok: true, value: [item], output };
 	} catch (error) {
 		return { ok: false, error: error as VisionStoryError };
@@ -141,13 +159,14 @@ const DOWNLOAD_CONCURRENCY = 3;
 
 /**
  * Each video's item, in order: a failure stays its item's error; a video comes with its file when
- * `fields[i]` names the binary field for it (a finished video), else as its JSON (a video id when
- * nothing was waited for); `outputs[i]`, when given, is the node output it goes to.
+ * `fields[i]` names the binary field for it (a finished video), else as its JSON (as read right after
+ * its create when nothing was waited for), with what is known of its price and whether it was made
+ * for this call; `outputs[i]`, when given, is the node output it goes to.
  */
 export async function videoItems(
 	scope: Scope,
 	kind: TaskKind,
-	results: Array<Outcome<VideoTask | { video_id: string }>>,
+	results: Array<Outcome<VideoResult>>,
 	fields: Array<string | undefined>,
 	outputs: Array<number | undefined> = [],
 ): Promise<ItemOutcome[]> {
@@ -156,10 +175,18 @@ export async function videoItems(
 		results.map(async (result, position): Promise<ItemOutcome> => {
 			if (!result.ok) return result;
 			const output = outputs[position];
-			if (!('status' in result.value)) return { ok: true, value: [{ json: result.value }], output };
+			const { task } = result.value;
+			const money = videoMoney(result.value);
+			if (!('status' in task))
+				return { ok: true, value: [{ json: { ...task, ...money } }], output };
 			await downloads.take();
 			try {
-				return await finishedItem(scope, kind, result.value, fields[position], output);
+				const outcome = await finishedItem(scope, kind, task, fields[position], output);
+				if (!outcome.ok) return outcome;
+				return {
+					...outcome,
+					value: outcome.value.map((item) => ({ ...item, json: { ...item.json, ...money } })),
+				};
 			} finally {
 				downloads.give();
 			}

@@ -55,6 +55,14 @@ function idempotencyExecutionId(context: IExecuteFunctions): string {
 	return executionId;
 }
 
+function modeOf(context: IExecuteFunctions): string | undefined {
+	try {
+		return context.getMode();
+	} catch {
+		return undefined;
+	}
+}
+
 function runIndexOf(context: IExecuteFunctions): number {
 	try {
 		const proxy = context.getWorkflowDataProxy(0) as { $runIndex?: unknown };
@@ -171,6 +179,7 @@ export async function router(
 		signal: context.getExecutionCancelSignal?.(),
 		// Execution ids restart at 1 in every n8n database: the instance id keeps two installations apart.
 		idempotencyScope: `${instanceIdOf(context)}:${executionId}:${node.id ?? node.name}:${runIndex}`,
+		keysMayRepeat: !context.getExecutionId() || modeOf(context) === 'retry',
 	};
 	const asTool = isToolRun(context);
 	// A model reads a failure as the tool's answer (message, hint, ids) and can act on it; a thrown error would end its run.

@@ -1,9 +1,12 @@
+import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { AccountReservations } from '../api/balance';
 import type { VisionStoryClient } from '../api/client';
 import { invalidInput } from '../api/errors';
-import type { SpendPolicy } from '../api/spend';
-import { SpendingClient } from '../api/client';
+import type { BalanceFloor, SpendPolicy } from '../api/spend';
+import type { VideoResult } from '../api/tasks';
+import { SpendingClient } from '../api/spendingClient';
 import { SpendLedger } from '../api/spend';
 import { CREDENTIAL_TYPE } from '../n8n/client';
 
@@ -66,34 +69,61 @@ export function rememberedExecutions(): number {
 export const MAX_CREDITS_FIELD = 'Max Credits per Execution (maxCreditsPerExecution)';
 
 /** A cap value: empty or 0 means none; anything else must be a positive whole number. */
-function capValue(value: unknown, where: string): number | undefined {
+function capValue(value: unknown, where: string, field = MAX_CREDITS_FIELD): number | undefined {
 	if (value === undefined || value === null || value === '' || value === 0) return undefined;
 	const n = typeof value === 'string' ? Number(value.trim()) : value;
 	if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
 		throw invalidInput('spend cap', [
 			{
-				field: `${MAX_CREDITS_FIELD} ${where}`,
-				message: `must be a whole number of credits, 0 for no cap (got ${JSON.stringify(value)})`,
+				field: `${field} ${where}`,
+				message: `must be a whole number of credits, 0 for none (got ${JSON.stringify(value)})`,
 			},
 		]);
 	}
 	return n > 0 ? n : undefined;
 }
 
-/** The node's Max Credits per Execution, else the credential's default; none when both are empty or 0. */
-export async function spendPolicyOf(context: IExecuteFunctions): Promise<SpendPolicy> {
-	const fromNode = capValue(
-		context.getNodeParameter('options.maxCreditsPerExecution', 0, 0),
-		'in the node Options',
+export const KEEP_AT_LEAST_FIELD = 'Keep at Least N Credits (keepAtLeastCredits)';
+
+/**
+ * The calls under way per account in this process, for Keep at Least N Credits: keyed by Base URL
+ * and a hash of the key, so every execution and MCP call with the same account shares them.
+ */
+const accounts = new Map<string, AccountReservations>();
+
+function floorOf(credentials: IDataObject): BalanceFloor | undefined {
+	const keepAtLeast = capValue(
+		credentials.keepAtLeastCredits,
+		'in the VisionStory credential',
+		KEEP_AT_LEAST_FIELD,
 	);
-	if (fromNode !== undefined)
-		return { cap: fromNode, capSource: 'Options → Max Credits per Execution of this node' };
+	if (keepAtLeast === undefined) return undefined;
+	const account = createHash('sha256')
+		.update(`${String(credentials.baseUrl ?? '')}\n${String(credentials.apiKey ?? '')}`)
+		.digest('hex');
+	let reservations = accounts.get(account);
+	if (!reservations) accounts.set(account, (reservations = new AccountReservations()));
+	return reservations.floor(keepAtLeast, 'Keep at Least N Credits of the VisionStory credential');
+}
+
+/**
+ * The node's Max Credits per Execution, else the credential's default (none when both are empty or
+ * 0), and the credential's Keep at Least N Credits.
+ */
+export async function spendPolicyOf(context: IExecuteFunctions): Promise<SpendPolicy> {
 	let credentials: IDataObject = {};
 	try {
 		credentials = await context.getCredentials(CREDENTIAL_TYPE);
 	} catch {
 		// The client reports a missing credential itself.
 	}
+	const floor = floorOf(credentials);
+	const fromNode = capValue(
+		context.getNodeParameter('options.maxCreditsPerExecution', 0, 0),
+		'in the node Options',
+	);
+	if (fromNode !== undefined)
+		return { cap: fromNode, capSource: 'Options → Max Credits per Execution of this node', floor };
 	const fromCredential = capValue(
 		credentials.maxCreditsPerExecution,
 		'in the VisionStory credential',
@@ -102,8 +132,9 @@ export async function spendPolicyOf(context: IExecuteFunctions): Promise<SpendPo
 		return {
 			cap: fromCredential,
 			capSource: 'Max Credits per Execution of the VisionStory credential',
+			floor,
 		};
-	return {};
+	return { floor };
 }
 
 export function validateOnlyOf(context: IExecuteFunctions): boolean {
@@ -118,11 +149,46 @@ export function spendingClient(
 	return new SpendingClient(client, ledger, policy);
 }
 
-/** What every output item of a charged operation carries: the execution's spend so far and its cap. */
+/**
+ * What every output item of a charged operation carries: the execution's spend so far whose price is
+ * known, how many charges are of a price not known yet (never counted as 0), and the cap.
+ */
 export function spendSummary(client: SpendingClient): IDataObject {
+	const unknown = client.ledger.unknown();
 	return {
 		creditsSpentInExecution: client.ledger.spent(),
+		...(unknown > 0
+			? {
+					chargesOfUnknownPrice: unknown,
+					spendNote: `${unknown} charged call${unknown === 1 ? '' : 's'} of this execution ${unknown === 1 ? 'has' : 'have'} a price VisionStory has not reported yet: creditsSpentInExecution does not include ${unknown === 1 ? 'it' : 'them'}`,
+				}
+			: {}),
 		maxCreditsPerExecution: client.policy.cap ?? null,
+	};
+}
+
+/**
+ * What a video's item says about money beyond the task's own cost_credit: that its price comes
+ * later, and that it was returned rather than made (the same request sent before).
+ */
+export function videoMoney(result: VideoResult): IDataObject {
+	const task = result.task as { status?: unknown; cost_credit?: unknown };
+	const cost = task.cost_credit;
+	const priced = typeof cost === 'number' && cost > 0;
+	return {
+		...(task.status !== 'failed' && !priced
+			? {
+					priceNote:
+						'Price known after rendering: VisionStory reports cost_credit with the task (Check Status or Get).',
+				}
+			: {}),
+		...(result.existing
+			? {
+					existingVideo: true,
+					existingNote:
+						'VisionStory returned the video this same request made before (same idempotency key): no new video was made and nothing more was charged.',
+				}
+			: {}),
 	};
 }
 

@@ -5,7 +5,7 @@ import { isFinished } from '../api/contract';
 import { VisionStoryError } from '../api/errors';
 import { repeatedKeys } from '../api/idempotency';
 import { DEFAULT_REQUESTS_PER_SECOND } from '../api/requestBudget';
-import type { Outcome, RunOptions, TaskJob, TaskKind, VideoTask } from '../api/tasks';
+import type { Outcome, RunOptions, TaskJob, TaskKind, VideoResult } from '../api/tasks';
 import { notFoundError, readTasks, TalkingVideoList, taskFailedError } from '../api/tasks';
 import type { MediaInput } from '../n8n/binary';
 import { mediaParts } from '../n8n/binary';
@@ -131,6 +131,8 @@ export function videoJobs(
 		return {
 			request: item.request.request,
 			call,
+			// A key the user set may have made a video before, in any execution.
+			keyMayRepeat: run.keysMayRepeat === true || item.request.request.client_request_id != null,
 			timeoutMs: timeoutOf(run.context, item.index, settings.waitForCompletion),
 		};
 	});
@@ -166,13 +168,15 @@ export async function checkVideos(
 	const ids = items.map((item) => item.request);
 	const list = kind === 'talkingVideo' ? new TalkingVideoList() : undefined;
 	const tasks = await readTasks(run.client, kind, ids, { signal: run.signal, budget, list });
-	const results = items.map((item): Outcome<VideoTask> => {
+	const results = items.map((item): Outcome<VideoResult> => {
 		const task = tasks.get(item.request) ?? notFoundError(item.request);
 		if (task instanceof VisionStoryError) return { ok: false, error: task };
 		if (task.status === 'failed') return { ok: false, error: taskFailedError(kind, task) };
-		return { ok: true, value: task };
+		return { ok: true, value: { task, existing: false } };
 	});
-	const finished = results.map((result) => result.ok && isFinished(result.value));
+	const finished = results.map(
+		(result) => result.ok && 'status' in result.value.task && isFinished(result.value.task),
+	);
 	const fields = items.map((item, position) =>
 		downloadFieldOf(
 			run.context,

@@ -38,4 +38,8 @@ export const ImageModelDto = dto({
 	credit_by_resolution: record(num()),
 });
 export type ImageModelDto = z.infer<typeof ImageModelDto>;
-export const ImageModelList = dto({ models: requiredList(ImageModelDto) });
+/** The list's shape is not shown: `{ models: [...] }`, or the bare array a service might send instead. */
+export const ImageModelList = z.preprocess(
+	(value) => (Array.isArray(value) ? { models: value } : value),
+	dto({ models: requiredList(ImageModelDto) }),
+);

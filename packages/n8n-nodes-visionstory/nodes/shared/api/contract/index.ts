@@ -31,7 +31,7 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE';
  */
 export type Replay = 'always' | 'unsentOnly';
 
-export interface OperationSpec<
+export interface EndpointSpec<
 	Req extends z.ZodTypeAny = z.ZodTypeAny,
 	Res extends z.ZodTypeAny = z.ZodTypeAny,
 > {
@@ -57,13 +57,15 @@ const SLOW_TIMEOUT = 300 * SECOND;
 const UNDERSTAND_TIMEOUT = 180 * SECOND;
 const IMAGE_TIMEOUT = 180 * SECOND;
 
-function op<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny>(spec: OperationSpec<Req, Res>) {
+function endpoint<Req extends z.ZodTypeAny, Res extends z.ZodTypeAny>(
+	spec: EndpointSpec<Req, Res>,
+) {
 	return spec;
 }
 
-/** Every operation of the VisionStory API (28), keyed by the client method that calls it. */
-export const operations = {
-	createTalkingVideo: op({
+/** Every endpoint of the VisionStory API (28), keyed by the client method that calls it. */
+export const endpoints = {
+	createTalkingVideo: endpoint({
 		method: 'POST',
 		path: '/api/v1/video',
 		in: 'body',
@@ -73,7 +75,7 @@ export const operations = {
 		clientRequestId: true,
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	getTalkingVideo: op({
+	getTalkingVideo: endpoint({
 		method: 'GET',
 		path: '/api/v1/video',
 		in: 'query',
@@ -82,7 +84,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	listTalkingVideos: op({
+	listTalkingVideos: endpoint({
 		method: 'GET',
 		path: '/api/v1/videos',
 		in: 'query',
@@ -91,7 +93,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	deleteTalkingVideo: op({
+	deleteTalkingVideo: endpoint({
 		method: 'DELETE',
 		path: '/api/v1/video',
 		in: 'query',
@@ -100,7 +102,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	listTalkingVideoModels: op({
+	listTalkingVideoModels: endpoint({
 		method: 'GET',
 		path: '/api/v1/models',
 		in: 'query',
@@ -109,7 +111,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	createAiVideo: op({
+	createAiVideo: endpoint({
 		method: 'POST',
 		path: '/api/v1/ai_video',
 		in: 'body',
@@ -119,7 +121,7 @@ export const operations = {
 		clientRequestId: true,
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	getAiVideo: op({
+	getAiVideo: endpoint({
 		method: 'GET',
 		path: '/api/v1/ai_video',
 		in: 'query',
@@ -128,7 +130,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	listAiVideos: op({
+	listAiVideos: endpoint({
 		method: 'GET',
 		path: '/api/v1/ai_videos',
 		in: 'query',
@@ -137,7 +139,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	estimateAiVideoCost: op({
+	estimateAiVideoCost: endpoint({
 		method: 'GET',
 		path: '/api/v1/ai_video/cost',
 		in: 'query',
@@ -146,7 +148,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	listAiVideoModels: op({
+	listAiVideoModels: endpoint({
 		method: 'GET',
 		path: '/api/v1/ai_video/models',
 		in: 'query',
@@ -155,7 +157,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	deleteAiVideo: op({
+	deleteAiVideo: endpoint({
 		method: 'DELETE',
 		path: '/api/v1/ai_video',
 		in: 'query',
@@ -164,7 +166,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	generateImage: op({
+	generateImage: endpoint({
 		method: 'POST',
 		path: '/api/v1/image',
 		in: 'body',
@@ -173,7 +175,7 @@ export const operations = {
 		replay: 'unsentOnly',
 		timeoutMs: IMAGE_TIMEOUT,
 	}),
-	listImageModels: op({
+	listImageModels: endpoint({
 		method: 'GET',
 		path: '/api/v1/image/models',
 		in: 'query',
@@ -182,7 +184,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	synthesizeSpeech: op({
+	synthesizeSpeech: endpoint({
 		method: 'POST',
 		path: '/api/v1/tts',
 		in: 'body',
@@ -192,7 +194,7 @@ export const operations = {
 		result: 'audio',
 		timeoutMs: 2 * DEFAULT_TIMEOUT,
 	}),
-	alignAudio: op({
+	alignAudio: endpoint({
 		method: 'POST',
 		path: '/api/v1/audio/align',
 		in: 'body',
@@ -201,7 +203,7 @@ export const operations = {
 		replay: 'unsentOnly',
 		timeoutMs: SLOW_TIMEOUT,
 	}),
-	transcribeAudio: op({
+	transcribeAudio: endpoint({
 		method: 'POST',
 		path: '/api/v1/audio/transcribe',
 		in: 'body',
@@ -210,7 +212,7 @@ export const operations = {
 		replay: 'unsentOnly',
 		timeoutMs: SLOW_TIMEOUT,
 	}),
-	createAvatar: op({
+	createAvatar: endpoint({
 		method: 'POST',
 		path: '/api/v1/avatar',
 		in: 'body',
@@ -219,7 +221,7 @@ export const operations = {
 		replay: 'unsentOnly',
 		timeoutMs: SLOW_TIMEOUT,
 	}),
-	listAvatars: op({
+	listAvatars: endpoint({
 		method: 'GET',
 		path: '/api/v1/avatars',
 		in: 'query',
@@ -228,7 +230,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	updateAvatarFraming: op({
+	updateAvatarFraming: endpoint({
 		method: 'POST',
 		path: '/api/v1/avatar/framing',
 		in: 'body',
@@ -237,7 +239,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	deleteAvatar: op({
+	deleteAvatar: endpoint({
 		method: 'DELETE',
 		path: '/api/v1/avatar',
 		in: 'query',
@@ -246,7 +248,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	listVoices: op({
+	listVoices: endpoint({
 		method: 'GET',
 		path: '/api/v1/voices',
 		in: 'query',
@@ -255,7 +257,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	cloneVoice: op({
+	cloneVoice: endpoint({
 		method: 'POST',
 		path: '/api/v1/voice',
 		in: 'body',
@@ -264,7 +266,7 @@ export const operations = {
 		replay: 'unsentOnly',
 		timeoutMs: SLOW_TIMEOUT,
 	}),
-	deleteVoice: op({
+	deleteVoice: endpoint({
 		method: 'DELETE',
 		path: '/api/v1/voice',
 		in: 'query',
@@ -273,7 +275,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	understandMedia: op({
+	understandMedia: endpoint({
 		method: 'POST',
 		path: '/api/v1/media/understand',
 		in: 'body',
@@ -282,7 +284,7 @@ export const operations = {
 		replay: 'unsentOnly',
 		timeoutMs: UNDERSTAND_TIMEOUT,
 	}),
-	uploadAsset: op({
+	uploadAsset: endpoint({
 		// Assets are deduplicated by content hash, so a resend returns the same asset.
 		method: 'POST',
 		path: '/api/v1/asset',
@@ -292,7 +294,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: SLOW_TIMEOUT,
 	}),
-	listAssets: op({
+	listAssets: endpoint({
 		method: 'GET',
 		path: '/api/v1/assets',
 		in: 'query',
@@ -301,7 +303,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	deleteAsset: op({
+	deleteAsset: endpoint({
 		method: 'DELETE',
 		path: '/api/v1/asset',
 		in: 'query',
@@ -310,7 +312,7 @@ export const operations = {
 		replay: 'always',
 		timeoutMs: DEFAULT_TIMEOUT,
 	}),
-	getCredits: op({
+	getCredits: endpoint({
 		method: 'GET',
 		path: '/api/v1/billing/credits',
 		in: 'query',
@@ -321,7 +323,7 @@ export const operations = {
 	}),
 } as const;
 
-export type Operations = typeof operations;
-export type OperationName = keyof Operations;
-export type RequestOf<N extends OperationName> = z.input<Operations[N]['request']>;
-export type ResponseOf<N extends OperationName> = z.output<Operations[N]['response']>;
+export type Endpoints = typeof endpoints;
+export type EndpointName = keyof Endpoints;
+export type RequestOf<N extends EndpointName> = z.input<Endpoints[N]['request']>;
+export type ResponseOf<N extends EndpointName> = z.output<Endpoints[N]['response']>;

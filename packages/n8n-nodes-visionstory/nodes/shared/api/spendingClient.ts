@@ -1,0 +1,391 @@
+import type { CallOptions, Checked } from './client';
+import { fieldsOf, VisionStoryClient } from './client';
+import type { EndpointName, ResponseOf } from './contract';
+import { endpoints } from './contract';
+import { VisionStoryError } from './errors';
+import type { ChargedEndpoint, SpendLedger, SpendPolicy } from './spend';
+import { alignPrice, isCharged, pricePendingError, spendCapError, speechPrice } from './spend';
+import type { AudioResult } from './transport';
+
+/** A model entry's field that may be an object of its own (read leniently: the list's shape is not shown). */
+type Loose = Record<string, unknown> | undefined;
+
+function entriesOf(data: unknown): Loose[] {
+	const list = Array.isArray(data) ? data : (data as { models?: unknown } | null)?.models;
+	return Array.isArray(list) ? (list as Loose[]) : [];
+}
+
+function numberOf(value: unknown): number | undefined {
+	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+}
+
+function field(entry: Loose, ...path: string[]): unknown {
+	let value: unknown = entry;
+	for (const key of path) value = (value as Loose)?.[key];
+	return value;
+}
+
+/**
+ * An image model's price for a tier: the tier asked for, else the model's default tier, from
+ * `credit_by_resolution`, else `credit_per_image` (the price at the default tier).
+ */
+export function imagePrice(
+	models: unknown,
+	modelId: unknown,
+	resolution: unknown,
+): number | undefined {
+	const model = entriesOf(models).find((m) => field(m, 'model_id') === modelId);
+	if (!model) return undefined;
+	const tier =
+		typeof resolution === 'string' && resolution !== ''
+			? resolution
+			: field(model, 'params', 'resolution', 'default');
+	const byTier = field(model, 'credit_by_resolution') as Loose;
+	const price =
+		(typeof tier === 'string' ? numberOf(byTier?.[tier]) : undefined) ??
+		numberOf(field(model, 'credit_per_image'));
+	return price !== undefined && price >= 0 ? price : undefined;
+}
+
+/** An AI video model's default duration, when the request leaves it out. */
+function defaultDuration(models: unknown, modelId: string): number | undefined {
+	const model = entriesOf(models).find((m) => field(m, 'model_id') === modelId);
+	return numberOf(
+		field(model, 'params', 'duration_sec', 'default') ??
+			field(model, 'params', 'duration', 'default'),
+	);
+}
+
+/** The account balance from the credits answer, whose shape the contract does not show. */
+export function balanceOf(data: unknown): number | undefined {
+	const source = data as Loose;
+	for (const name of ['credits', 'balance', 'credit', 'remaining_credits', 'available_credits']) {
+		const value = source?.[name];
+		const n = numberOf(value) ?? numberOf((value as Loose)?.balance);
+		if (n !== undefined) return n;
+	}
+	return undefined;
+}
+
+/** A cancel ends the run: it is thrown on; any other failure is left to the caller. */
+function unlessAborted(error: unknown): void {
+	if (error instanceof VisionStoryError && error.category === 'aborted') throw error;
+}
+
+/** The prices the contract gives as formulas: known without asking anything. */
+function formulaPrice(
+	name: EndpointName,
+	request: Record<string, unknown>,
+	options?: CallOptions,
+): number | undefined {
+	if (name === 'synthesizeSpeech') return speechPrice(String(request.text ?? '').length);
+	if (name === 'alignAudio' && options?.audioSec !== undefined) return alignPrice(options.audioSec);
+	return undefined;
+}
+
+/** A charged call whose 2xx answer could not be read was processed: it says so, and that it counts. */
+function probablyCharged(error: VisionStoryError, price: number | undefined): VisionStoryError {
+	const cost = price !== undefined ? ` (about ${price} credits)` : '';
+	return error.with({
+		message: `${error.message}. VisionStory answered with success, so the call was most likely processed and charged${cost}; it counts against the spend cap`,
+		hint: `Check the result and your credits before running it again. ${error.hint ?? ''}`.trim(),
+		mayHaveReachedService: true,
+	});
+}
+
+/**
+ * Whether a failed charged call may still have been charged: VisionStory answered success (a 2xx that
+ * could not be read), or the answer was lost after the request reached it. An error answer is not a
+ * success, and the service charges only on success.
+ */
+function mayHaveBeenCharged(error: unknown): error is VisionStoryError {
+	return (
+		error instanceof VisionStoryError &&
+		(error.category === 'response' ||
+			(error.category === 'network' && error.mayHaveReachedService === true))
+	);
+}
+
+/**
+ * A client that keeps the execution's ledger: every charged call is priced first where a price is
+ * known (AI video cost endpoint, TTS and align formulas, image model prices) and refused when it
+ * would pass the cap; calls of unknown price (talking video, transcribe, understand, voice clone,
+ * avatar) run one at a time, each only once every earlier price is known and while the known spend
+ * is under the cap. With Keep at Least N Credits, every charged call is checked against the balance.
+ */
+export class SpendingClient extends VisionStoryClient {
+	private imageModels?: Promise<unknown>;
+	private aiVideoModels?: Promise<unknown>;
+	/** AI video prices by model, duration and resolution: a batch, or a submission held for a slot, asks once. */
+	private readonly aiVideoPrices = new Map<string, Promise<number | undefined>>();
+
+	constructor(
+		inner: VisionStoryClient,
+		readonly ledger: SpendLedger,
+		readonly policy: SpendPolicy,
+	) {
+		super(inner.transport);
+	}
+
+	get capped(): boolean {
+		return (this.policy.cap ?? 0) > 0;
+	}
+
+	/** A free list, read as sent: its shape is not shown in the contract. */
+	private async rawList(name: 'listImageModels' | 'listAiVideoModels', options?: CallOptions) {
+		return await this.transport.exchange(name, endpoints[name], {}, { signal: options?.signal });
+	}
+
+	/**
+	 * The price of one call before it is sent, or undefined where the service tells it only after
+	 * (or a list that prices it cannot be read). Only free calls are made to find it.
+	 */
+	async estimate(
+		name: EndpointName,
+		request: Record<string, unknown>,
+		options?: CallOptions,
+	): Promise<number | undefined> {
+		if (name === 'synthesizeSpeech' || name === 'alignAudio')
+			return formulaPrice(name, request, options);
+		try {
+			if (name === 'generateImage') {
+				this.imageModels ??= this.rawList('listImageModels', options);
+				return imagePrice(await this.imageModels, request.model_id, request.resolution);
+			}
+			if (name === 'createAiVideo') return await this.aiVideoPrice(request, options);
+		} catch (error) {
+			// A price that cannot be read is unknown, not a failure; a cancel still ends the run.
+			unlessAborted(error);
+			if (name === 'generateImage') this.imageModels = undefined;
+			return undefined;
+		}
+		return undefined;
+	}
+
+	private async aiVideoPrice(
+		request: Record<string, unknown>,
+		options?: CallOptions,
+	): Promise<number | undefined> {
+		const modelId = String(request.model_id ?? '');
+		let duration = numberOf(request.duration_sec);
+		if (duration === undefined) {
+			this.aiVideoModels ??= this.rawList('listAiVideoModels', options);
+			duration = defaultDuration(await this.aiVideoModels, modelId);
+		}
+		if (duration === undefined) return undefined;
+		const resolution = (request.resolution as string | null | undefined) ?? undefined;
+		const key = JSON.stringify([modelId, duration, resolution ?? null]);
+		let price = this.aiVideoPrices.get(key);
+		if (!price) {
+			price = super
+				.send(
+					'estimateAiVideoCost',
+					this.validate('estimateAiVideoCost', {
+						model_id: modelId,
+						duration_sec: duration,
+						resolution,
+					}),
+					{ signal: options?.signal },
+				)
+				.then((cost) => numberOf(cost.credit));
+			// A failed estimate is asked again next time.
+			price.catch(() => this.aiVideoPrices.delete(key));
+			this.aiVideoPrices.set(key, price);
+		}
+		return await price;
+	}
+
+	/** Refuses when `credits` more would pass the cap (used for a whole long text before its first part). */
+	ensureRoom(endpoint: string, credits: number): void {
+		if (!this.capped) return;
+		const committed = this.ledger.committed();
+		const spent = this.ledger.spent();
+		if (committed + credits > this.policy.cap!)
+			throw spendCapError(endpoint, this.policy, spent, credits, committed - spent);
+	}
+
+	override async send<N extends EndpointName>(
+		name: N,
+		request: Checked<N>,
+		options?: CallOptions,
+	): Promise<ResponseOf<N>> {
+		if (!isCharged(name)) {
+			const response = await super.send(name, request, options);
+			if (name === 'getTalkingVideo' || name === 'getAiVideo' || name === 'listTalkingVideos')
+				this.observe(response);
+			return response;
+		}
+		return await this.charged(
+			name,
+			fieldsOf(request),
+			options,
+			async () => await super.send(name, request, options),
+		);
+	}
+
+	override async sendSpeech(
+		request: Checked<'synthesizeSpeech'>,
+		options?: CallOptions,
+	): Promise<AudioResult> {
+		return await this.charged(
+			'synthesizeSpeech',
+			fieldsOf(request),
+			options,
+			async () => await super.sendSpeech(request, options),
+		);
+	}
+
+	/** Batch reads bypass `send`: what they show of this execution's videos is noted too. */
+	override async readAiVideos(ids: string[], options?: CallOptions) {
+		const read = await super.readAiVideos(ids, options);
+		for (const task of read.values())
+			if (!(task instanceof VisionStoryError)) this.ledger.observeTask(task);
+		return read;
+	}
+
+	private observe(response: unknown): void {
+		const data = response as { videos?: unknown };
+		const tasks = Array.isArray(data.videos) ? data.videos : [response];
+		for (const task of tasks)
+			if (task && typeof task === 'object') this.ledger.observeTask(task as { video_id?: unknown });
+	}
+
+	/** Reads the tasks whose price is still unknown: a read that fails leaves it unknown. */
+	private async learnPrices(options?: CallOptions): Promise<void> {
+		for (const { endpoint, videoId } of this.ledger.unknownVideos()) {
+			try {
+				const read = { signal: options?.signal, budget: options?.budget };
+				if (endpoint === 'createTalkingVideo')
+					await this.send('getTalkingVideo', { video_id: videoId }, read);
+				else await this.readAiVideos([videoId], read);
+			} catch (error) {
+				unlessAborted(error);
+			}
+		}
+	}
+
+	/** The ledger entry of a call: a create's idempotency key, so a replayed create is not counted twice. */
+	private chargeKey(
+		name: ChargedEndpoint,
+		request: Record<string, unknown>,
+		options?: CallOptions,
+	): string {
+		if (name === 'createTalkingVideo' || name === 'createAiVideo') {
+			const key =
+				typeof request.client_request_id === 'string'
+					? request.client_request_id
+					: options?.idempotencyContext;
+			if (key) return `${name}:${key}`;
+		}
+		return this.ledger.newKey(name);
+	}
+
+	/** The balance, for Keep at Least N Credits: a free call. */
+	private async balance(options?: CallOptions): Promise<number | undefined> {
+		const data = await this.transport.exchange(
+			'getCredits',
+			endpoints.getCredits,
+			{},
+			{ signal: options?.signal, budget: options?.budget },
+		);
+		return balanceOf(data);
+	}
+
+	/** Admits the call against the cap (and the floor), sends it and notes what it cost. */
+	private async charged<T>(
+		name: ChargedEndpoint,
+		request: Record<string, unknown>,
+		options: CallOptions | undefined,
+		send: () => Promise<T>,
+	): Promise<T> {
+		const key = this.chargeKey(name, request, options);
+		// The service answers a replayed create with the task it already made and charges nothing new.
+		const replay = this.ledger.has(key);
+		const guarded = this.capped || this.policy.floor !== undefined;
+		// Without a cap or floor, only prices that cost no request are worked out (formulas).
+		const price = replay
+			? undefined
+			: guarded
+				? await this.estimate(name, request, options)
+				: formulaPrice(name, request, options);
+		const run = async () => {
+			const release = replay ? () => undefined : await this.admit(name, price, options);
+			try {
+				const response = await send();
+				this.settle(name, key, response, price);
+				return response;
+			} catch (error) {
+				throw this.failed(key, name, price, error);
+			} finally {
+				release();
+			}
+		};
+		// Without a price, the next call has to wait for this one's reported charge.
+		if (!guarded || price !== undefined || replay) return await run();
+		const next = await this.ledger.turn();
+		try {
+			return await run();
+		} finally {
+			next();
+		}
+	}
+
+	/** A charged call's failure, noted as charged where it may have been, and saying so. */
+	private failed(key: string, name: ChargedEndpoint, price: number | undefined, error: unknown) {
+		if (!mayHaveBeenCharged(error)) return error;
+		this.ledger.note(key, name, price);
+		return error.category === 'response' ? probablyCharged(error, price) : error;
+	}
+
+	/** Refuses a call the cap or the floor does not allow; otherwise holds its price until it is answered. */
+	private async admit(
+		name: ChargedEndpoint,
+		price: number | undefined,
+		options?: CallOptions,
+	): Promise<() => void> {
+		if (this.capped) {
+			const cap = this.policy.cap!;
+			if (price === undefined && this.ledger.unknown() > 0) await this.learnPrices(options);
+			const spent = this.ledger.spent();
+			const committed = this.ledger.committed();
+			if (price === undefined && this.ledger.unknown() > 0) {
+				const videos = this.ledger.unknownVideos().map((v) => v.videoId);
+				throw pricePendingError(name, this.policy, spent, videos);
+			}
+			// A call of unknown price may go while the known spend is under the cap: it may end above it.
+			if (price === undefined ? committed >= cap : committed + price > cap)
+				throw spendCapError(name, this.policy, spent, price, committed - spent);
+		}
+		const reservation = this.ledger.reserve(price);
+		let admitted = false;
+		try {
+			const floor = await this.policy.floor?.admit(
+				name,
+				price,
+				async () => await this.balance(options),
+			);
+			admitted = true;
+			return () => {
+				reservation();
+				floor?.();
+			};
+		} finally {
+			if (!admitted) reservation();
+		}
+	}
+
+	private settle(name: ChargedEndpoint, key: string, response: unknown, price?: number): void {
+		this.ledger.note(key, name, price);
+		if (name === 'createTalkingVideo' || name === 'createAiVideo') {
+			const videoId = (response as { video_id?: unknown }).video_id;
+			if (typeof videoId === 'string') this.ledger.trackVideo(videoId, key);
+			return;
+		}
+		const reported =
+			name === 'synthesizeSpeech'
+				? (response as AudioResult).metadata.cost_credit
+				: (response as { cost_credit?: unknown }).cost_credit;
+		this.ledger.report(key, reported);
+	}
+}

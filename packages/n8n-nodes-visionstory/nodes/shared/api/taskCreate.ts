@@ -1,0 +1,170 @@
+import type { CallOptions, Checked, VisionStoryClient } from './client';
+import { VisionStoryError } from './errors';
+import { AnsweredKeys, attemptKey, withClientRequestId } from './idempotency';
+import type { TaskKind, VideoTask } from './taskErrors';
+import { asError } from './taskErrors';
+
+/**
+ * One video create as an item sees it: the create, then one read of the task it answered with. A
+ * create answered with a task that has failed or no longer exists (its key was used before: n8n's
+ * Retry On Fail after a failed render, an MCP call repeated after a Delete) is made again under a
+ * new key, a bounded number of times; a create whose answer was lost is still sent again under the
+ * same key, so it never pays twice.
+ */
+
+export type CreateName = 'createTalkingVideo' | 'createAiVideo';
+
+export const CREATE: Record<TaskKind, CreateName> = {
+	talkingVideo: 'createTalkingVideo',
+	aiVideo: 'createAiVideo',
+};
+
+/** New attempts (new keys) after the service answered with a dead task; then the item fails. */
+export const MAX_NEW_ATTEMPTS = 2;
+/** A task missing right after its create may still be registering: read once more after this. */
+const GONE_RECHECK_MS = 2000;
+/** A task created this long before its create was sent was made by an earlier call, whatever the clocks say. */
+const OLD_TASK_MS = 10 * 60_000;
+
+/** Keys this process got answers for: a repeat that gets the same video back was not a new video. */
+const answered = new AnsweredKeys();
+
+export interface CreatedVideo {
+	video_id: string;
+	/** The task as read right after the create; absent when that read failed. */
+	task?: VideoTask;
+	/** The service returned a video its key had already made: no new video, no new charge. */
+	existing: boolean;
+	/** The client_request_id the video belongs to: sent again within 24 hours, it returns this video. */
+	idempotencyKey: string;
+	/** New attempts made because the service answered with a failed or deleted task. */
+	newAttempts: number;
+}
+
+export interface CreateJob<N extends CreateName = CreateName> {
+	request: Checked<N>;
+	call?: CallOptions;
+	/**
+	 * Its key may have been sent before (a caller's own key, a run without an execution id such as an
+	 * MCP tool call, n8n's Retry of an execution): the answer is read back to see it is alive.
+	 */
+	keyMayRepeat?: boolean;
+}
+
+/** The job's request with the key of attempt `n`: the caller's key or the derived one, then `.a1`, `.a2`. */
+function attempt(job: CreateJob, n: number): { request: Checked<CreateName>; key: string } {
+	const keyed = withClientRequestId(
+		job.request as Record<string, unknown>,
+		job.call?.idempotencyContext,
+		job.call?.media,
+	);
+	const key = attemptKey(String(keyed.client_request_id), n);
+	return { request: { ...keyed, client_request_id: key } as Checked<CreateName>, key };
+}
+
+/** The task right after its create: 'gone' when it is missing twice, the read's error when it could not be read. */
+async function readBack(
+	client: VisionStoryClient,
+	kind: TaskKind,
+	id: string,
+	options: CallOptions,
+): Promise<VideoTask | 'gone' | VisionStoryError> {
+	for (let read = 0; read < 2; read++) {
+		try {
+			if (kind === 'talkingVideo') {
+				return await client.send(
+					'getTalkingVideo',
+					client.validate('getTalkingVideo', { video_id: id }),
+					options,
+				);
+			}
+			// The batch form, as the waits read AI videos: a task that does not exist is left out.
+			const task = (await client.readAiVideos([id], options)).get(id);
+			if (task !== undefined) return task;
+		} catch (error) {
+			const failure = asError(error);
+			if (failure.status !== 404) return failure;
+		}
+		if (read === 0) await client.sleep(GONE_RECHECK_MS, options.signal);
+	}
+	return 'gone';
+}
+
+/** A video whose key was used before, and whose state could not be read: it may be a failed or deleted one. */
+function unconfirmedError(
+	kind: TaskKind,
+	id: string,
+	key: string,
+	cause: VisionStoryError,
+): VisionStoryError {
+	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
+	return cause.with({
+		message: `VisionStory answered with ${what} ${id}, made earlier for the same request (idempotency key ${key}), but its state could not be read to tell whether it failed or was deleted: ${cause.message}`,
+		hint: `Check it with Get and this ID before using it; run the item again to make a new one if it failed or is gone.`,
+		videoIds: [id],
+		idempotencyKey: key,
+	});
+}
+
+function deadTaskError(
+	kind: TaskKind,
+	id: string,
+	state: VideoTask | 'gone',
+	key: string,
+): VisionStoryError {
+	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
+	const how = state === 'gone' ? 'no longer exists' : 'had failed';
+	return new VisionStoryError({
+		category: 'taskFailed',
+		message: `VisionStory answered this create ${MAX_NEW_ATTEMPTS + 1} times with a ${what} that ${how} (last ${id}); no new attempt was made`,
+		hint: 'Nothing was charged for a failed render (VisionStory refunds it). Change the input (script, prompt, media) or set another Idempotency Key, then run again.',
+		videoIds: [id],
+		idempotencyKey: key,
+	});
+}
+
+/**
+ * Creates one video and, where the answer may be a task made before (`readBack`, or a key this
+ * process sent already), reads it back. A failed or vanished task in the answer gets a new attempt
+ * under a new key (at most MAX_NEW_ATTEMPTS); the video handed back is alive, or the item fails. A
+ * fresh key is not read back: its answer is a new task, and the caller's next read sees it.
+ */
+export async function createVideo(
+	client: VisionStoryClient,
+	kind: TaskKind,
+	job: CreateJob,
+	options: CallOptions & { readBack?: boolean },
+): Promise<CreatedVideo> {
+	const { readBack: always, ...call } = options;
+	for (let n = 0; ; n++) {
+		const { request, key } = attempt(job, n);
+		const sentAt = Date.now();
+		const before = answered.get(key);
+		const created = await client.send(CREATE[kind], request, { ...job.call, ...call });
+		const id = created.video_id;
+		answered.set(key, id);
+		// The answer may be a task made before under this key: a new attempt's key was sent before too.
+		const repeatable = job.keyMayRepeat === true || before !== undefined || n > 0;
+		const fresh = { video_id: id, existing: false, idempotencyKey: key, newAttempts: n };
+		if (!repeatable && !always) return fresh;
+		const read = await readBack(client, kind, id, {
+			signal: call.signal,
+			budget: call.budget,
+		});
+		if (read instanceof VisionStoryError) {
+			if (repeatable) throw unconfirmedError(kind, id, key, read);
+			return fresh;
+		}
+		const state = read;
+		if (state === 'gone' || state.status === 'failed') {
+			if (n < MAX_NEW_ATTEMPTS) continue;
+			throw deadTaskError(kind, id, state, key);
+		}
+		const createdAt = typeof state.created_at === 'number' ? state.created_at * 1000 : 0;
+		const existing =
+			before === id ||
+			state.status === 'created' ||
+			(createdAt > 0 && createdAt < sentAt - OLD_TASK_MS);
+		return { video_id: id, task: state, existing, idempotencyKey: key, newAttempts: n };
+	}
+}

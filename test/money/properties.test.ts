@@ -1,0 +1,371 @@
+jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
+
+import fc from 'fast-check';
+
+import type { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
+import type { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
+import type { TaskJob } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
+import type { Emulator, FaultScript } from '../emulator';
+import { startEmulator } from '../emulator';
+import { firstPublicAvatarId } from '../support/avatars';
+import { virtualClock } from '../support/virtualTime';
+import { createUndiciClient } from '../support/undiciTransport';
+import { AccountReservations, runTasks, SpendingClient, SpendLedger } from './support';
+
+/**
+ * Issue 25's invariants over a simulated service that varies within what the contract allows: when
+ * cost_credit is filled in, which reads fail, which 429 bodies come, answers lost after the service
+ * acted, deletes, failed renders. The emulator's ledger is what the service charged.
+ */
+const RENDER_MS = 20_000;
+/** A talking video at 720p: the dearest call whose price is known only afterwards. */
+const UNKNOWN_PRICE_MAX = 10;
+const RUNS = Number(process.env.MONEY_RUNS ?? 60);
+
+let emu: Emulator;
+let base: VisionStoryClient;
+let avatarId: string;
+
+beforeAll(async () => {
+	emu = await startEmulator({ clock: 'manual', renderMs: RENDER_MS });
+	virtualClock.target = emu;
+	base = createUndiciClient(emu.apiKey, {
+		baseUrl: emu.baseUrl,
+		retry: { baseDelayMs: 5, maxDelayMs: 40, maxAttempts: 3 },
+	});
+	avatarId = await firstPublicAvatarId(emu);
+});
+afterAll(async () => await emu.stop());
+
+const charged = () =>
+	emu.ledger().reduce((sum, e) => sum + (e.kind === 'charge' ? e.credits : -e.credits), 0);
+
+/** 429 bodies a service may send: the concurrency cap's, a rate limit naming only its limit, none, details as text. */
+const TOO_MANY = [
+	{ error: { code: 429, message: 'Too many in flight', details: { limit: 3, in_flight: 3 } } },
+	{ error: { code: 429, message: 'Rate limit exceeded', details: { limit: 100 } } },
+	{ error: { code: 429, message: 'Slow down' } },
+	{ error: { code: 429, message: 'Slow down', details: '{"limit":60}' } },
+];
+
+const tooMany = (path: string, body: number, count: number): FaultScript => ({
+	method: 'POST',
+	path,
+	kind: 'respond',
+	count,
+	respond: { status: 429, headers: { 'Retry-After': '1' }, body: TOO_MANY[body] },
+});
+
+const faultsArb = (createPath: string, readPath: string) =>
+	fc
+		.record({
+			lost: fc.integer({ min: 0, max: 2 }),
+			unavailable: fc.integer({ min: 0, max: 2 }),
+			limited: fc.integer({ min: 0, max: 2 }),
+			body: fc.integer({ min: 0, max: TOO_MANY.length - 1 }),
+			failedReads: fc.integer({ min: 0, max: 7 }),
+		})
+		.map(({ lost, unavailable, limited, body, failedReads }): FaultScript[] => [
+			...(unavailable
+				? [{ method: 'POST', path: createPath, kind: 'http503' as const, count: unavailable }]
+				: []),
+			...(lost
+				? [{ method: 'POST', path: createPath, kind: 'resetAfter' as const, count: lost }]
+				: []),
+			...(limited ? [tooMany(createPath, body, limited)] : []),
+			...(failedReads
+				? [{ method: 'GET', path: readPath, kind: 'http503' as const, count: failedReads }]
+				: []),
+		]);
+
+type Step =
+	| { kind: 'talking' }
+	| { kind: 'ai' }
+	| { kind: 'image'; unreadable: 'none' | 'noUrl' | 'zeroCost' }
+	| { kind: 'speech' }
+	| { kind: 'getAi' }
+	| { kind: 'deleteLast' }
+	| { kind: 'render' };
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+	fc.constant<Step>({ kind: 'talking' }),
+	fc.constant<Step>({ kind: 'ai' }),
+	fc
+		.constantFrom<'none' | 'noUrl' | 'zeroCost'>('none', 'noUrl', 'zeroCost')
+		.map((unreadable): Step => ({ kind: 'image', unreadable })),
+	fc.constant<Step>({ kind: 'speech' }),
+	fc.constant<Step>({ kind: 'getAi' }),
+	fc.constant<Step>({ kind: 'deleteLast' }),
+	fc.constant<Step>({ kind: 'render' }),
+);
+
+const talkingJob = (
+	client: VisionStoryClient,
+	n: number,
+	extra: Partial<TaskJob> = {},
+): TaskJob => ({
+	request: client.validate('createTalkingVideo', {
+		avatar_id: avatarId,
+		text_script: { text: `Line ${n}`, voice_id: 'Alice' },
+		resolution: '720p',
+	}),
+	call: { idempotencyContext: `property:${n}` },
+	timeoutMs: 20_000,
+	...extra,
+});
+
+const aiJob = (
+	client: VisionStoryClient,
+	n: number,
+	prompt = `Scene ${n}`,
+	extra: Partial<TaskJob> = {},
+): TaskJob => ({
+	request: client.validate('createAiVideo', {
+		model_id: 'wan-2.5',
+		prompt,
+		duration_sec: 5,
+		resolution: '480p',
+	}),
+	call: { idempotencyContext: `property:${n}` },
+	timeoutMs: 20_000,
+	...extra,
+});
+
+const noWait = { waitForCompletion: false, pollIntervalMs: 5000, atLimit: 'refuse' as const };
+
+/** One call of the sequence; its failure is the item's failure, as an agent's tool call would see it. */
+async function play(client: SpendingClient, step: Step, n: number, made: string[]): Promise<void> {
+	const last = made[made.length - 1];
+	const ignore = () => undefined;
+	switch (step.kind) {
+		case 'talking':
+		case 'ai': {
+			const kind = step.kind === 'talking' ? 'talkingVideo' : 'aiVideo';
+			const job = kind === 'talkingVideo' ? talkingJob(client, n) : aiJob(client, n);
+			const [outcome] = await runTasks(client, kind, [job], noWait);
+			if (outcome.ok) made.push(outcome.value.task.video_id);
+			return;
+		}
+		case 'image':
+			if (step.unreadable !== 'none')
+				emu.setFaults({
+					failNext: [
+						...emu.faults().failNext,
+						{
+							method: 'POST',
+							path: '/api/v1/image',
+							kind: 'rewriteAnswer',
+							rewrite:
+								step.unreadable === 'noUrl' ? { drop: ['url'] } : { set: { cost_credit: 0 } },
+						},
+					],
+				});
+			await client.generateImage({ model_id: 'nano-banana-2', prompt: `Image ${n}` }).catch(ignore);
+			return;
+		case 'speech':
+			await client.synthesizeSpeech({ text: `Line ${n}`, voice_id: 'Alice' }).catch(ignore);
+			return;
+		case 'getAi':
+			if (last?.startsWith('aiv')) await client.getAiVideo({ video_id: last }).catch(ignore);
+			return;
+		case 'deleteLast':
+			if (last?.startsWith('aiv')) await client.deleteAiVideo({ video_id: last }).catch(ignore);
+			else if (last) await client.deleteTalkingVideo({ video_id: last }).catch(ignore);
+			return;
+		case 'render':
+			emu.advance(RENDER_MS + 1000);
+	}
+}
+
+test('the service never charges an execution more than its cap plus the price of one call whose price was unknown', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.integer({ min: 5, max: 40 }),
+			fc.boolean(),
+			faultsArb('/api/v1/video', '/api/v1/video'),
+			faultsArb('/api/v1/ai_video', '/api/v1/ai_video'),
+			fc.array(stepArb, { minLength: 2, maxLength: 7 }),
+			async (cap, lateCost, talkingFaults, aiFaults, steps) => {
+				emu.reset();
+				emu.setConfig({ lateCost });
+				emu.setFaults({ failNext: [...talkingFaults, ...aiFaults] });
+				const client = new SpendingClient(base, new SpendLedger(), { cap });
+				const made: string[] = [];
+				for (const [n, step] of steps.entries()) await play(client, step, n, made);
+				emu.clearFaults();
+				expect(charged()).toBeLessThanOrEqual(cap + UNKNOWN_PRICE_MAX);
+			},
+		),
+		{ numRuns: RUNS },
+	);
+});
+
+test('one intent never makes two paid videos, never gets a failed or deleted task back, and never leaves a paid video without its id or key', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.constantFrom<'talkingVideo' | 'aiVideo'>('talkingVideo', 'aiVideo'),
+			fc.boolean(),
+			fc.boolean(),
+			fc.constantFrom<'none' | 'render' | 'delete' | 'renderThenDelete'>(
+				'none',
+				'render',
+				'delete',
+				'renderThenDelete',
+			),
+			fc.boolean(),
+			faultsArb('/api/v1/video', '/api/v1/video'),
+			faultsArb('/api/v1/ai_video', '/api/v1/ai_video'),
+			async (kind, willFail, lateCost, between, secondFaults, talkingFaults, aiFaults) => {
+				emu.reset();
+				emu.setConfig({ lateCost });
+				const faults = kind === 'talkingVideo' ? talkingFaults : aiFaults;
+				emu.setFaults({ failNext: faults });
+				const client = new SpendingClient(base, new SpendLedger(), {});
+				// Sent without an execution id (as an MCP tool call): the same call again carries the same key.
+				const job = () =>
+					kind === 'talkingVideo'
+						? talkingJob(client, 1, {
+								request: client.validate('createTalkingVideo', {
+									avatar_id: avatarId,
+									text_script: { text: willFail ? 'Line [fail]' : 'Line', voice_id: 'Alice' },
+								}),
+								call: {},
+								keyMayRepeat: true,
+							})
+						: aiJob(client, 1, willFail ? 'Scene [fail]' : 'Scene', {
+								call: {},
+								keyMayRepeat: true,
+							});
+				const attempt = async () => {
+					const before = new Set(emu.tasks().map((t) => t.video_id));
+					const [outcome] = await runTasks(client, kind, [job()], noWait);
+					const now = emu.tasks();
+					if (outcome.ok) {
+						// Handed back alive: it exists and has not failed.
+						const task = now.find((t) => t.video_id === outcome.value.task.video_id);
+						expect(task).toBeDefined();
+						expect(task!.status).not.toBe('failed');
+					}
+					// Every video this try made (and the service kept) is named: by its id, or the key that returns it.
+					for (const task of now.filter((t) => !before.has(t.video_id) && t.status !== 'failed')) {
+						if (outcome.ok) {
+							expect(outcome.value.task.video_id).toBe(task.video_id);
+							continue;
+						}
+						const { error } = outcome as { error: VisionStoryError };
+						const named =
+							error.videoIds?.includes(task.video_id) ||
+							error.idempotencyKey === task.client_request_id;
+						expect(named).toBe(true);
+					}
+					return outcome;
+				};
+				const first = await attempt();
+				if (between === 'render' || between === 'renderThenDelete') emu.advance(RENDER_MS + 1000);
+				if ((between === 'delete' || between === 'renderThenDelete') && first.ok) {
+					const id = first.value.task.video_id;
+					if (kind === 'aiVideo') await base.deleteAiVideo({ video_id: id });
+					else await base.deleteTalkingVideo({ video_id: id });
+				}
+				if (!secondFaults) emu.clearFaults();
+				await attempt();
+				emu.clearFaults();
+				// Paid and kept: not failed (refunded) and not deleted. One intent, at most one.
+				const paid = emu.tasks().filter((t) => t.status !== 'failed');
+				expect(paid.length).toBeLessThanOrEqual(1);
+			},
+		),
+		{ numRuns: RUNS },
+	);
+});
+
+test('a 429 that is not the AI-video concurrency cap (no in_flight) never refuses an item: it is a rate limit, sent again', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.integer({ min: 1, max: TOO_MANY.length - 1 }),
+			fc.integer({ min: 1, max: 2 }),
+			async (body, count) => {
+				emu.reset();
+				emu.setFaults({ failNext: [tooMany('/api/v1/ai_video', body, count)] });
+				const client = new SpendingClient(base, new SpendLedger(), {});
+				const [outcome] = await runTasks(client, 'aiVideo', [aiJob(client, 1)], noWait);
+				expect(outcome.ok).toBe(true);
+				expect(emu.tasks()).toHaveLength(1);
+			},
+		),
+		{ numRuns: Math.ceil(RUNS / 4) },
+	);
+});
+
+test('Keep at Least N Credits: executions and MCP calls side by side never take the balance below it by more than one unknown price', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.integer({ min: 10, max: 60 }),
+			fc.integer({ min: 0, max: 30 }),
+			fc.array(
+				fc.array(fc.constantFrom('speech', 'talking', 'image'), { minLength: 1, maxLength: 3 }),
+				{
+					minLength: 1,
+					maxLength: 4,
+				},
+			),
+			async (balance, keepAtLeast, executions) => {
+				emu.reset();
+				emu.addAccount(emu.apiKey, balance);
+				const reservations = new AccountReservations();
+				const floor = reservations.floor(keepAtLeast, 'the test credential');
+				// Every execution (or MCP call) has its own ledger; all share the account and the process.
+				await Promise.all(
+					executions.map(async (calls, e) => {
+						const client = new SpendingClient(base, new SpendLedger(), { floor });
+						await Promise.all(
+							calls.map(async (call, c) => {
+								const n = e * 10 + c;
+								if (call === 'speech')
+									await client
+										.synthesizeSpeech({ text: `Line ${n}`, voice_id: 'Alice' })
+										.catch(() => undefined);
+								else if (call === 'image')
+									await client
+										.generateImage({ model_id: 'nano-banana-2', prompt: `Image ${n}` })
+										.catch(() => undefined);
+								else await runTasks(client, 'talkingVideo', [talkingJob(client, n)], noWait);
+							}),
+						);
+					}),
+				);
+				expect(emu.balance()).toBeGreaterThanOrEqual(
+					Math.min(balance, keepAtLeast - UNKNOWN_PRICE_MAX),
+				);
+			},
+		),
+		{ numRuns: Math.ceil(RUNS / 2) },
+	);
+});
+
+test('Keep at Least N Credits reserves calls under way in the process: a balance that does not show them yet cannot let them all through', async () => {
+	await fc.assert(
+		fc.asyncProperty(
+			fc.integer({ min: 0, max: 50 }),
+			fc.integer({ min: 0, max: 20 }),
+			fc.array(fc.integer({ min: 1, max: 10 }), { minLength: 1, maxLength: 8 }),
+			async (balance, keepAtLeast, prices) => {
+				const floor = new AccountReservations().floor(keepAtLeast, 'the test credential');
+				// The balance is read while every admitted call is still under way: none of them shows in it.
+				const admitted = await Promise.all(
+					prices.map(async (price) =>
+						floor
+							.admit('call', price, async () => balance)
+							.then(
+								() => price,
+								() => 0,
+							),
+					),
+				);
+				const held = admitted.reduce((sum, credits) => sum + credits, 0);
+				if (held > 0) expect(balance - held).toBeGreaterThanOrEqual(keepAtLeast);
+			},
+		),
+		{ numRuns: RUNS },
+	);
+});

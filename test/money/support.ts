@@ -1,0 +1,36 @@
+import type { INode } from 'n8n-workflow';
+
+import type { WorkflowJson } from '../harness';
+import type { NodeSettings } from '../support/workflow';
+import { oneNode } from '../support/workflow';
+
+/**
+ * What the money tests use of the package, in one place: where the spending client lives, and
+ * which node type runs which resource (when the nodes become one `visionStory` node with a
+ * `resource` parameter, only `moneyNode` changes).
+ */
+export { SpendingClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spendingClient';
+export { SpendLedger } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spend';
+export { AccountReservations } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/balance';
+export { runTasks } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
+
+export type Resource = 'talkingVideo' | 'aiVideo' | 'image' | 'textToSpeech' | 'align' | 'voice';
+
+const NODE_TYPES: Record<Resource, string> = {
+	talkingVideo: 'visionStoryTalkingVideo',
+	aiVideo: 'visionStoryAiVideo',
+	image: 'visionStoryImage',
+	textToSpeech: 'visionStoryTextToSpeech',
+	align: 'visionStoryAlign',
+	voice: 'visionStoryVoice',
+};
+
+/** A manual trigger feeding one VisionStory node of `resource` running `operation`. */
+export function moneyNode(
+	resource: Resource,
+	operation: string,
+	parameters: INode['parameters'],
+	settings: NodeSettings = {},
+): WorkflowJson {
+	return oneNode(NODE_TYPES[resource], { operation, ...parameters }, settings);
+}
