@@ -49,8 +49,13 @@ function close(server: Server): Promise<void> {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
 	const apiServer = createServer();
 	const mediaServer = createServer();
-	// Large uploads and downloads must not hit Node's default per-request timeout.
-	for (const s of [apiServer, mediaServer]) s.requestTimeout = 0;
+	// Large uploads and downloads must not hit Node's default per-request timeout. An idle keep-alive
+	// socket is left for the client to close: a server closing it at Node's 5 s races a client (undici
+	// keeps sockets 4 s) whose event loop lags on a loaded machine, and the reused socket reads ECONNRESET.
+	for (const s of [apiServer, mediaServer]) {
+		s.requestTimeout = 0;
+		s.keepAliveTimeout = 65_000;
+	}
 	const mediaPort = await listen(mediaServer, options.mediaPort ?? 0);
 	let apiPort: number;
 	try {

@@ -89,6 +89,7 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
 		talkingVideoList: 'paged',
 		lateCost: false,
 		videoUrlDelayMs: 0,
+		createdAtSkewSeconds: 0,
 	};
 }
 

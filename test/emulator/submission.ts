@@ -1,4 +1,5 @@
 import { ApiError } from './errors';
+import { reportedCreatedAt } from './createdAt';
 import { newId } from './ids';
 import { IDEMPOTENCY_WINDOW_MS, operationOf, type Account, type EmulatorState } from './state';
 import type { Task } from './tasks';
@@ -47,13 +48,15 @@ export function submitTask(
 	}
 	admit();
 	const video_id = newId(spec.kind === 'talkingVideo' ? 'vid' : 'aiv');
+	const seq = state.nextSeq();
 	const task: Task = {
 		kind: spec.kind,
 		video_id,
 		account: account.id,
 		client_request_id: spec.client_request_id ?? null,
-		seq: state.nextSeq(),
+		seq,
 		submittedAt: now,
+		createdAt: reportedCreatedAt(state.config, now, seq),
 		queueMs: state.config.queueMs,
 		renderMs: Math.max(state.config.renderMs, state.config.queueMs),
 		willFail: spec.willFail,

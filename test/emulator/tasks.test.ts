@@ -43,6 +43,7 @@ describe('timings and clock', () => {
 				rateLimitPerSecond: 0,
 				talkingVideoList: 'paged',
 				lateCost: false,
+				createdAtSkewSeconds: 0,
 				videoUrlDelayMs: 0,
 			});
 			expect(Math.abs(real.now() - Date.now())).toBeLessThan(1000);

@@ -12,6 +12,8 @@ export interface Task {
 	/** Position marker for keyset pagination. */
 	seq: number;
 	submittedAt: number;
+	/** Unix seconds the service reports as `created_at` (`createdAt.ts`). */
+	createdAt: number;
 	queueMs: number;
 	renderMs: number;
 	/** Set by a `[fail]` marker: the task ends failed and is refunded. */
@@ -66,8 +68,6 @@ export function coverUrl(mediaBaseUrl: string, videoId: string): string {
 	return `${mediaBaseUrl}/media/images/cover-${videoId}.png`;
 }
 
-const unixSeconds = (ms: number): number => Math.floor(ms / 1000);
-
 /** How a service may fill in a task's answer where the contract allows (config `lateCost`, `videoUrlDelayMs`). */
 export interface TaskAnswerStyle {
 	lateCost: boolean;
@@ -103,7 +103,7 @@ export function talkingVideoDto(
 		video_id: task.video_id,
 		model_id: task.model_id,
 		status,
-		created_at: unixSeconds(task.submittedAt),
+		created_at: task.createdAt,
 		aspect_ratio: task.aspect_ratio,
 		resolution: task.resolution,
 		cost_credit: reportedCost(task, status, style),
@@ -133,7 +133,7 @@ export function aiVideoDto(
 		resolution: task.resolution,
 		aspect_ratio: task.aspect_ratio,
 		cost_credit: reportedCost(task, status, style),
-		created_at: unixSeconds(task.submittedAt),
+		created_at: task.createdAt,
 	};
 	if (status === 'failed') dto.error = { ...AI_FAILURE };
 	return dto;

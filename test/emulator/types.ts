@@ -42,13 +42,15 @@ export interface EmulatorConfig {
 	/**
 	 * What `GET /api/v1/videos` offers (the contract leaves it unstated): `paged` (cursor, limit, status,
 	 * full tasks), `ignoresCursor` (always the newest page of 20, whatever cursor and limit say),
-	 * `idsOnly` (entries without a status), `absent` (404, no such endpoint).
+	 * `idsOnly` (entries of `video_id` and `created_at` only, paged), `absent` (404, no such endpoint).
 	 */
 	talkingVideoList: 'paged' | 'ignoresCursor' | 'idsOnly' | 'absent';
 	/** Video tasks report `cost_credit` 0 (the contract's default) until they finish, instead of from submission on. */
 	lateCost: boolean;
 	/** A finished video shows status created with `video_url` empty for this long (ms) before its link appears. */
 	videoUrlDelayMs: number;
+	/** Tasks submitted from now on report a `created_at` up to this many seconds before their submission (`createdAt.ts`). 0: none. */
+	createdAtSkewSeconds: number;
 }
 
 export type FaultKind =

@@ -225,19 +225,20 @@ describe.each([[['created']], [['created', 'failed']]])(
 	},
 );
 
-test('a poll that hits a 500 emits nothing and keeps its cursor; the next poll emits the backlog', async () => {
+test('a poll whose every list fails past the retries emits nothing and keeps its cursor; the next poll emits the backlog', async () => {
 	const activation = await poll(undefined);
 	const made = await makeMany(6);
 	emu.advance(FINISH);
-	// Talking videos are listed fine, then the AI list fails past the trigger's retries.
 	emu.setFaults({
-		failNext: [{ method: 'GET', path: '/api/v1/ai_videos', kind: 'http500', count: 3 }],
+		failNext: [
+			{ method: 'GET', path: '/api/v1/videos', kind: 'http500', count: 3 },
+			{ method: 'GET', path: '/api/v1/ai_videos', kind: 'http500', count: 3 },
+		],
 	});
 	const failed = await failingPoll(activation.staticData);
 	expect(failed.error).toBeInstanceOf(Error);
-	expect(emu.requests({ path: '/api/v1/ai_videos' }).filter((r) => r.status === 500)).toHaveLength(
-		3,
-	);
+	for (const path of LIST_PATHS)
+		expect(emu.requests({ path }).filter((r) => r.status === 500)).toHaveLength(3);
 	expect(failed.live).toEqual(activation.staticData);
 
 	const next = await poll(failed.live);
@@ -246,23 +247,67 @@ test('a poll that hits a 500 emits nothing and keeps its cursor; the next poll e
 	expect(again.items).toBeNull();
 });
 
-test('a connection reset while checking rendering tasks loses nothing: they are emitted by the next poll', async () => {
-	const rendering = await makeMany(6);
-	emu.advance(1_000);
-	const activation = await poll(undefined, { statuses: ['created', 'failed'] });
+test('a poll where one kind fails past the retries emits the other kind; the failed kind keeps its cursor and follows next poll', async () => {
+	const activation = await poll(undefined);
+	const made = await makeMany(6);
 	emu.advance(FINISH);
+	// Talking videos are listed fine, then the AI list fails past the trigger's retries.
+	emu.setFaults({
+		failNext: [{ method: 'GET', path: '/api/v1/ai_videos', kind: 'http500', count: 3 }],
+	});
+	const first = await poll(activation.staticData);
+	expect(emittedIds(first).sort()).toEqual(
+		expected(
+			made.filter((m) => m.kind === 'talkingVideo'),
+			['created'],
+		),
+	);
+	expect(first.staticData.cursor).toMatchObject({
+		aiVideo: (activation.staticData.cursor as IDataObject).aiVideo,
+	});
+	const next = await poll(first.staticData);
+	expect(emittedIds(next).sort()).toEqual(
+		expected(
+			made.filter((m) => m.kind === 'aiVideo'),
+			['created'],
+		),
+	);
+	expect((await poll(next.staticData)).items).toBeNull();
+});
+
+test('a connection reset while checking rendering tasks by id loses nothing: they are emitted by the next poll', async () => {
+	const params = { statuses: ['created', 'failed'] };
+	// Rendering at activation, and older than the stretch the list is scanned in: checked by id.
+	emu.setConfig({ renderMs: 10 * RENDER_MS });
+	const rendering = await makeMany(6);
+	// The window, and the stretch of one window more that a walk passes over, lie between.
+	emu.advance(2 * LIMITS.overlapSeconds * 1000 + 10_000);
+	emu.setConfig({ renderMs: RENDER_MS });
+	const newer = [await make('talkingVideo'), await make('aiVideo')];
+	emu.advance(1_000);
+	const activation = await poll(undefined, params);
+	emu.advance(10 * RENDER_MS);
 	emu.setFaults({
 		failNext: [{ method: 'GET', path: '/api/v1/ai_video', kind: 'resetBefore', count: 3 }],
 	});
-	const failed = await failingPoll(activation.staticData, { statuses: ['created', 'failed'] });
-	expect(failed.error).toBeInstanceOf(Error);
+	const first = await poll(activation.staticData, params);
 	expect(
 		emu.requests({ path: '/api/v1/ai_video' }).filter((r) => r.outcome === 'reset'),
 	).toHaveLength(3);
-	expect(failed.live).toEqual(activation.staticData);
-
-	const next = await poll(failed.live, { statuses: ['created', 'failed'] });
-	expect(emittedIds(next).sort()).toEqual(rendering.map((m) => m.id).sort());
+	const all = [...rendering, ...newer];
+	expect(emittedIds(first).sort()).toEqual(
+		all
+			.filter((m) => m.kind === 'talkingVideo')
+			.map((m) => m.id)
+			.sort(),
+	);
+	const next = await poll(first.staticData, params);
+	expect(emittedIds(next).sort()).toEqual(
+		all
+			.filter((m) => m.kind === 'aiVideo')
+			.map((m) => m.id)
+			.sort(),
+	);
 });
 
 test('a restart with the persisted static data neither emits again nor misses', async () => {
@@ -336,7 +381,7 @@ test('500 videos finishing while n8n restarts: each poll after it emits as many 
 	);
 }, 120_000);
 
-test('an idle poll sends one list request per kind; rendering tasks add one status request each (AI: per 20)', async () => {
+test('an idle poll sends one list request per kind; rendering tasks are read from the list within the overlap window, below it by id (AI: 20 a request)', async () => {
 	const activation = await poll(undefined);
 	emu.clearLog();
 	const idle = await poll(activation.staticData);
@@ -349,13 +394,32 @@ test('an idle poll sends one list request per kind; rendering tasks add one stat
 		),
 	).toBe(true);
 
+	emu.setConfig({ renderMs: 10 * RENDER_MS });
 	await make('talkingVideo');
 	for (let i = 0; i < 25; i++) await make('aiVideo');
 	emu.advance(1_000);
 	const watching = await poll(idle.staticData);
 	expect(watching.items).toBeNull();
 	emu.clearLog();
-	const stillRendering = await poll(watching.staticData);
+	const inWindow = await poll(watching.staticData);
+	expect(inWindow.items).toBeNull();
+	// The window below the newest task holds all 26: their statuses come with the pages (AI: 20 + 5).
+	expect(
+		emu
+			.requests({ origin: 'api' })
+			.map((r) => r.path)
+			.sort(),
+	).toEqual(['/api/v1/ai_videos', '/api/v1/ai_videos', '/api/v1/videos']);
+
+	// Newer tasks move the window up: the 26 are now read by id.
+	// The window, and the stretch of one window more that a walk passes over, lie between.
+	emu.advance(2 * LIMITS.overlapSeconds * 1000 + 10_000);
+	const newer = [await make('talkingVideo'), await make('aiVideo')];
+	emu.advance(1_000);
+	const moved = await poll(inWindow.staticData);
+	expect(moved.items).toBeNull();
+	emu.clearLog();
+	const stillRendering = await poll(moved.staticData);
 	expect(stillRendering.items).toBeNull();
 	const paths = emu.requests({ origin: 'api' }).map((r) => r.path);
 	// 2 lists, 1 talking-video status, 2 AI batches (25 ids).
@@ -373,9 +437,9 @@ test('an idle poll sends one list request per kind; rendering tasks add one stat
 			.sort(),
 	).toEqual([20, 5]);
 
-	emu.advance(FINISH);
+	emu.advance(10 * RENDER_MS);
 	const finished = await poll(stillRendering.staticData);
-	expect(emittedIds(finished)).toHaveLength(26);
+	expect(emittedIds(finished)).toHaveLength(26 + newer.length);
 });
 
 test('a backlog longer than the page allowance drains over several polls, each task once', async () => {

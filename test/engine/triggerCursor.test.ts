@@ -9,15 +9,15 @@ import {
 	LIMITS,
 	readCursor,
 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/cursor';
-import type { TaskSource } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/poller';
 import {
 	Allowance,
 	latestFinished,
-	listTolerant,
 	pollKind,
 	settleKind,
 	startKind,
 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/poller';
+import type { TaskSource } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/sources';
+import { listTolerant } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/sources';
 
 type Paging = 'keyset' | 'offset' | 'none' | 'ignored';
 
@@ -50,6 +50,7 @@ function prng(seed: number): () => number {
 
 class FakeService implements TaskSource {
 	kind = 'aiVideo' as const;
+	endpoints = { noun: 'AI videos', list: 'the list', read: 'by id' };
 	checksPerPoll = 100;
 	checkBatch = 20;
 	now = 1_700_000_000_000;
@@ -92,8 +93,10 @@ class FakeService implements TaskSource {
 		return await listTolerant(async (r) => await this.answer(r), request);
 	}
 
-	private async answer(request: Parameters<TaskSource['list']>[0]) {
+	private async answer(asked: Partial<Parameters<TaskSource['list']>[0]>) {
 		this.requests++;
+		// Asked with nothing, it answers as the official clients are answered: its default page.
+		const request = { limit: 20, ...asked };
 		if (request.status && this.options.refuseStatus) {
 			throw new VisionStoryError({
 				category: 'api',
@@ -152,12 +155,13 @@ async function runPoll(
 	statuses: Set<string>,
 ) {
 	const allowance = new Allowance(LIMITS.pagesPerPoll, Number.POSITIVE_INFINITY);
-	if (!cursor) return { cursor: await startKind(service, allowance), emitted: [] as string[] };
+	if (!cursor)
+		return { cursor: (await startKind(service, allowance)).cursor, emitted: [] as string[] };
 	const poll = await pollKind(service, cursor, statuses, allowance);
 	const emitted = poll.ready.map((t) => t.video_id);
 	// Through JSON, as n8n stores static data.
 	const next = readCursor(
-		JSON.parse(JSON.stringify({ version: 1, aiVideo: settleKind(poll, emitted, []) })),
+		JSON.parse(JSON.stringify({ version: 2, aiVideo: settleKind(poll, emitted, []) })),
 	).aiVideo;
 	return { cursor: next, emitted };
 }
@@ -268,15 +272,27 @@ describe.each(services.filter(([, o]) => o.paging !== 'ignored'))(
 	},
 );
 
-test('an idle poll over a deep history costs one list request', async () => {
+test('an idle poll over a deep history costs one list request; over a window holding more than a page, the pages of the window', async () => {
 	const service = new FakeService({ paging: 'keyset' });
-	for (let i = 0; i < 500; i++) service.create(1_000);
-	service.now += 5_000;
+	// One task every 30 s: the stretch a walk scans below the newest (two windows) fits in the first page.
+	for (let i = 0; i < 500; i++) {
+		service.create(1_000);
+		service.now += 30_000;
+	}
 	const { cursor } = await runPoll(service, undefined, new Set(['created']));
 	service.requests = 0;
 	const idle = await runPoll(service, cursor, new Set(['created']));
 	expect(idle.emitted).toEqual([]);
 	expect(service.requests).toBe(1);
+
+	// 150 created in the same second: an idle poll reads the window (20 + 100 + 100 entries).
+	for (let i = 0; i < 150; i++) service.create(1_000);
+	service.now += 5_000;
+	const busy = await runPoll(service, idle.cursor, new Set(['created']));
+	service.requests = 0;
+	const idleAgain = await runPoll(service, busy.cursor, new Set(['created']));
+	expect(idleAgain.emitted).toEqual([]);
+	expect(service.requests).toBe(3);
 });
 
 test('a task that disappears from status answers is dropped after a few polls, not watched forever', async () => {
@@ -295,9 +311,9 @@ test('a task that disappears from status answers is dropped after a few polls, n
 });
 
 test('unreadable static data starts over rather than failing every poll', () => {
-	expect(readCursor(undefined)).toEqual({ version: 1 });
-	expect(readCursor({ version: 2, aiVideo: {} })).toEqual({ version: 1 });
-	expect(readCursor({ version: 1, aiVideo: { head: 'x' } })).toEqual({ version: 1 });
+	expect(readCursor(undefined)).toEqual({ version: 2 });
+	expect(readCursor({ version: 1, aiVideo: {} })).toEqual({ version: 2 });
+	expect(readCursor({ version: 2, aiVideo: { head: 'x' } })).toEqual({ version: 2 });
 });
 
 test('Fetch Test Event filters by itself when the service ignores the status filter', async () => {
@@ -313,4 +329,37 @@ test('Fetch Test Event filters by itself when the service ignores the status fil
 		new Allowance(3, Number.POSITIVE_INFINITY),
 	);
 	expect(found?.video_id).toBe(ready.id);
+});
+
+test('a list in the order tasks were added, created_at up to a window late: deleting the task at the window edge lets nothing old through', async () => {
+	Object.assign(LIMITS, { overlapSeconds: 10, firstPageSize: 2, pageSize: 5 });
+	// Added oldest first; `late` was added after `inWindow` but reports an older created_at.
+	const tasks = [
+		{ id: 'inWindow', at: 195, deleted: false },
+		{ id: 'late', at: 185, deleted: false },
+		{ id: 'newest1', at: 200, deleted: false },
+		{ id: 'newest2', at: 200, deleted: false },
+	];
+	const source: TaskSource = {
+		kind: 'aiVideo',
+		endpoints: { noun: 'AI videos', list: 'the list', read: 'by id' },
+		checksPerPoll: 100,
+		checkBatch: 20,
+		list: async (request) => {
+			const rows = tasks.filter((t) => !t.deleted).reverse();
+			const start = request.cursor ?? 0;
+			const page = rows.slice(start, start + request.limit);
+			return {
+				videos: page.map((t) => ({ video_id: t.id, status: 'created', created_at: t.at })),
+				next_cursor: start + page.length < rows.length ? start + page.length : 0,
+			};
+		},
+		check: async () => new Map(),
+	};
+	const statuses = new Set(['created']);
+	const allowance = () => new Allowance(LIMITS.pagesPerPoll, Number.POSITIVE_INFINITY);
+	const { cursor } = await startKind(source, allowance());
+	expect((await pollKind(source, cursor, statuses, allowance())).ready).toEqual([]);
+	tasks[1].deleted = true;
+	expect((await pollKind(source, cursor, statuses, allowance())).ready).toEqual([]);
 });

@@ -13,7 +13,7 @@ import { talkingVideoPrice } from '../pricing';
 import { jsonBody, ok, routeNotFound, type Route, type RouteContext } from '../router';
 import { tasksOf } from '../state';
 import { deleteTask, submitTask } from '../submission';
-import { statusAt, talkingVideoDto } from '../tasks';
+import { statusAt, talkingVideoDto, type Task } from '../tasks';
 import { CLIENT_REQUEST_ID, HEX_COLOR, Validator } from '../validation';
 import { findVoice } from './voices';
 import { findAvatar } from './avatars';
@@ -115,22 +115,21 @@ function remove(ctx: RouteContext) {
 function list(ctx: RouteContext) {
 	const mode = ctx.state.config.talkingVideoList;
 	if (mode === 'absent') throw routeNotFound('GET', '/api/v1/videos');
-	if (mode === 'ignoresCursor' || mode === 'idsOnly') {
-		const page = paginate(tasksOf(ctx.account, 'talkingVideo'), (t) => t.seq, 0, 20);
+	const all = tasksOf(ctx.account, 'talkingVideo');
+	if (mode === 'ignoresCursor') {
+		const page = paginate(all, (t) => t.seq, 0, 20);
 		const videos = page.items.map((t) =>
-			mode === 'idsOnly'
-				? { video_id: t.video_id, created_at: Math.floor(t.submittedAt / 1000) }
-				: talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase(), ctx.state.config),
+			talkingVideoDto(t, ctx.now, ctx.state.mediaLinkBase(), ctx.state.config),
 		);
 		return ok({ videos, next_cursor: page.next_cursor });
 	}
 	const v = new Validator();
 	const { cursor, limit } = pageParams(v, ctx.query, 100);
 	v.throwIfAny();
+	// A list that knows no status cannot filter by one either.
+	if (mode === 'idsOnly') return idsOnlyPage(all, cursor, limit);
 	const statuses = statusFilter(ctx.query);
-	const tasks = tasksOf(ctx.account, 'talkingVideo').filter(
-		(t) => !statuses || statuses.has(statusAt(t, ctx.now)),
-	);
+	const tasks = all.filter((t) => !statuses || statuses.has(statusAt(t, ctx.now)));
 	const page = paginate(tasks, (t) => t.seq, cursor, limit);
 	return ok({
 		videos: page.items.map((t) =>
@@ -138,6 +137,13 @@ function list(ctx: RouteContext) {
 		),
 		next_cursor: page.next_cursor,
 	});
+}
+
+/** `talkingVideoList: 'idsOnly'`: paged like the full list, each entry only `video_id` and `created_at`. */
+function idsOnlyPage(all: Task[], cursor: number, limit: number) {
+	const page = paginate(all, (t) => t.seq, cursor, limit);
+	const videos = page.items.map((t) => ({ video_id: t.video_id, created_at: t.createdAt }));
+	return ok({ videos, next_cursor: page.next_cursor });
 }
 
 export const talkingVideoRoutes: Route[] = [

@@ -1,6 +1,6 @@
 import { z } from 'zod/v3';
 
-import type { TaskKind, VideoTask } from '../shared/api/tasks';
+import type { TaskKind } from '../shared/api/tasks';
 
 export const TASK_KINDS: readonly TaskKind[] = ['talkingVideo', 'aiVideo'];
 
@@ -14,10 +14,16 @@ export const LIMITS = {
 	pageSize: 100,
 	/** List pages per kind and poll; a longer backlog continues next poll from a remembered cursor. */
 	pagesPerPoll: 10,
-	/** Ids kept at the head mark, so one deleted task does not hide where the seen part starts. */
+	/**
+	 * Seconds below the newest `created_at` seen that every walk still reads: a task listed late with
+	 * an older `created_at` (a slow inline upload, service clocks apart) is found there, and the ids
+	 * remembered in this window keep it from being taken twice.
+	 */
+	overlapSeconds: 120,
+	/** Ids remembered in that window; past this many the window narrows to the newest of them. */
+	windowIdsMax: 1000,
+	/** Ids kept at the mark for tasks without a creation time, so one deleted task does not hide where the seen part starts. */
 	markIds: 20,
-	/** Tasks sharing the newest second are all kept at the mark, up to this many. */
-	markIdsMax: 200,
 	gapsMax: 20,
 	pendingMax: 2000,
 	emittedMax: 500,
@@ -41,19 +47,30 @@ export const LIMITS = {
 	budgetShare: 0.5,
 };
 
+/** A task met at the top of a list: its id and `created_at` (null when the service gives none). */
+const Seen = z.tuple([z.string(), z.number().nullable()]);
+type Seen = z.infer<typeof Seen>;
+
 /**
- * A position in a newest-first list: everything below it has been looked at. The newest ids at the
- * position (and every id created in the same second as the newest) say where to stop; `at` (Unix
- * seconds of the newest) lets the walk stop even when all of those were deleted since.
+ * Where a newest-first list has been looked at. `at` is the newest `created_at` met; everything
+ * created before `from` (`at` less the overlap window) has been looked at; `seen` are the tasks met
+ * from `from` up, so a walk through the window takes only those it has not met. A service that gives
+ * no creation times has `at` and `from` null, and a walk stops at the first task of `seen` it meets.
  */
-const Mark = z.object({ ids: z.array(z.string()), at: z.number().nullable() });
+const Mark = z.object({
+	at: z.number().nullable(),
+	from: z.number().nullable(),
+	seen: z.array(Seen),
+});
 export type Mark = z.infer<typeof Mark>;
+
+export const EMPTY_MARK: Mark = { at: null, from: null, seen: [] };
 
 /** A stretch of the list not walked yet: from `cursor` down to `stop`. */
 const Gap = z.object({ cursor: z.number(), stop: Mark });
 export type Gap = z.infer<typeof Gap>;
 
-/** A task known but not emitted: still rendering, or finished and held back by the poll's allowance. */
+/** A task known but not emitted: still rendering, not read yet, or finished and held back by the poll's allowance. */
 const Pending = z.object({
 	id: z.string(),
 	at: z.number().nullable(),
@@ -61,17 +78,27 @@ const Pending = z.object({
 });
 export type Pending = z.infer<typeof Pending>;
 
+/**
+ * What a kind's list gave last: `full` tasks, ids without status (each task is then read by id), or
+ * nothing usable (no such endpoint: only tasks already known are read, by id).
+ */
+export const LIST_STATES = ['full', 'idsOnly', 'unusable'] as const;
+export type ListState = (typeof LIST_STATES)[number];
+
 const KindCursor = z.object({
-	head: Mark,
+	/** null until the list has answered once: the place at activation is taken then. */
+	head: Mark.nullable(),
 	gaps: z.array(Gap),
+	/** In the order they are to be read by id: least recently read first. */
 	pending: z.array(Pending),
 	/** Recently emitted ids, oldest first: a second sighting (a re-walked stretch) is never emitted again. */
 	emitted: z.array(z.string()),
+	list: z.enum(LIST_STATES),
 });
 export type KindCursor = z.infer<typeof KindCursor>;
 
 export const TriggerCursor = z.object({
-	version: z.literal(1),
+	version: z.literal(2),
 	talkingVideo: KindCursor.optional(),
 	aiVideo: KindCursor.optional(),
 });
@@ -80,33 +107,85 @@ export type TriggerCursor = z.infer<typeof TriggerCursor>;
 /** Static data from an older or damaged version counts as none: the trigger starts over from now. */
 export function readCursor(value: unknown): TriggerCursor {
 	const parsed = TriggerCursor.safeParse(value);
-	return parsed.success ? parsed.data : { version: 1 };
+	return parsed.success ? parsed.data : { version: 2 };
 }
 
-export function createdAt(task: VideoTask): number | null {
+export function createdAt(task: { created_at?: unknown }): number | null {
 	// The contract gives AI videos created_at 0 when unknown: no better than nothing.
 	return typeof task.created_at === 'number' && task.created_at > 0 ? task.created_at : null;
 }
 
-/** Whether a walk going down the list has reached a task at or below the mark. */
-export function reaches(mark: Mark, task: VideoTask): boolean {
-	if (mark.ids.includes(task.video_id)) return true;
-	const at = createdAt(task);
-	return mark.at !== null && at !== null && at < mark.at;
+/** What a walk going down the list does with a task, given the mark it walks down to. */
+export type Step = 'take' | 'skip' | 'stop';
+
+/** A mark with its seen ids as a set, for walks that test many tasks against it. */
+export interface StopMark {
+	mark: Mark;
+	ids: ReadonlySet<string>;
 }
 
-/** The mark above `found` (the tasks a walk from the top of the list met, newest first). */
-export function advanceMark(found: readonly VideoTask[], previous: Mark): Mark {
-	if (found.length === 0) return previous;
-	const at = createdAt(found[0]);
-	const ids: string[] = [];
-	const add = (id: string, sameSecond: boolean) => {
-		if (ids.includes(id)) return;
-		if (ids.length < LIMITS.markIds || (sameSecond && ids.length < LIMITS.markIdsMax)) ids.push(id);
-	};
-	for (const task of found) add(task.video_id, at !== null && createdAt(task) === at);
-	for (const id of previous.ids) add(id, at !== null && previous.at === at);
-	return { ids, at };
+export function stopAt(mark: Mark): StopMark {
+	return { mark, ids: new Set(mark.seen.map(([id]) => id)) };
+}
+
+/**
+ * A task below the window is passed over, and the walk ends only one window further down: a list in
+ * the order tasks were added, with `created_at` up to a window late, has nothing of the window after
+ * that, while one in `created_at` order ends there anyway.
+ */
+export function step(stop: StopMark, task: { video_id: string; created_at?: unknown }): Step {
+	const at = createdAt(task);
+	const { from } = stop.mark;
+	if (from !== null && at !== null && at < from)
+		return at < from - LIMITS.overlapSeconds ? 'stop' : 'skip';
+	if (stop.ids.has(task.video_id)) return from !== null ? 'skip' : 'stop';
+	return 'take';
+}
+
+function firstOfEachId(entries: readonly Seen[]): Seen[] {
+	const ids = new Set<string>();
+	const out: Seen[] = [];
+	for (const entry of entries) {
+		if (ids.has(entry[0])) continue;
+		ids.add(entry[0]);
+		out.push(entry);
+	}
+	return out;
+}
+
+/**
+ * The mark once the tasks `met` (newest first) were looked at. Ids below the window are forgotten;
+ * past `windowIdsMax` in the window, `from` rises to just above the newest one forgotten.
+ */
+export function advanceMark(
+	met: ReadonlyArray<{ video_id: string; created_at?: unknown }>,
+	previous: Mark,
+): Mark {
+	const entries = firstOfEachId([
+		...met.map((task): Seen => [task.video_id, createdAt(task)]),
+		...previous.seen,
+	]);
+	const untimed = entries.filter(([, at]) => at === null).slice(0, LIMITS.markIds);
+	const times = entries.flatMap(([, at]) => (at === null ? [] : [at]));
+	if (previous.at !== null) times.push(previous.at);
+	if (times.length === 0) return { at: null, from: null, seen: untimed };
+	const at = Math.max(...times);
+	let from = Math.max(at - LIMITS.overlapSeconds, previous.from ?? -Infinity);
+	let timed = entries.filter(([, t]) => t !== null && t >= from);
+	if (timed.length > LIMITS.windowIdsMax) {
+		const cut = timed.map(([, t]) => t as number).sort((a, b) => b - a)[LIMITS.windowIdsMax];
+		from = cut + 1;
+		timed = timed.filter(([, t]) => (t as number) >= from);
+	}
+	return { at, from, seen: [...timed, ...untimed] };
+}
+
+/** The mark raised so that everything below the lowest task met counts as looked at: a walk cut short. */
+export function raiseTo(mark: Mark, met: ReadonlyArray<{ created_at?: unknown }>): Mark {
+	const times = met.flatMap((task) => createdAt(task) ?? []);
+	if (mark.from === null || times.length === 0) return mark;
+	const from = Math.max(mark.from, Math.min(...times) + 1);
+	return { ...mark, from, seen: mark.seen.filter(([, at]) => at === null || at >= from) };
 }
 
 /** The newest `max` entries of an insertion-ordered list. */

@@ -1,102 +1,19 @@
-import type { VisionStoryClient } from '../shared/api/client';
-import { mapConcurrent } from '../shared/api/concurrency';
 import type { TaskStatus } from '../shared/api/contract';
-import { AI_VIDEO_BATCH_MAX, isFinished, RENDERING_STATUSES } from '../shared/api/contract';
-import { VisionStoryError } from '../shared/api/errors';
+import { isFinished, RENDERING_STATUSES } from '../shared/api/contract';
 import type { TaskKind, VideoTask } from '../shared/api/tasks';
-import type { Gap, KindCursor, Mark, Pending } from './cursor';
-import { advanceMark, createdAt, keepLast, LIMITS, reaches } from './cursor';
-
-interface Page {
-	videos: VideoTask[];
-	next_cursor?: number | null;
-}
-
-interface ListRequest {
-	cursor?: number;
-	limit: number;
-	status?: TaskStatus[];
-}
-
-/** One kind of task as the trigger sees it: a newest-first list and a status lookup. */
-export interface TaskSource {
-	kind: TaskKind;
-	list(request: ListRequest): Promise<Page>;
-	/** The current state of known tasks; an id missing from the answer could not be read this time. */
-	check(ids: string[]): Promise<Map<string, VideoTask>>;
-	checksPerPoll: number;
-	/** Ids one status request reads. */
-	checkBatch: number;
-}
-
-/**
- * `GET /api/v1/videos` takes no documented parameters: a service that refuses the status filter is
- * asked again without it, and every caller filters the answer itself anyway.
- */
-export async function listTolerant(
-	call: (request: ListRequest) => Promise<Page>,
-	request: ListRequest,
-): Promise<Page> {
-	const first = await call(request).then(
-		(page) => ({ page }),
-		(error: unknown) => ({ error }),
-	);
-	if ('page' in first) return first.page;
-	const { error } = first;
-	const refused =
-		error instanceof VisionStoryError &&
-		error.category === 'api' &&
-		(error.status === 400 || error.status === 422);
-	if (!request.status || !refused) throw error;
-	return await call({ cursor: request.cursor, limit: request.limit });
-}
-
-function isNotFound(error: unknown): boolean {
-	return error instanceof VisionStoryError && error.category === 'api' && error.status === 404;
-}
-
-export function taskSources(client: VisionStoryClient): Record<TaskKind, TaskSource> {
-	return {
-		talkingVideo: {
-			kind: 'talkingVideo',
-			list: async (request) =>
-				await listTolerant(async (r) => await client.listTalkingVideos(r), request),
-			check: async (ids) => {
-				const found = new Map<string, VideoTask>();
-				await mapConcurrent(ids, LIMITS.checkConcurrency, async (id) => {
-					// Gone (deleted, or past the 7-day retention): counted as a miss, not a failed poll.
-					const task = await client
-						.getTalkingVideo({ video_id: id })
-						.catch(async (error: unknown) => {
-							if (isNotFound(error)) return undefined;
-							return await Promise.reject(error);
-						});
-					if (task) found.set(id, task);
-				});
-				return found;
-			},
-			checksPerPoll: LIMITS.talkingChecksPerPoll,
-			checkBatch: 1,
-		},
-		aiVideo: {
-			kind: 'aiVideo',
-			list: async (request) =>
-				await listTolerant(async (r) => await client.listAiVideos(r), request),
-			check: async (ids) => {
-				const found = new Map<string, VideoTask>();
-				for (let i = 0; i < ids.length; i += AI_VIDEO_BATCH_MAX) {
-					const videos = await client.getAiVideos({
-						video_ids: ids.slice(i, i + AI_VIDEO_BATCH_MAX),
-					});
-					for (const video of videos) found.set(video.video_id, video);
-				}
-				return found;
-			},
-			checksPerPoll: LIMITS.aiChecksPerPoll,
-			checkBatch: AI_VIDEO_BATCH_MAX,
-		},
-	};
-}
+import type { Gap, KindCursor, ListState, Mark, Pending } from './cursor';
+import {
+	advanceMark,
+	createdAt,
+	EMPTY_MARK,
+	keepLast,
+	LIMITS,
+	raiseTo,
+	step,
+	stopAt,
+} from './cursor';
+import type { Listed, TaskSource } from './sources';
+import { hasStatus, settled, UnusableList } from './sources';
 
 /** How much one poll may still fetch for one kind: pages, and a deadline shared by all kinds. */
 export class Allowance {
@@ -121,45 +38,93 @@ export class Allowance {
 	}
 }
 
-interface WalkResult {
-	/** Tasks met, newest first, before reaching the stop. */
-	tasks: VideoTask[];
-	/** Reached the stop or the end of the list; otherwise `cursor` is where to go on. */
-	done: boolean;
+/** Where a walk goes on: entries already read but not looked at, then the page at `cursor`. */
+interface Position {
 	cursor: number;
+	carried: Listed[];
+	/** No page after the carried entries. */
+	end: boolean;
 }
 
-/** Pages down a newest-first list from `start` until `stop` (or the end, or the allowance). */
+const TOP: Position = { cursor: 0, carried: [], end: false };
+
+interface WalkResult {
+	/** Tasks met that the mark had not seen, newest first. */
+	taken: Listed[];
+	/** Every task met above the stop, taken or already seen, newest first. */
+	met: Listed[];
+	/** Reached the stop, a seen task (with `untilSeen`) or the end of the list; otherwise `cursor` is where to go on. */
+	done: boolean;
+	cursor: number;
+	/** With `untilSeen`: where the first task already seen was met, to scan the overlap window from. */
+	seenAt?: Position;
+}
+
+interface WalkOptions {
+	/** End at the first task already seen, rather than skip it and go on through the overlap window. */
+	untilSeen?: boolean;
+	status?: TaskStatus[];
+}
+
+/**
+ * Pages down a newest-first list from `start` until `stop` (or the end, or the allowance). With a
+ * status filter, a page without statuses ends the walk: the service ignores the filter and the
+ * entries cannot say what it asked.
+ */
 async function walk(
 	source: TaskSource,
-	start: number,
+	start: Position,
 	stop: Mark | undefined,
 	allowance: Allowance,
-	status?: TaskStatus[],
+	options: WalkOptions = {},
 ): Promise<WalkResult> {
-	const tasks: VideoTask[] = [];
-	const seen = new Set<string>();
-	let cursor = start;
+	const taken: Listed[] = [];
+	const met: Listed[] = [];
+	const metIds = new Set<string>();
+	const mark = stop && stopAt(stop);
+	let { cursor, carried: entries, end } = start;
+	let fromPage = false;
 	for (;;) {
-		if (!allowance.takePage()) return { tasks, done: false, cursor };
+		let fresh = 0;
+		for (const [i, task] of entries.entries()) {
+			// A service without paging, or one that ignores the cursor, shows the same tasks again.
+			if (metIds.has(task.video_id)) continue;
+			const next = mark ? step(mark, task) : 'take';
+			if (next === 'stop') return { taken, met, done: true, cursor };
+			if (next === 'skip' && options.untilSeen)
+				return {
+					taken,
+					met,
+					done: true,
+					cursor,
+					seenAt: { cursor, carried: entries.slice(i), end },
+				};
+			metIds.add(task.video_id);
+			met.push(task);
+			fresh++;
+			if (next === 'take') taken.push(task);
+		}
+		if (end || (fromPage && fresh === 0)) return { taken, met, done: true, cursor };
+		if (!allowance.takePage()) return { taken, met, done: false, cursor };
 		const page = await source.list({
 			cursor: cursor || undefined,
 			limit: cursor ? LIMITS.pageSize : LIMITS.firstPageSize,
-			status,
+			status: options.status,
 		});
-		let fresh = 0;
-		for (const task of page.videos) {
-			if (stop && reaches(stop, task)) return { tasks, done: true, cursor };
-			if (seen.has(task.video_id)) continue;
-			seen.add(task.video_id);
-			tasks.push(task);
-			fresh++;
-		}
+		if (options.status && !page.videos.every(hasStatus)) return { taken, met, done: true, cursor };
 		const next = page.next_cursor ?? 0;
-		// A service without paging, or one that ignores the cursor, must not keep the walk going round.
-		if (!next || next === cursor || fresh === 0) return { tasks, done: true, cursor };
+		entries = page.videos;
+		end = !next || next === cursor;
 		cursor = next;
+		fromPage = true;
 	}
+}
+
+/** What a list's entries say of its shape; a poll that met none keeps what the last one learned. */
+function shapeOf(met: readonly Listed[], previous: ListState): ListState {
+	if (met.some((task) => !hasStatus(task))) return 'idsOnly';
+	if (met.length > 0) return 'full';
+	return previous === 'unusable' ? 'full' : previous;
 }
 
 /**
@@ -186,7 +151,7 @@ async function refreshFromList(
 			if (seen.has(task.video_id)) continue;
 			seen.add(task.video_id);
 			fresh++;
-			if (wanted.delete(task.video_id)) found.set(task.video_id, task);
+			if (hasStatus(task) && wanted.delete(task.video_id)) found.set(task.video_id, task);
 		}
 		const last = page.videos.at(-1);
 		const lastAt = last ? createdAt(last) : null;
@@ -198,33 +163,160 @@ async function refreshFromList(
 	return found;
 }
 
-/** Where a kind stands right after activation: nothing emitted, but what is rendering is watched. */
-export async function startKind(source: TaskSource, allowance: Allowance): Promise<KindCursor> {
+function interleave<T>(a: readonly T[], b: readonly T[]): T[] {
+	const out: T[] = [];
+	for (let i = 0; i < Math.max(a.length, b.length); i++) {
+		if (i < a.length) out.push(a[i]);
+		if (i < b.length) out.push(b[i]);
+	}
+	return out;
+}
+
+function pendingOf(task: Listed): Pending {
+	return { id: task.video_id, at: createdAt(task), misses: 0 };
+}
+
+interface Placement {
+	head: Mark;
+	pending: Pending[];
+	list: ListState;
+}
+
+/**
+ * Where a kind stands once its list first answers: nothing emitted, but what is rendering is watched,
+ * and the tasks of the overlap window below the newest are remembered as seen.
+ */
+async function place(source: TaskSource, allowance: Allowance): Promise<Placement> {
 	// Rendering tasks first, then the head: a task created in between is then above the head and
 	// found by the next poll, rather than missed.
-	const rendering = await walk(source, 0, undefined, allowance, [...RENDERING_STATUSES]);
+	const rendering = await walk(source, TOP, undefined, allowance, {
+		status: [...RENDERING_STATUSES],
+	});
 	const top = await source.list({ limit: LIMITS.firstPageSize });
+	let head = advanceMark(top.videos, EMPTY_MARK);
+	const met = [...top.videos];
+	const last = top.videos.at(-1);
+	const lastAt = last ? createdAt(last) : null;
+	const next = top.next_cursor ?? 0;
+	// The rest of the window, so a task listed late in it is told apart from those already there.
+	if (
+		next &&
+		head.from !== null &&
+		lastAt !== null &&
+		lastAt >= head.from - LIMITS.overlapSeconds
+	) {
+		const rest = await walk(source, { cursor: next, carried: [], end: false }, head, allowance);
+		met.push(...rest.taken);
+		head = advanceMark(rest.taken, head);
+		if (!rest.done) head = raiseTo(head, met);
+	}
 	const pending = new Map<string, Pending>();
-	for (const task of [...rendering.tasks, ...top.videos]) {
-		if (!isFinished(task))
-			pending.set(task.video_id, { id: task.video_id, at: createdAt(task), misses: 0 });
+	for (const task of [...rendering.met, ...met])
+		if (hasStatus(task) && !isFinished(task)) pending.set(task.video_id, pendingOf(task));
+	// A list without statuses: the newest are read by id to learn which are still rendering.
+	const unread = met.filter((task) => !hasStatus(task)).slice(0, source.checksPerPoll);
+	if (unread.length > 0) {
+		const read = await source.check(unread.map((task) => task.video_id));
+		for (const task of read.values())
+			if (!isFinished(task)) pending.set(task.video_id, pendingOf(task));
 	}
 	return {
-		head: advanceMark(top.videos, { ids: [], at: null }),
-		gaps: [],
+		head,
 		pending: keepLast([...pending.values()], LIMITS.pendingMax),
-		emitted: [],
+		list: shapeOf([...rendering.met, ...met], 'full'),
+	};
+}
+
+/** A kind's cursor at activation, and why its list cannot be used when it cannot. */
+export interface Started {
+	cursor: KindCursor;
+	reason?: string;
+}
+
+export async function startKind(source: TaskSource, allowance: Allowance): Promise<Started> {
+	const placed = await settled(place(source, allowance));
+	if ('value' in placed) return { cursor: { ...placed.value, gaps: [], emitted: [] } };
+	if (!(placed.error instanceof UnusableList)) throw placed.error;
+	return {
+		cursor: { head: null, gaps: [], pending: [], emitted: [], list: 'unusable' },
+		reason: placed.error.reason,
+	};
+}
+
+interface Walked {
+	taken: Listed[];
+	met: Listed[];
+	head: Mark | null;
+	gaps: Gap[];
+	placed: Pending[];
+	list: ListState;
+}
+
+/**
+ * The list part of a poll, or the place when there is none yet. First what is new above the head,
+ * then the stretches earlier polls left (gaps), then, with what the allowance leaves, the overlap
+ * window below the head for tasks listed late; a window cut short is looked at again next poll.
+ */
+async function walkList(
+	source: TaskSource,
+	cursor: KindCursor,
+	allowance: Allowance,
+): Promise<Walked> {
+	if (cursor.head === null) {
+		const placed = await place(source, allowance);
+		return {
+			taken: [],
+			met: [],
+			head: placed.head,
+			gaps: [],
+			placed: placed.pending,
+			list: placed.list,
+		};
+	}
+	const head = await walk(source, TOP, cursor.head, allowance, { untilSeen: true });
+	const gaps: Gap[] = [];
+	// The allowance ran out above the old head: the stretch in between is walked in later polls.
+	if (!head.done && head.cursor !== 0) gaps.push({ cursor: head.cursor, stop: cursor.head });
+	const taken = [...head.taken];
+	const met = [...head.met];
+	for (const gap of cursor.gaps) {
+		const rest = await walk(
+			source,
+			{ cursor: gap.cursor, carried: [], end: false },
+			gap.stop,
+			allowance,
+			{ untilSeen: true },
+		);
+		taken.push(...rest.taken);
+		met.push(...rest.met);
+		if (!rest.done) gaps.push({ cursor: rest.cursor, stop: gap.stop });
+	}
+	if (head.seenAt) {
+		const overlap = await walk(source, head.seenAt, cursor.head, allowance);
+		taken.push(...overlap.taken);
+		met.push(...overlap.met);
+	}
+	return {
+		taken,
+		met,
+		head: advanceMark(met, cursor.head),
+		gaps: gaps.slice(0, LIMITS.gapsMax),
+		placed: [],
+		list: shapeOf(met, cursor.list),
 	};
 }
 
 /** One kind's poll before the hand-over: the next cursor without this poll's emissions, and what is ready. */
 export interface KindPoll {
 	kind: TaskKind;
-	head: Mark;
+	head: Mark | null;
 	gaps: Gap[];
 	pending: Pending[];
 	emitted: string[];
 	ready: VideoTask[];
+	list: ListState;
+	/** Why the list could not be used, when it could not. */
+	reason?: string;
 }
 
 export async function pollKind(
@@ -233,68 +325,76 @@ export async function pollKind(
 	statuses: ReadonlySet<string>,
 	allowance: Allowance,
 ): Promise<KindPoll> {
-	const found = new Map<string, VideoTask>();
-	const head = await walk(source, 0, cursor.head, allowance);
-	const gaps: Gap[] = [];
-	// The allowance ran out above the old head: the stretch in between is walked in later polls.
-	if (!head.done && head.cursor !== 0) gaps.push({ cursor: head.cursor, stop: cursor.head });
-	for (const task of head.tasks) found.set(task.video_id, task);
-	for (const gap of cursor.gaps) {
-		const rest = await walk(source, gap.cursor, gap.stop, allowance);
-		for (const task of rest.tasks) if (!found.has(task.video_id)) found.set(task.video_id, task);
-		if (!rest.done) gaps.push({ cursor: rest.cursor, stop: gap.stop });
-	}
+	const listed = await settled(walkList(source, cursor, allowance));
+	if ('error' in listed && !(listed.error instanceof UnusableList)) throw listed.error;
+	// A list that cannot be used shows nothing new; the tasks already known are still read by id below.
+	const reason = 'error' in listed ? (listed.error as UnusableList).reason : undefined;
+	const walked: Walked =
+		'value' in listed
+			? listed.value
+			: { ...cursor, taken: [], met: [], placed: [], list: 'unusable' };
 
 	const emitted = new Set(cursor.emitted);
-	const pending = new Map(cursor.pending.map((p) => [p.id, p]));
+	const taken = new Set(walked.taken.map((task) => task.video_id));
+	// New in a list without statuses: read by id to learn where they are.
+	const unread = walked.taken.filter((task) => !hasStatus(task) && !emitted.has(task.video_id));
+	const queue = new Map<string, Pending>(
+		[...unread.map(pendingOf), ...cursor.pending, ...walked.placed].map((p) => [p.id, p]),
+	);
 	const ready = new Map<string, VideoTask>();
+	const refreshed = new Set<string>();
 	const settle = (task: VideoTask) => {
 		const id = task.video_id;
-		if (emitted.has(id) || ready.has(id)) {
-			pending.delete(id);
-		} else if (statuses.has(task.status)) {
-			ready.set(id, task);
-			pending.delete(id);
-		} else if (isFinished(task)) {
-			pending.delete(id);
-		} else {
-			// Queued, creating, or a status this version does not know: watched until it finishes.
-			pending.set(id, { id, at: createdAt(task), misses: 0 });
-		}
+		refreshed.add(id);
+		queue.delete(id);
+		if (emitted.has(id) || ready.has(id)) return;
+		if (statuses.has(task.status)) ready.set(id, task);
+		// Queued, creating, or a status this version does not know: watched until it finishes.
+		else if (!isFinished(task)) queue.set(id, pendingOf(task));
 	};
-	for (const task of found.values()) settle(task);
+	// New tasks, and known ones the walk met again in the overlap window (their status for free).
+	for (const task of walked.met)
+		if (hasStatus(task) && (taken.has(task.video_id) || queue.has(task.video_id))) settle(task);
 
-	// Least recently checked first; the ones checked now go to the back of the queue.
-	let waiting = [...cursor.pending].filter((p) => pending.has(p.id) && !found.has(p.id));
-	const listed = await refreshFromList(
-		source,
-		waiting,
-		allowance.withPages(LIMITS.refreshPagesPerPoll),
-	);
-	for (const task of listed.values()) {
-		pending.delete(task.video_id);
-		settle(task);
+	let waiting = [...queue.values()].filter((p) => !refreshed.has(p.id));
+	if (walked.list === 'full') {
+		const fromList = await refreshFromList(
+			source,
+			waiting,
+			allowance.withPages(LIMITS.refreshPagesPerPoll),
+		);
+		for (const task of fromList.values()) settle(task);
+		waiting = waiting.filter((p) => !fromList.has(p.id));
 	}
-	waiting = waiting.filter((p) => !listed.has(p.id));
-	const toCheck = allowance.hasTime() ? waiting.slice(0, source.checksPerPoll) : [];
+	// Tasks never read and those read least recently take turns, so under load neither waits forever.
+	const firstRead = new Set(unread.map((task) => task.video_id));
+	const order = interleave(
+		waiting.filter((p) => firstRead.has(p.id)),
+		waiting.filter((p) => !firstRead.has(p.id)),
+	);
+	const toCheck = allowance.hasTime() ? order.slice(0, source.checksPerPoll) : [];
 	if (toCheck.length > 0) {
 		const answers = await source.check(toCheck.map((p) => p.id));
 		for (const entry of toCheck) {
 			const task = answers.get(entry.id);
-			pending.delete(entry.id);
 			if (task) settle(task);
-			else if (entry.misses + 1 < LIMITS.maxMisses)
-				pending.set(entry.id, { ...entry, misses: entry.misses + 1 });
+			else {
+				queue.delete(entry.id);
+				if (entry.misses + 1 < LIMITS.maxMisses)
+					queue.set(entry.id, { ...entry, misses: entry.misses + 1 });
+			}
 		}
 	}
 
 	return {
 		kind: source.kind,
-		head: advanceMark(head.tasks, cursor.head),
-		gaps: gaps.slice(0, LIMITS.gapsMax),
-		pending: [...pending.values()],
+		head: walked.head,
+		gaps: walked.gaps,
+		pending: [...queue.values()],
 		emitted: cursor.emitted,
 		ready: [...ready.values()],
+		list: walked.list,
+		...(reason !== undefined ? { reason } : {}),
 	};
 }
 
@@ -305,8 +405,7 @@ export function settleKind(
 	held: readonly VideoTask[],
 ): KindCursor {
 	const pending = new Map(poll.pending.map((p) => [p.id, p]));
-	for (const task of held)
-		pending.set(task.video_id, { id: task.video_id, at: createdAt(task), misses: 0 });
+	for (const task of held) pending.set(task.video_id, pendingOf(task));
 	let kept = [...pending.values()];
 	if (kept.length > LIMITS.pendingMax) {
 		// Only a queue of thousands of renders gets here; the oldest are the likeliest to be stuck.
@@ -319,6 +418,7 @@ export function settleKind(
 		gaps: poll.gaps,
 		pending: kept,
 		emitted: keepLast([...poll.emitted, ...emitted], LIMITS.emittedMax),
+		list: poll.list,
 	};
 }
 
@@ -336,8 +436,13 @@ export async function latestFinished(
 			limit: LIMITS.firstPageSize,
 			status,
 		});
-		const match = page.videos.find((task) => statuses.has(task.status));
-		if (match) return match;
+		// Entries without a status are read by id to learn it.
+		const unread = page.videos.filter((task) => !hasStatus(task)).map((task) => task.video_id);
+		const read = unread.length > 0 ? await source.check(unread) : new Map<string, VideoTask>();
+		for (const entry of page.videos) {
+			const task = hasStatus(entry) ? entry : read.get(entry.video_id);
+			if (task && statuses.has(task.status)) return task;
+		}
 		const next = page.next_cursor ?? 0;
 		if (!next || next === cursor) return undefined;
 		cursor = next;

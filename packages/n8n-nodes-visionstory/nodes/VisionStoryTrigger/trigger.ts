@@ -13,10 +13,12 @@ import { binaryFromDownload, withBinary } from '../shared/n8n/binary';
 import { createN8nClient } from '../shared/n8n/client';
 import { toNodeError } from '../shared/n8n/nodeErrors';
 import { statusLabel } from '../shared/ui/statuses';
-import type { TriggerCursor } from './cursor';
 import { createdAt, LIMITS, readCursor, TASK_KINDS } from './cursor';
-import type { KindPoll } from './poller';
-import { Allowance, latestFinished, pollKind, settleKind, startKind, taskSources } from './poller';
+import { Allowance, latestFinished } from './poller';
+import type { KindReport } from './round';
+import { pollRound } from './round';
+import type { TaskSource } from './sources';
+import { taskSources, UnusableList } from './sources';
 
 /** Where the cursor lives in the node's static data. */
 const CURSOR_KEY = 'cursor';
@@ -117,6 +119,58 @@ async function toItem(
 	return { json: { ...item.json, downloadError: attached.error.message } };
 }
 
+/**
+ * What was last said in n8n's log about each kind's list, per active workflow: a fallback is logged
+ * when it starts (and again after a restart of n8n), not on every poll.
+ */
+const logged = new WeakMap<object, Map<TaskKind, string>>();
+
+function unusableWarning(source: TaskSource, reason: string, watched: number): string {
+	const { noun, list, read } = source.endpoints;
+	const known =
+		watched > 0
+			? `the ${watched} ${noun} it already watches are read ${read} until they finish`
+			: `no ${noun} are watched`;
+	return `VisionStory Trigger: the list of ${noun} (${list}) cannot be used (${reason}). New ${noun} cannot be seen until it answers again; ${known}. Other kinds of video are not affected.`;
+}
+
+function idsOnlyWarning(source: TaskSource): string {
+	const { noun, list, read } = source.endpoints;
+	return `VisionStory Trigger: the list of ${noun} (${list}) gives no status, so the trigger reads each new or rendering one ${read}, up to ${source.checksPerPoll} a poll.`;
+}
+
+function failedWarning(source: TaskSource, message: string): string {
+	return `VisionStory Trigger: ${source.endpoints.noun} could not be read in this poll (${message}); the next poll catches up. Other kinds of video were polled as usual.`;
+}
+
+/** Says in n8n's log when a kind falls back from its list, and when a kind's poll failed while others went on. */
+function report(
+	context: IPollFunctions,
+	staticData: object | undefined,
+	reports: readonly KindReport[],
+	sources: Record<TaskKind, TaskSource>,
+): void {
+	const said = (staticData && logged.get(staticData)) ?? new Map<TaskKind, string>();
+	if (staticData) logged.set(staticData, said);
+	for (const { kind, list, reason, watched, failure } of reports) {
+		const source = sources[kind];
+		if (failure) {
+			context.logger.warn(failedWarning(source, failure.message));
+			continue;
+		}
+		const state = list === 'unusable' ? `unusable:${reason ?? ''}` : list;
+		if (said.get(kind) === state) continue;
+		if (list === 'unusable')
+			context.logger.warn(unusableWarning(source, reason ?? 'no answer', watched));
+		else if (list === 'idsOnly') context.logger.warn(idsOnlyWarning(source));
+		else if (said.has(kind))
+			context.logger.info(
+				`VisionStory Trigger: the list of ${source.endpoints.noun} can be read again`,
+			);
+		said.set(kind, state);
+	}
+}
+
 /** "Fetch Test Event": the newest finished task of the chosen kinds and statuses; the cursor is not touched. */
 async function testEvent(
 	context: IPollFunctions,
@@ -125,23 +179,49 @@ async function testEvent(
 ): Promise<INodeExecutionData[][]> {
 	const sources = taskSources(client);
 	let best: { kind: TaskKind; task: VideoTask } | undefined;
+	const failures: unknown[] = [];
+	const unread = new Set<TaskKind>();
 	for (const kind of config.kinds) {
+		// Each kind on its own: one whose list cannot be read does not hide the other's tasks.
 		const task = await latestFinished(
 			sources[kind],
 			config.statuses,
 			new Allowance(TEST_EVENT_PAGES, Number.POSITIVE_INFINITY),
-		);
+		).catch((error: unknown) => {
+			if (!(error instanceof UnusableList || error instanceof VisionStoryError)) throw error;
+			failures.push(error);
+			unread.add(kind);
+			context.logger.warn(
+				error instanceof UnusableList
+					? unusableWarning(sources[kind], error.reason, 0)
+					: failedWarning(sources[kind], error.message),
+			);
+			return undefined;
+		});
 		if (task && (!best || (createdAt(task) ?? 0) > (createdAt(best.task) ?? 0)))
 			best = { kind, task };
 	}
+	if (!best && failures.length === config.kinds.length) {
+		const [first] = failures;
+		if (first instanceof UnusableList)
+			throw new NodeOperationError(
+				context.getNode(),
+				unusableWarning(sources[config.kinds[0]], first.reason, 0),
+			);
+		throw first;
+	}
 	if (!best) {
-		const kinds = config.kinds.map((k) => KIND_LABEL[k]).join(' or ');
+		const read = config.kinds.filter((kind) => !unread.has(kind));
+		const kinds = read.map((k) => KIND_LABEL[k]).join(' or ');
 		const statuses = [...config.statuses].map((s) => statusLabel(s).toLowerCase()).join(' or ');
+		const notRead = [...unread]
+			.map((k) => `${KIND_LABEL[k]}s could not be read (see n8n's log). `)
+			.join('');
 		throw new NodeOperationError(
 			context.getNode(),
 			`No finished video exists yet: your account has no ${kinds} that is ${statuses}`,
 			{
-				description: `Create a ${kinds} with the matching VisionStory node, wait until it is ${statuses}, then fetch the test event again`,
+				description: `${notRead}Create a ${kinds} with the matching VisionStory node, wait until it is ${statuses}, then fetch the test event again`,
 			},
 		);
 	}
@@ -163,20 +243,10 @@ async function triggerPoll(
 	const started = Date.now();
 	const deadline = started + pollBudgetMs(context) * LIMITS.budgetShare;
 	const sources = taskSources(client);
+	const round = await pollRound(sources, stored, config.kinds, config.statuses, deadline);
+	report(context, staticData, round.reports, sources);
 
-	const next: TriggerCursor = { version: 1 };
-	const polls: KindPoll[] = [];
-	for (const kind of config.kinds) {
-		const allowance = new Allowance(LIMITS.pagesPerPoll, deadline);
-		const cursor = stored[kind];
-		if (cursor) polls.push(await pollKind(sources[kind], cursor, config.statuses, allowance));
-		else next[kind] = await startKind(sources[kind], allowance);
-	}
-
-	// Oldest first across both kinds, so a workflow sees tasks in the order they were made.
-	const ready = polls
-		.flatMap((poll) => poll.ready.map((task) => ({ kind: poll.kind, task })))
-		.sort((a, b) => (createdAt(a.task) ?? 0) - (createdAt(b.task) ?? 0));
+	const ready = round.ready;
 	const items: INodeExecutionData[] = [];
 	const emitted = new Map<TaskKind, string[]>(TASK_KINDS.map((k) => [k, []]));
 	const held = new Map<TaskKind, VideoTask[]>(TASK_KINDS.map((k) => [k, []]));
@@ -193,10 +263,7 @@ async function triggerPoll(
 		items.push(await toItem(context, client, kind, task, config));
 		emitted.get(kind)!.push(task.video_id);
 	}
-	for (const poll of polls)
-		next[poll.kind] = settleKind(poll, emitted.get(poll.kind)!, held.get(poll.kind)!);
-
-	staticData[CURSOR_KEY] = next as unknown as IDataObject;
+	staticData[CURSOR_KEY] = round.next(emitted, held) as unknown as IDataObject;
 	return items.length > 0 ? [items] : null;
 }
 
