@@ -278,7 +278,7 @@ async function main(): Promise<void> {
 		log(`client ${fmt(path.clientRps, 0)} req/s vs bare undici ${fmt(path.bareRps, 0)} req/s`);
 
 		log(
-			'4/5 queue mode in the real n8n app (installs n8n once into .cache/, then several minutes)',
+			'4/5 queue mode in the real n8n app (installs n8n once into ~/.cache/visionstory-test/, then several minutes)',
 		);
 		const queue = await queueMode(emu);
 

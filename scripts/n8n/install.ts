@@ -1,9 +1,10 @@
 /**
- * The one install recipe for the real n8n app: each pinned line in its own host folder under
- * .cache/n8n/, with the Node.js runtime it needs, installed with scripts off, then sqlite3 compiled
- * (or copied from an earlier compile). A marker written after the last step makes re-runs no-ops.
+ * The one install recipe for the real n8n app: each pinned line in its own host folder under the
+ * test cache (~/.cache/visionstory-test/n8n/ unless VISIONSTORY_TEST_CACHE says otherwise), with the
+ * Node.js runtime it needs, installed with scripts off, then sqlite3 compiled (or copied from an
+ * earlier compile). A marker written after the last step makes re-runs no-ops.
  *
- *   tsx scripts/n8n/install.ts [n8n1|n8n2|all]
+ *   tsx scripts/n8n/install.ts [n8n1|n8n2|all]     (all: both lines at once)
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -98,11 +99,14 @@ async function ensureSqlite(
 	const cached = join(cacheRoot(), `sqlite3-${version}`, 'node_sqlite3.node');
 	const target = join(hostDir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
 	const env = npmEnv(nodeBin);
-	if (existsSync(cached)) {
-		mkdirSync(join(target, '..'), { recursive: true });
-		copyFileSync(cached, target);
-		log(`n8n ${line.n8n}: sqlite3 ${version} copied from ${cached}`);
-	} else {
+	// Both lines install at once: the first to get here compiles, the other waits and copies.
+	await withInstallLock(join(cached, '..'), async () => {
+		if (existsSync(cached)) {
+			mkdirSync(join(target, '..'), { recursive: true });
+			copyFileSync(cached, target);
+			log(`n8n ${line.n8n}: sqlite3 ${version} copied from ${cached}`);
+			return;
+		}
 		await runStep(
 			log,
 			`n8n ${line.n8n}: npm rebuild sqlite3 (compiles SQLite, about a minute)`,
@@ -113,7 +117,7 @@ async function ensureSqlite(
 		if (!existsSync(target)) throw new Error(`npm rebuild sqlite3 finished without ${target}`);
 		mkdirSync(join(cached, '..'), { recursive: true });
 		copyFileSync(target, cached);
-	}
+	});
 	await runStep(
 		log,
 		`n8n ${line.n8n}: load sqlite3`,
@@ -165,13 +169,16 @@ export async function ensureN8n(line: N8nLine, log: Log = console.log): Promise<
 async function main(): Promise<void> {
 	const arg = process.argv[2] ?? 'all';
 	const lines = arg === 'all' ? Object.values(N8N_LINES) : [lineFromArg(arg)];
-	for (const line of lines) {
-		const started = Date.now();
-		const install = await ensureN8n(line);
-		console.log(
-			`n8n ${line.n8n} ready (${Math.round((Date.now() - started) / 1000)} s): ${install.dir}`,
-		);
-	}
+	// Mostly downloads and unpacking: the lines install side by side.
+	await Promise.all(
+		lines.map(async (line) => {
+			const started = Date.now();
+			const install = await ensureN8n(line);
+			console.log(
+				`n8n ${line.n8n} ready (${Math.round((Date.now() - started) / 1000)} s): ${install.dir}`,
+			);
+		}),
+	);
 }
 
 if (require.main === module) {

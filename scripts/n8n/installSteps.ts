@@ -7,6 +7,7 @@ import {
 	rmSync,
 	writeFileSync,
 } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 import type { N8nLine } from './versions';
@@ -17,8 +18,20 @@ export function repoRoot(): string {
 	return resolve(__dirname, '..', '..');
 }
 
+/**
+ * Where installs are kept between runs: outside the clone, so a fresh clone (CI's, a second checkout)
+ * finds the n8n installs and Node runtimes an earlier run made. VISIONSTORY_TEST_CACHE overrides it.
+ */
+export function testCacheRoot(): string {
+	const override = process.env.VISIONSTORY_TEST_CACHE?.trim();
+	if (override) return resolve(override);
+	const xdg = process.env.XDG_CACHE_HOME?.trim();
+	return join(xdg ? resolve(xdg) : join(homedir(), '.cache'), 'visionstory-test');
+}
+
+/** The real n8n installs, the Node runtimes they run on, the compiled sqlite3 and the install logs. */
 export function cacheRoot(): string {
-	return join(repoRoot(), '.cache', 'n8n');
+	return join(testCacheRoot(), 'n8n');
 }
 
 export function nodeRuntimeDir(version: string): string {

@@ -1,6 +1,8 @@
 /**
  * One real n8n app on loopback with a user folder of its own: CLI commands (import, execute) and the
  * server (`n8n start`), each in its own process group so stopping it also stops n8n's task runners.
+ * Once the server runs and `runThrough` has given it a logged-in API, manual runs go through it (the
+ * editor's Execute Workflow) instead of a cold `n8n execute` process each.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,6 +20,8 @@ import { join } from 'node:path';
 import type { N8nInstall } from './install';
 import { npmEnv } from './installSteps';
 import { freePort } from './ports';
+import { executionResult, waitForExecution } from './queue/executions';
+import type { N8nRest } from './rest';
 import { parseExecuteOutput, type ExecutionResult } from './runData';
 
 export interface N8nInstanceOptions {
@@ -54,6 +58,8 @@ export class N8nInstance {
 	private server?: ChildProcess;
 	private serverLog?: WriteStream;
 	private serverExit?: Promise<void>;
+	/** The owner's API of the running server, when manual runs go through it. */
+	private runner?: N8nRest;
 	private cliCount = 0;
 
 	private constructor(
@@ -189,10 +195,32 @@ export class N8nInstance {
 		await this.cliOrThrow(['import:workflow', '--separate', `--input=${dir}`]);
 	}
 
-	/** `n8n execute --id X --rawOutput`: a manual run without a server, the whole run data back. */
+	/**
+	 * A manual run, the whole run data back: through the running server when `runThrough` gave it an
+	 * API (warm, tens of milliseconds to start), else `n8n execute --id X --rawOutput` (a cold process).
+	 */
 	async execute(workflowId: string, timeoutMs = 300_000): Promise<ExecutionResult> {
+		if (this.server && this.runner) {
+			const id = await this.runner.runManually(workflowId);
+			const execution = await waitForExecution(this.runner, id, timeoutMs, {
+				everyMs: 250,
+				withRunData: true,
+			});
+			const result = await executionResult(this.runner, execution, this.userFolder, {
+				filesAreLocal: true,
+			});
+			// What a failure message shows: the server's last lines, as the CLI's output would be.
+			return result.status === 'success'
+				? result
+				: { ...result, log: `${result.log}\n${tail(this.serverLogText(), 40)}` };
+		}
 		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], timeoutMs);
 		return parseExecuteOutput(result, this.userFolder);
+	}
+
+	/** From now on, while the server runs, `execute` starts runs through this logged-in owner's API. */
+	runThrough(rest: N8nRest): void {
+		this.runner = rest;
 	}
 
 	async start(): Promise<void> {

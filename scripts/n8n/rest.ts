@@ -98,18 +98,22 @@ export class N8nRest {
 		return this.api('POST', `/workflows/${encodeURIComponent(workflowId)}/deactivate`);
 	}
 
-	/** The editor's "Execute workflow" from a trigger; returns the execution id. */
-	async runManually(workflowId: string, triggerName: string): Promise<string> {
-		const workflowData = await this.rest<Record<string, unknown>>(
+	/** The editor's "Execute workflow" from a trigger (its Manual Trigger unless named); returns the execution id. */
+	async runManually(workflowId: string, triggerName?: string): Promise<string> {
+		const workflowData = await this.rest<{ nodes?: Array<{ name: string; type: string }> }>(
 			'GET',
 			`/workflows/${encodeURIComponent(workflowId)}`,
 		);
+		const trigger =
+			triggerName ??
+			workflowData.nodes?.find((node) => node.type === 'n8n-nodes-base.manualTrigger')?.name;
+		if (!trigger) throw new Error(`workflow ${workflowId} has no Manual Trigger to start from`);
 		const started = await this.rest<{ executionId?: string; waitingForWebhook?: boolean }>(
 			'POST',
 			`/workflows/${encodeURIComponent(workflowId)}/run`,
 			{
 				workflowData,
-				triggerToStartFrom: { name: triggerName },
+				triggerToStartFrom: { name: trigger },
 			},
 		);
 		if (!started.executionId)

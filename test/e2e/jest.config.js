@@ -1,8 +1,8 @@
 /**
- * The real-n8n suites: per n8n line one in regular mode and one in queue mode (queue/), run one after
- * the other (each starts a full n8n app; queue mode also Postgres and Redis, installed from Debian's
- * packages when missing). `npm run test:e2e` installs the pinned n8n versions first; the suites
- * install them too when missing.
+ * The real-n8n suites: per n8n line one in regular mode and one in queue mode (queue/), and the demo.
+ * Each file starts its own n8n app (queue mode also Postgres and Redis, installed from Debian's
+ * packages when missing) and is a part of `npm test` of its own (scripts/test.ts), run as its own jest
+ * process beside the others. The suites install the pinned n8n versions too when missing.
  */
 /** @type {import('jest').Config} */
 module.exports = {

@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
-import { repoRoot } from '../../scripts/n8n/installSteps';
+import { N8N_PACKAGE_DIR } from '../../scripts/paths';
 import type { SuiteContext } from './realN8n';
 
 function walk(dir: string): string[] {
@@ -42,7 +42,7 @@ export function describePackageLoading(ctx: SuiteContext): void {
 		});
 
 		test('the editor offers every node of package.json, a tool of every action node, and the credential', async () => {
-			const pkg = JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')) as {
+			const pkg = JSON.parse(readFileSync(join(N8N_PACKAGE_DIR, 'package.json'), 'utf8')) as {
 				name: string;
 				n8n: { nodes: string[] };
 			};

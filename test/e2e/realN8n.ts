@@ -1,6 +1,8 @@
 /**
  * The examples in the real n8n app: the packed package installed as a community package, the
  * emulator as the VisionStory service, every example run, its outputs and the charges asserted.
+ * One started app (`n8n start`) serves every check of a line: the manual runs go through it as the
+ * editor's Execute Workflow does, so no run waits for a cold n8n process.
  */
 import { join } from 'node:path';
 
@@ -48,6 +50,7 @@ export interface SuiteContext {
 const FAST_POLL_CRON: Partial<Record<N8nLine['id'], string>> = { n8n1: '0/10 * * * * *' };
 
 const SETUP_TIMEOUT_MS = 20 * 60_000;
+const MANUAL_RUNS = "manual examples, run through the started app (the editor's Execute Workflow)";
 
 export function describeRealN8n(line: N8nLine): void {
 	describe(`real n8n ${line.n8n}`, () => {
@@ -65,6 +68,10 @@ export function describeRealN8n(line: N8nLine): void {
 				pollCron: FAST_POLL_CRON[line.id],
 			});
 			ctx.rest = new N8nRest(ctx.session.instance.baseUrl);
+			await ctx.session.instance.start();
+			await ctx.rest.setupOwner();
+			await ctx.rest.createApiKey();
+			ctx.session.instance.runThrough(ctx.rest);
 			ctx.runExample = async (key) => {
 				const workflow = ctx.session.examples[key];
 				if (!workflow) throw new Error(`no example "${key}"`);
@@ -92,19 +99,13 @@ export function describeRealN8n(line: N8nLine): void {
 			await ctx.emulator?.stop();
 		});
 
-		describeExampleChecks(ctx);
+		describeExampleChecks(ctx, MANUAL_RUNS);
 		if (line.id === 'n8n2') describeLargeCsvCheck(ctx);
 		describeErrorModeChecks(ctx);
 		describeAgentChecks(ctx);
 		describeDriftExamples(ctx);
 
 		describe('served by `n8n start`', () => {
-			beforeAll(async () => {
-				await ctx.session.instance.start();
-				await ctx.rest.setupOwner();
-				await ctx.rest.createApiKey();
-			}, 180_000);
-
 			describePackageLoading(ctx);
 			describeWebhookAndTrigger(ctx);
 			describeMcpChecks(ctx);

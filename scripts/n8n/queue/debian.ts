@@ -4,8 +4,11 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+
+import { withInstallLock } from '../installSteps';
 
 const run = promisify(execFile);
 
@@ -77,11 +80,16 @@ export async function ensureServerBinaries(
 ): Promise<ServerBinaries> {
 	const found = findBinaries();
 	if (found) return found;
-	const missing = [
-		...(postgresBinDir() ? [] : ['postgresql']),
-		...(redisServerBin() ? [] : ['redis-server']),
-	];
-	await aptInstall(missing, log);
+	// Both queue suites may start at once on a fresh machine: one installs, the other waits for it
+	// (dpkg allows one install at a time, and policy-rc.d must stay until both are done).
+	await withInstallLock(join(tmpdir(), 'visionstory-apt'), async () => {
+		if (findBinaries()) return;
+		const missing = [
+			...(postgresBinDir() ? [] : ['postgresql']),
+			...(redisServerBin() ? [] : ['redis-server']),
+		];
+		await aptInstall(missing, log);
+	});
 	const installed = findBinaries();
 	if (!installed)
 		throw new Error('apt-get finished but the postgres or redis-server binary is still missing');

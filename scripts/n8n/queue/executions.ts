@@ -34,23 +34,36 @@ export async function waitFor<T>(
 	}
 }
 
-/** The execution once it has settled: finished, failed, or waiting in the database when `waiting` counts as settled. */
+// n8n saves a finished execution in two writes, its status first and its run data after: a reader
+// in between sees "success" with the run data of its start. How long to wait for the second write.
+const DATA_AFTER_STATUS_MS = 15_000;
+
+/**
+ * The execution once it has settled: finished, failed, or waiting in the database when `waiting`
+ * counts as settled; with `withRunData`, also once its run data is saved (some node ran, or the run's
+ * error is there), or DATA_AFTER_STATUS_MS after its status settled.
+ */
 export async function waitForExecution(
 	rest: N8nRest,
 	id: string,
 	timeoutMs: number,
-	options: { settledWhenWaiting?: boolean } = {},
+	options: { settledWhenWaiting?: boolean; everyMs?: number; withRunData?: boolean } = {},
 ): Promise<ExecutionSummary> {
+	let settledAt: number | undefined;
 	return await waitFor(
 		async () => {
 			const execution = await rest.execution(id).catch(() => undefined);
 			if (!execution || UNSETTLED.has(execution.status)) return undefined;
 			if (execution.status === 'waiting' && !options.settledWhenWaiting) return undefined;
-			return execution;
+			if (!options.withRunData) return execution;
+			settledAt ??= Date.now();
+			const result = execution.data?.resultData;
+			const saved = Object.keys(result?.runData ?? {}).length > 0 || result?.error !== undefined;
+			return saved || Date.now() - settledAt > DATA_AFTER_STATUS_MS ? execution : undefined;
 		},
 		timeoutMs,
 		`execution ${id} to settle`,
-		{ everyMs: 1000 },
+		{ everyMs: options.everyMs ?? 1000 },
 	);
 }
 
@@ -79,12 +92,14 @@ export async function waitForExecutions(
 
 /**
  * The record as `n8n execute` would print it. Binary files stored outside the run data are fetched
- * through main's REST API into `folder`, where `readBinary` finds them.
+ * through main's REST API into `folder`, where `readBinary` finds them, unless `folder` is the user
+ * folder of the n8n that stored them (regular mode), where they already are.
  */
 export async function executionResult(
 	rest: N8nRest,
 	execution: ExecutionSummary,
 	folder: string,
+	options: { filesAreLocal?: boolean } = {},
 ): Promise<ExecutionResult> {
 	const resultData = (execution.data?.resultData ?? {}) as {
 		runData?: Record<string, NodeRun[]>;
@@ -96,7 +111,7 @@ export async function executionResult(
 			for (const items of run.data?.main ?? []) {
 				for (const item of items ?? []) {
 					for (const ref of Object.values(item.binary ?? {})) {
-						if (!ref.id) continue;
+						if (!ref.id || options.filesAreLocal) continue;
 						const separator = ref.id.indexOf(':');
 						const file = join(
 							folder,
