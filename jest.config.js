@@ -3,8 +3,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	// The real-n8n suite has its own config (test/e2e/jest.config.js) and runs after these.
-	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
+	// The real-n8n suites and the browser test have their own configs (test/e2e, test/browser) and run after these.
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/', '<rootDir>/test/browser/'],
 	transform: {
 		// Type checking is done once by `tsc --noEmit` in `npm run lint`; per-file transpiling keeps jest fast.
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
