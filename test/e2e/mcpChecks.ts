@@ -5,10 +5,17 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Agent, fetch as undiciFetch } from 'undici';
 
 import { MAX_TOOL_RESULT_CHARS } from '../../packages/n8n-nodes-visionstory/nodes/shared/framework/toolResult';
 import { fieldIn } from '../support/scriptedOpenAi';
 import type { SuiteContext } from './realN8n';
+
+// n8n closes connections idle for 5 s; the client's default 4 s reuse loses that race on a loaded
+// machine ("other side closed"), so connections idle for 1 s are dropped here, as in scripts/n8n/rest.ts.
+const dispatcher = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
+const mcpFetch = ((input: string | URL, init?: RequestInit) =>
+	undiciFetch(input, { ...(init as object), dispatcher })) as unknown as typeof fetch;
 
 export const MCP_EXAMPLE = 'mcp-server-visionstory-tools';
 const SCRIPT = 'Meet the AirStep Lite, thirty percent lighter and made for your morning miles.';
@@ -36,7 +43,7 @@ export function describeMcpChecks(ctx: SuiteContext, pass = ''): void {
 			// 2.x answers 404 for a moment after activation while the webhook registers.
 			for (let attempt = 0; ; attempt++) {
 				try {
-					await client.connect(new StreamableHTTPClientTransport(url));
+					await client.connect(new StreamableHTTPClientTransport(url, { fetch: mcpFetch }));
 					break;
 				} catch (error) {
 					if (attempt >= 20) throw error;
