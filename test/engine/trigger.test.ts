@@ -6,6 +6,7 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
 import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
+import { MAX_LINKLESS_READS } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/taskRun';
 import { LIMITS } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/cursor';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
@@ -654,3 +655,66 @@ test('a video that can never be downloaded (gone, forbidden) is emitted without 
 		download.mockRestore();
 	}
 });
+
+describe.each<Kind>(['talkingVideo', 'aiVideo'])(
+	'%s: a task reported created with an empty video_url',
+	(kind) => {
+		const events = [kind];
+
+		test('is not emitted until a later poll shows its link, then once, with its file', async () => {
+			const params = { events, downloadResult: true };
+			const activation = await poll(undefined, params);
+			emu.setConfig({ videoUrlDelayMs: 90_000 });
+			const made = await make(kind);
+			emu.advance(FINISH);
+			const linkless = await poll(activation.staticData, params);
+			expect(linkless.items).toBeNull();
+			emu.advance(90_000);
+			const linked = await poll(linkless.staticData, params);
+			expect(emittedIds(linked)).toEqual([made.id]);
+			const [item] = linked.items![0];
+			expect(item.json.video_url).toMatch(/\.mp4$/);
+			expect(item.json.fileMissing).toBeUndefined();
+			expect(item.json.downloadError).toBeUndefined();
+			expect(item.binary?.data.mimeType).toBe('video/mp4');
+			expect((await poll(linked.staticData, params)).items).toBeNull();
+		});
+
+		test.each([true, false])(
+			'whose link never comes is emitted once after a bounded wait, saying the file is missing (Download Result %s)',
+			async (downloadResult) => {
+				const params = { events, downloadResult };
+				const activation = await poll(undefined, params);
+				emu.setConfig({ videoUrlDelayMs: 3_600_000 });
+				const made = await make(kind);
+				emu.advance(FINISH);
+				let staticData = activation.staticData;
+				// The service is read again (by id) at each poll while it waits.
+				for (let i = 0; i < MAX_LINKLESS_READS; i++) {
+					const waiting = await poll(staticData, params);
+					expect(waiting.items).toBeNull();
+					staticData = waiting.staticData;
+					emu.advance(60_000);
+				}
+				const result = await poll(staticData, params);
+				expect(emittedIds(result)).toEqual([made.id]);
+				const [item] = result.items![0];
+				expect(item.json).toMatchObject({ status: 'created', video_url: '', kind });
+				expect(item.json.fileMissing).toMatch(
+					new RegExp(`video ${made.id} as created but gives no link to its file`),
+				);
+				expect(item.binary).toBeUndefined();
+				if (downloadResult)
+					expect(item.json.downloadError).toMatch(
+						/gave no link to its file \(video_url is empty\), so there was nothing to download/,
+					);
+				else expect(item.json.downloadError).toBeUndefined();
+				// Emitted once: not again, even when the link shows later.
+				const after = await poll(result.staticData, params);
+				expect(after.items).toBeNull();
+				emu.advance(3_600_000);
+				expect((await poll(after.staticData, params)).items).toBeNull();
+			},
+		);
+	},
+);

@@ -80,11 +80,13 @@ class FakeService implements TaskSource {
 	}
 
 	dto(task: FakeTask): Task {
+		const status = this.status(task);
 		return {
 			video_id: task.id,
-			status: this.status(task),
+			status,
 			created_at: this.options.noCreatedAt ? 0 : Math.floor(task.submittedAt / 1000),
-			video_url: null,
+			// Set once created, as the contract says.
+			video_url: status === 'created' ? `https://files.example/${task.id}.mp4` : null,
 		};
 	}
 

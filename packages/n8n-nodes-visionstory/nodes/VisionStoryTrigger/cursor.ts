@@ -75,6 +75,8 @@ const Pending = z.object({
 	id: z.string(),
 	at: z.number().nullable(),
 	misses: z.number().int().min(0).default(0),
+	/** Reads by id that found it created but without its link: it is emitted once the link shows, or after a few such reads. */
+	linkless: z.number().int().min(1).optional(),
 });
 export type Pending = z.infer<typeof Pending>;
 

@@ -1,5 +1,7 @@
 import type { TaskStatus } from '../shared/api/contract';
 import { isFinished, RENDERING_STATUSES } from '../shared/api/contract';
+import { isComplete } from '../shared/api/taskReads';
+import { MAX_LINKLESS_READS } from '../shared/api/taskRun';
 import type { TaskKind, VideoTask } from '../shared/api/tasks';
 import type { Gap, KindCursor, ListState, Mark, Pending } from './cursor';
 import {
@@ -343,18 +345,32 @@ export async function pollKind(
 	);
 	const ready = new Map<string, VideoTask>();
 	const refreshed = new Set<string>();
-	const settle = (task: VideoTask) => {
+	/** `byId`: read by id rather than met in the list. */
+	const settle = (task: VideoTask, byId: boolean) => {
 		const id = task.video_id;
+		const known = queue.get(id);
+		const waitsForLink =
+			!isComplete(task) && statuses.has(task.status) && !emitted.has(id) && !ready.has(id);
+		// Created means its link is set (the contract). A list entry may leave the link out: it is read
+		// by id (not marked refreshed). Read so, it waits a few polls for the link, then goes out without.
+		if (waitsForLink && !byId) {
+			if (!known) queue.set(id, pendingOf(task));
+			return;
+		}
 		refreshed.add(id);
 		queue.delete(id);
-		if (emitted.has(id) || ready.has(id)) return;
-		if (statuses.has(task.status)) ready.set(id, task);
+		const linkless = waitsForLink ? (known?.linkless ?? 0) + 1 : 0;
+		if (linkless > 0 && linkless <= MAX_LINKLESS_READS)
+			queue.set(id, { ...pendingOf(task), linkless });
+		else if (emitted.has(id) || ready.has(id)) return;
+		else if (statuses.has(task.status)) ready.set(id, task);
 		// Queued, creating, or a status this version does not know: watched until it finishes.
 		else if (!isFinished(task)) queue.set(id, pendingOf(task));
 	};
 	// New tasks, and known ones the walk met again in the overlap window (their status for free).
 	for (const task of walked.met)
-		if (hasStatus(task) && (taken.has(task.video_id) || queue.has(task.video_id))) settle(task);
+		if (hasStatus(task) && (taken.has(task.video_id) || queue.has(task.video_id)))
+			settle(task, false);
 
 	let waiting = [...queue.values()].filter((p) => !refreshed.has(p.id));
 	if (walked.list === 'full') {
@@ -363,8 +379,8 @@ export async function pollKind(
 			waiting,
 			allowance.withPages(LIMITS.refreshPagesPerPoll),
 		);
-		for (const task of fromList.values()) settle(task);
-		waiting = waiting.filter((p) => !fromList.has(p.id));
+		for (const task of fromList.values()) settle(task, false);
+		waiting = waiting.filter((p) => !refreshed.has(p.id));
 	}
 	// Tasks never read and those read least recently take turns, so under load neither waits forever.
 	const firstRead = new Set(unread.map((task) => task.video_id));
@@ -377,7 +393,7 @@ export async function pollKind(
 		const answers = await source.check(toCheck.map((p) => p.id));
 		for (const entry of toCheck) {
 			const task = answers.get(entry.id);
-			if (task) settle(task);
+			if (task) settle(task, true);
 			else {
 				queue.delete(entry.id);
 				if (entry.misses + 1 < LIMITS.maxMisses)
@@ -405,7 +421,12 @@ export function settleKind(
 	held: readonly VideoTask[],
 ): KindCursor {
 	const pending = new Map(poll.pending.map((p) => [p.id, p]));
-	for (const task of held) pending.set(task.video_id, pendingOf(task));
+	// One held without its link has had its reads: the next read hands it over, link or not.
+	for (const task of held)
+		pending.set(
+			task.video_id,
+			isComplete(task) ? pendingOf(task) : { ...pendingOf(task), linkless: MAX_LINKLESS_READS },
+		);
 	let kept = [...pending.values()];
 	if (kept.length > LIMITS.pendingMax) {
 		// Only a queue of thousands of renders gets here; the oldest are the likeliest to be stuck.
@@ -436,11 +457,13 @@ export async function latestFinished(
 			limit: LIMITS.firstPageSize,
 			status,
 		});
-		// Entries without a status are read by id to learn it.
-		const unread = page.videos.filter((task) => !hasStatus(task)).map((task) => task.video_id);
+		// Entries without a status, or created without the link, are read by id to learn it.
+		const unread = page.videos
+			.filter((task) => !hasStatus(task) || !isComplete(task))
+			.map((task) => task.video_id);
 		const read = unread.length > 0 ? await source.check(unread) : new Map<string, VideoTask>();
 		for (const entry of page.videos) {
-			const task = hasStatus(entry) ? entry : read.get(entry.video_id);
+			const task = read.get(entry.video_id) ?? (hasStatus(entry) ? entry : undefined);
 			if (task && statuses.has(task.status)) return task;
 		}
 		const next = page.next_cursor ?? 0;

@@ -9,6 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { VisionStoryClient } from '../shared/api/client';
 import { VisionStoryError } from '../shared/api/errors';
 import type { TaskKind, VideoTask } from '../shared/api/tasks';
+import { noLinkError, videoJson } from '../shared/framework/download';
 import { binaryFromDownload, withBinary } from '../shared/n8n/binary';
 import { createN8nClient } from '../shared/n8n/client';
 import { toNodeError } from '../shared/n8n/nodeErrors';
@@ -94,9 +95,11 @@ async function toItem(
 	task: VideoTask,
 	config: Settings,
 ): Promise<INodeExecutionData> {
-	const item: INodeExecutionData = { json: { ...task, kind } as IDataObject };
+	// A task created without its link (after the polls that waited for it) says its file is missing.
+	const item: INodeExecutionData = { json: { ...videoJson(kind, task), kind } };
 	const url = typeof task.video_url === 'string' ? task.video_url : '';
-	if (!config.downloadResult || task.status !== 'created' || !url) return item;
+	if (!config.downloadResult || task.status !== 'created') return item;
+	if (!url) return { json: { ...item.json, downloadError: noLinkError(kind, task) } };
 	const attached = await client
 		.download(url)
 		// prepareBinaryData is the same helper on poll and execute contexts.

@@ -135,7 +135,7 @@ export class TalkingVideoList {
 }
 
 /** A list entry says as much as a single read: a finished video carries its link. */
-function isComplete(task: VideoTask): boolean {
+export function isComplete(task: VideoTask): boolean {
 	return task.status !== 'created' || (typeof task.video_url === 'string' && task.video_url !== '');
 }
 

@@ -120,7 +120,7 @@ const MAX_POLL_FAILURES = 5;
 /** Rounds a freshly created AI video may be missing from the batch answer while it registers. */
 const MAX_MISSING_ROUNDS = 3;
 /** Reads a task reported created may come without its link before it is taken as it is (its file missing). */
-const MAX_LINKLESS_READS = 3;
+export const MAX_LINKLESS_READS = 3;
 const DEFAULT_PROGRESS_EVERY_MS = 30_000;
 
 /** Why an item not yet submitted is held back. */

@@ -113,6 +113,11 @@ export function videoJson(kind: TaskKind, task: VideoTask): IDataObject {
 	};
 }
 
+/** `downloadError` of a video reported created without its link: there was nothing to download. */
+export function noLinkError(kind: TaskKind, task: VideoTask): string {
+	return `The video was rendered, but VisionStory gave no link to its file (video_url is empty), so there was nothing to download. ${againHint(kind, task)}`;
+}
+
 /** Puts a finished video into the item's binary, named after the task; a failed download keeps the task's JSON. */
 export async function attachVideo(
 	scope: Scope,
@@ -123,8 +128,7 @@ export async function attachVideo(
 	const item: INodeExecutionData = { json: videoJson(kind, task) };
 	if (!task.video_url) {
 		if (task.status !== 'created') return item;
-		const downloadError = `The video was rendered, but VisionStory gave no link to its file (video_url is empty), so there was nothing to download. ${againHint(kind, task)}`;
-		return { ...item, json: { ...item.json, downloadError } };
+		return { ...item, json: { ...item.json, downloadError: noLinkError(kind, task) } };
 	}
 	return await withDownload(scope, item, {
 		url: task.video_url,
