@@ -2,7 +2,7 @@
  * The layers of nodes/shared and who may import whom (docs/architecture.md). `npm run lint` runs it.
  * Lower layers never import higher ones; the API layer knows nothing of n8n.
  */
-const LAYERS = ['api', 'n8n', 'framework', 'ui', 'methods'];
+const LAYERS = ['api', 'n8n', 'framework', 'descriptions', 'methods'];
 const NODES = '^packages/n8n-nodes-visionstory/nodes/';
 const shared = (layer) => `${NODES}shared/${layer}/`;
 

@@ -67,10 +67,11 @@ export async function videoDownload(
 		{
 			id: 'get',
 			name: 'Get Talking Video',
-			type: 'n8n-nodes-visionstory.visionStoryTalkingVideo',
+			type: 'n8n-nodes-visionstory.visionStory',
 			typeVersion: 1,
 			position: [200, 0],
 			parameters: {
+				resource: 'talkingVideo',
 				operation: 'get',
 				videoId: { __rl: true, mode: 'id', value: created.data.video_id },
 				downloadResult: true,
@@ -127,10 +128,15 @@ export async function assetUpload(
 		{
 			id: 'upload',
 			name: 'Upload Asset',
-			type: 'n8n-nodes-visionstory.visionStoryAsset',
+			type: 'n8n-nodes-visionstory.visionStory',
 			typeVersion: 1,
 			position: [200, 0],
-			parameters: { operation: 'upload', fileSource: 'binary', fileBinaryProperty: 'data' },
+			parameters: {
+				resource: 'asset',
+				operation: 'upload',
+				fileSource: 'binary',
+				fileBinaryProperty: 'data',
+			},
 			credentials: credential,
 		},
 	]);

@@ -64,7 +64,8 @@ function downloadWorkflow(): WorkflowJson {
 			node.parameters.path = DOWNLOAD.path;
 			(node as { webhookId?: string }).webhookId = 'b3c1d6e0-7a2f-4e5b-9c8d-0f1e2d3c4b5a';
 		}
-		if (node.type.endsWith('.visionStoryTalkingVideo')) node.parameters.downloadResult = true;
+		if (node.type.endsWith('.visionStory') && node.parameters.resource === 'talkingVideo')
+			node.parameters.downloadResult = true;
 	}
 	return workflow;
 }

@@ -98,10 +98,10 @@ export async function requestPath(
 			{
 				id: 'credits',
 				name: 'Get Credits',
-				type: 'n8n-nodes-visionstory.visionStoryAccount',
+				type: 'n8n-nodes-visionstory.visionStory',
 				typeVersion: 1,
 				position: [200, 0],
-				parameters: { operation: 'getCredits' },
+				parameters: { resource: 'account', operation: 'getCredits' },
 				credentials: { visionStoryApi: { id: 'bench', name: 'VisionStory' } },
 			},
 		],
@@ -126,7 +126,7 @@ export async function requestPath(
 	for (let round = 0; round < 3; round++) {
 		executorSeconds = Math.min(
 			executorSeconds,
-			(await runOnce('n8n-nodes-visionstory.visionStoryAccount')).seconds,
+			(await runOnce('n8n-nodes-visionstory.visionStory')).seconds,
 		);
 		rawSeconds = Math.min(rawSeconds, (await runOnce('bench.rawCredits')).seconds);
 		await emu.reset();

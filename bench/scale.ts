@@ -89,10 +89,10 @@ function workflow(run: ScaleRun, avatarId: string): WorkflowJson {
 			{
 				id: 'batch',
 				name: 'Batch',
-				type: `n8n-nodes-visionstory.${run.kind === 'talkingVideo' ? 'visionStoryTalkingVideo' : 'visionStoryAiVideo'}`,
+				type: 'n8n-nodes-visionstory.visionStory',
 				typeVersion: 1,
 				position: [220, 0],
-				parameters,
+				parameters: { resource: run.kind, ...parameters },
 				credentials: { visionStoryApi: { id: 'vsCredential0001', name: 'VisionStory account' } },
 			},
 		],

@@ -81,13 +81,28 @@ async function main(): Promise<void> {
 		await signIn(page, session.instance.baseUrl);
 		await dismissPopups(page);
 
-		// 1. The node panel, searching for VisionStory.
-		await page.goto(`${session.instance.baseUrl}/workflow/new`);
+		// 1. The nodes panel of a workflow that has its trigger, searched by what the user wants to do:
+		// the VisionStory actions that match.
+		await page.goto(
+			`${session.instance.baseUrl}/workflow/${session.examples['script-to-talking-video'].id}`,
+		);
 		await page.waitForLoadState('networkidle');
 		await dismissPopups(page);
-		await page.locator('[data-test-id="canvas-add-button"]').first().click();
-		await page.locator('[data-test-id="node-creator-search-bar"]').fill('VisionStory');
+		await page
+			.locator('[data-test-id="node-creator-plus-button"]')
+			.first()
+			.click({ timeout: 5000 })
+			.catch(() => page.keyboard.press('Tab'));
+		await page.locator('[data-test-id="node-creator-search-bar"]').fill('talking video');
+		// The VisionStory entry opens on its actions, the search still applied.
+		await page.keyboard.press('Enter');
+		await page
+			.getByText(/Create a talking video/)
+			.first()
+			.waitFor({ timeout: 10_000 })
+			.catch(() => undefined);
 		await shot(page, 'node-panel');
+		await page.keyboard.press('Escape');
 
 		// 2. An example executed.
 		const workflowId = session.examples['script-to-talking-video'].id;

@@ -41,15 +41,15 @@ function captionsOf(item: RunItem): string {
 }
 
 const DESCRIPTIONS: Record<string, Describe> = {
-	'visionStoryAvatar:getMany': (items) =>
+	'avatar:getMany': (items) =>
 		`picked ${plural(items.length, 'avatar')}: ${items.map((i) => i.json.avatar_id).join(', ')}`,
-	'visionStoryAvatar:create': (items) =>
+	'avatar:create': (items) =>
 		`created avatar ${items.map((i) => i.json.avatar_id).join(', ')} from the image`,
-	'visionStoryImage:generate': (items) =>
+	'image:generate': (items) =>
 		items
 			.map((i) => `generated a ${i.json.width}×${i.json.height} image with ${i.json.model_id}`)
 			.join('; '),
-	'visionStoryTalkingVideo:create': (items) =>
+	'talkingVideo:create': (items) =>
 		items
 			.map((i) => {
 				if (i.json.status === 'created')
@@ -57,35 +57,35 @@ const DESCRIPTIONS: Record<string, Describe> = {
 				return `started talking video ${i.json.video_id}${i.json.status ? ` (status ${i.json.status})` : ''}`;
 			})
 			.join('; '),
-	'visionStoryTalkingVideo:check': (items) =>
+	'talkingVideo:check': (items) =>
 		items.map((i) => `checked talking video ${i.json.video_id}: ${i.json.status}`).join('; '),
-	'visionStoryVoice:getMany': (items) => `listed ${plural(items.length, 'voice')}`,
+	'voice:getMany': (items) => `listed ${plural(items.length, 'voice')}`,
 	'lmChatOpenAi:': (items) => `answered ${plural(items.length, 'turn')} of the agent`,
 	'agent:': (items) => `answered: "${items.map((i) => String(i.json.output)).join(' ')}"`,
-	'visionStoryAiVideo:listModels': (items) =>
+	'aiVideo:listModels': (items) =>
 		`listed ${plural(items.length, 'AI video model')}: ${items.map((i) => i.json.model_id).join(', ')}`,
-	'visionStoryAiVideo:create': (items) =>
+	'aiVideo:create': (items) =>
 		items
 			.map(
 				(i) =>
 					`rendered AI video ${i.json.video_id} with ${i.json.model_id} (${i.json.duration_sec} s, ${i.json.resolution}, ${i.json.aspect_ratio})`,
 			)
 			.join('; '),
-	'visionStoryTextToSpeech:synthesize': (items) =>
+	'textToSpeech:synthesize': (items) =>
 		items
 			.map((i) => {
 				const parts = Number(i.json.parts ?? 1);
 				return `spoke ${i.json.characters} characters as ${i.json.duration_sec} s of audio (voice ${i.json.voice_id})${parts > 1 ? ` in ${parts} parts joined into one MP3` : ''}`;
 			})
 			.join('; '),
-	'visionStoryAlign:align': (items) =>
+	'align:align': (items) =>
 		items
 			.map(
 				(i) =>
 					`timed ${plural((i.json.words as unknown[]).length, 'word')} against the audio${captionsOf(i)}`,
 			)
 			.join('; '),
-	'visionStoryAlign:transcribe': (items) =>
+	'align:transcribe': (items) =>
 		items
 			.map(
 				(i) =>
@@ -101,15 +101,20 @@ const DESCRIPTIONS: Record<string, Describe> = {
 	'extractFromFile:csv': (items) =>
 		`read ${plural(items.length, 'row')} from the CSV: ${items.map((i) => Object.values(i.json)[0]).join(', ')}`,
 	'limit:': (items) => `kept ${plural(items.length, 'item')}`,
-	'visionStoryUnderstand:analyze': (items) =>
+	'understand:analyze': (items) =>
 		items.map((i) => `filled the schema: ${JSON.stringify(i.json.output)}`).join('; '),
 };
 
-function describe(type: string, operation: string | undefined, items: RunItem[]): string {
-	// A node used as an AI tool runs as its `…Tool` variant: described as the node it is.
+function describe(
+	type: string,
+	parameters: WorkflowJson['nodes'][number]['parameters'],
+	items: RunItem[],
+): string {
+	// The VisionStory node (or its `…Tool` variant, as an AI tool) is described by its resource.
 	const local = type.startsWith(PACKAGE_PREFIX)
-		? type.slice(PACKAGE_PREFIX.length).replace(/Tool$/, '')
+		? String(parameters.resource)
 		: type.replace(/^(n8n-nodes-base|@n8n\/n8n-nodes-langchain)\./, '');
+	const operation = parameters.operation as string | undefined;
 	const known = DESCRIPTIONS[`${local}:${operation ?? ''}`];
 	return known ? known(items) : `${local}: ${plural(items.length, 'item')}`;
 }
@@ -161,7 +166,7 @@ export function reportRun(
 			: 0;
 		reports.push({
 			node: nodeName,
-			did: describe(node.type, node.parameters.operation as string | undefined, items),
+			did: describe(node.type, node.parameters, items),
 			credits,
 			files,
 		});

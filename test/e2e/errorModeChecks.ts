@@ -29,10 +29,10 @@ function threeVideosWorkflow(mode: Mode): Record<string, unknown> {
 			{
 				id: `${id}-2`,
 				name: 'Pick Public Avatar',
-				type: 'n8n-nodes-visionstory.visionStoryAvatar',
+				type: 'n8n-nodes-visionstory.visionStory',
 				typeVersion: 1,
 				position: [220, 0],
-				parameters: { operation: 'getMany', library: 'public', limit: 1 },
+				parameters: { resource: 'avatar', operation: 'getMany', library: 'public', limit: 1 },
 				credentials: CREDENTIAL,
 			},
 			{
@@ -68,10 +68,11 @@ function threeVideosWorkflow(mode: Mode): Record<string, unknown> {
 			{
 				id: `${id}-5`,
 				name: VIDEOS,
-				type: 'n8n-nodes-visionstory.visionStoryTalkingVideo',
+				type: 'n8n-nodes-visionstory.visionStory',
 				typeVersion: 1,
 				position: [880, 0],
 				parameters: {
+					resource: 'talkingVideo',
 					operation: 'create',
 					avatarId: { __rl: true, mode: 'id', value: '={{ $json.avatarId }}' },
 					scriptType: 'text',
@@ -123,10 +124,11 @@ function checkStatusWorkflow(): Record<string, unknown> {
 			{
 				id: 'vsCheckStatus-6',
 				name: 'Check Status',
-				type: 'n8n-nodes-visionstory.visionStoryTalkingVideo',
+				type: 'n8n-nodes-visionstory.visionStory',
 				typeVersion: 1,
 				position: [1100, 0],
 				parameters: {
+					resource: 'talkingVideo',
 					operation: 'check',
 					videoId: { __rl: true, mode: 'id', value: '={{ $json.video_id }}' },
 				},
@@ -163,10 +165,10 @@ function oneNodeWorkflow(
 			{
 				id: `${id}-2`,
 				name: 'Node',
-				type: `n8n-nodes-visionstory.${type}`,
+				type: 'n8n-nodes-visionstory.visionStory',
 				typeVersion: 1,
 				position: [220, 0],
-				parameters,
+				parameters: { resource: type, ...parameters },
 				credentials: CREDENTIAL,
 				onError: 'continueRegularOutput',
 			},
@@ -192,7 +194,7 @@ const ERROR_BODIES: Array<{
 }> = [
 	{
 		id: 'vsErrTts402',
-		type: 'visionStoryTextToSpeech',
+		type: 'textToSpeech',
 		parameters: SPEECH,
 		method: 'POST',
 		path: '/api/v1/tts',
@@ -215,7 +217,7 @@ const ERROR_BODIES: Array<{
 	},
 	{
 		id: 'vsErrTts422',
-		type: 'visionStoryTextToSpeech',
+		type: 'textToSpeech',
 		parameters: SPEECH,
 		method: 'POST',
 		path: '/api/v1/tts',
@@ -242,7 +244,7 @@ const ERROR_BODIES: Array<{
 	},
 	{
 		id: 'vsErrTts502',
-		type: 'visionStoryTextToSpeech',
+		type: 'textToSpeech',
 		parameters: SPEECH,
 		method: 'POST',
 		path: '/api/v1/tts',
@@ -262,7 +264,7 @@ const ERROR_BODIES: Array<{
 	},
 	{
 		id: 'vsErrRedirect',
-		type: 'visionStoryAccount',
+		type: 'account',
 		parameters: { operation: 'getCredits' },
 		method: 'GET',
 		path: '/api/v1/billing/credits',

@@ -6,8 +6,8 @@ import { TTS_TEXT_MAX } from '../../packages/n8n-nodes-visionstory/nodes/shared/
 import {
 	CAPTION_DEFAULTS,
 	displayWidth,
-} from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryAlign/captions';
-import { parseMp3 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTextToSpeech/mp3';
+} from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/align/captions';
+import { parseMp3 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/textToSpeech/mp3';
 import {
 	nodeOutput,
 	readBinary,

@@ -53,14 +53,15 @@ export function describeMcpChecks(ctx: SuiteContext, pass = ''): void {
 		const call = async (name: string, args: Record<string, unknown>) => {
 			const result = await client.callTool({ name, arguments: args });
 			const text = textOf(result);
-			// What a model would get: JSON, no file bytes, within the bound.
+			const isError = result.isError === true;
+			// What a model would get: JSON (a failure: its message and hint), no file bytes, within the bound.
 			expect(text.length).toBeLessThanOrEqual(MAX_TOOL_RESULT_CHARS + 200);
 			expect(text).not.toMatch(/[A-Za-z0-9+/]{400,}/);
-			expect(() => JSON.parse(text)).not.toThrow();
-			return { text, isError: result.isError === true };
+			if (!isError) expect(() => JSON.parse(text)).not.toThrow();
+			return { text, isError };
 		};
 
-		test("the app has n8n's AI nodes (AI Agent, OpenAI Chat Model, MCP Server Trigger) and a tool variant of our nodes", async () => {
+		test("the app has n8n's AI nodes (AI Agent, OpenAI Chat Model, MCP Server Trigger) and the tool variant of the VisionStory node", async () => {
 			const types = new Set((await ctx.rest.types('nodes')).map((t) => t.name));
 			for (const name of [
 				'@n8n/n8n-nodes-langchain.agent',
@@ -68,7 +69,7 @@ export function describeMcpChecks(ctx: SuiteContext, pass = ''): void {
 				'@n8n/n8n-nodes-langchain.mcpTrigger',
 			])
 				expect(types).toContain(name);
-			expect(types).toContain('n8n-nodes-visionstory.visionStoryTextToSpeechTool');
+			expect(types).toContain('n8n-nodes-visionstory.visionStoryTool');
 		});
 
 		test('lists the five tools with their descriptions and the parameters the model fills', async () => {
@@ -157,10 +158,20 @@ export function describeMcpChecks(ctx: SuiteContext, pass = ''): void {
 			// 24,000 characters cost 48 credits: past the tool's 40, refused before anything is sent.
 			const long = 'A sentence of a long voice-over script for the spring launch. '.repeat(390);
 			const refused = await call('synthesize_speech', { text: long, voice_id: 'en-US-AvaNeural' });
+			// n8n marks an MCP result as an error only when the tool throws: the node throws for MCP callers.
+			expect(refused.isError).toBe(true);
 			expect(refused.text).toMatch(
-				/Max Credits per Execution \(40\) would be passed.*Nothing was sent or charged/,
+				/Max Credits per Execution \(40\) would be passed[\s\S]*Nothing was sent or charged/,
 			);
 			expect(ctx.emulator.ledger().slice(ledgerBefore)).toEqual([]);
+		});
+
+		test("a failed call comes back as an error (isError) with the service's message and the hint", async () => {
+			const failed = await call('check_video_status', { video_id: 'vid_doesnotexist' });
+			expect(failed.isError).toBe(true);
+			expect(failed.text).toMatch(/vid_doesnotexist[\s\S]*Details: .+/);
+			const found = await call('list_voices', {});
+			expect(found.isError).toBe(false);
 		});
 	});
 }

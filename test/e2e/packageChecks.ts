@@ -41,7 +41,7 @@ export function describePackageLoading(ctx: SuiteContext): void {
 			);
 		});
 
-		test('the editor offers every node of package.json, a tool of every action node, and the credential', async () => {
+		test("the editor offers the node and the trigger of package.json, the node's tool variant, and the credential", async () => {
 			const pkg = JSON.parse(readFileSync(join(N8N_PACKAGE_DIR, 'package.json'), 'utf8')) as {
 				name: string;
 				n8n: { nodes: string[] };
@@ -55,6 +55,12 @@ export function describePackageLoading(ctx: SuiteContext): void {
 			// Action nodes are usable as AI-agent tools: n8n derives a `…Tool` type for each.
 			const actions = expected.filter((name) => !name.endsWith('Trigger'));
 			expect(nodeTypes).toEqual(expect.arrayContaining(actions.map((name) => `${name}Tool`)));
+			// One regular node, its tool variant, and the trigger: nothing else of the package.
+			expect(nodeTypes.filter((name) => name.startsWith(`${pkg.name}.`)).sort()).toEqual([
+				`${pkg.name}.visionStory`,
+				`${pkg.name}.visionStoryTool`,
+				`${pkg.name}.visionStoryTrigger`,
+			]);
 			const credentialTypes = (await ctx.rest.types('credentials')).map((t) => t.name);
 			expect(credentialTypes).toContain('visionStoryApi');
 		});

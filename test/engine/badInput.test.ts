@@ -15,16 +15,16 @@ const MIB = 1024 * 1024;
 const NODE = 'Node Under Test';
 
 const TYPES = {
-	talkingVideo: 'visionStoryTalkingVideo',
-	aiVideo: 'visionStoryAiVideo',
-	image: 'visionStoryImage',
-	textToSpeech: 'visionStoryTextToSpeech',
-	align: 'visionStoryAlign',
-	avatar: 'visionStoryAvatar',
-	voice: 'visionStoryVoice',
-	understand: 'visionStoryUnderstand',
-	asset: 'visionStoryAsset',
-	account: 'visionStoryAccount',
+	talkingVideo: 'talkingVideo',
+	aiVideo: 'aiVideo',
+	image: 'image',
+	textToSpeech: 'textToSpeech',
+	align: 'align',
+	avatar: 'avatar',
+	voice: 'voice',
+	understand: 'understand',
+	asset: 'asset',
+	account: 'account',
 } as const;
 type NodeKey = keyof typeof TYPES;
 
@@ -1156,10 +1156,10 @@ function workflowFor(row: Row): WorkflowJson {
 	const node: INode = {
 		id: 'b0b5e7c4-0000-4000-8000-000000000002',
 		name: NODE,
-		type: `n8n-nodes-visionstory.${TYPES[row.node]}`,
+		type: 'n8n-nodes-visionstory.visionStory',
 		typeVersion: 1,
 		position: [220, 0],
-		parameters: row.parameters as INode['parameters'],
+		parameters: { resource: TYPES[row.node], ...row.parameters } as INode['parameters'],
 		credentials: { visionStoryApi: { id: 'vsCredential0001', name: 'VisionStory account' } },
 		...(row.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	};

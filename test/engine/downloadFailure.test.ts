@@ -28,7 +28,7 @@ test.each<FaultKind>(['http403', 'http404', 'resetBefore', 'truncateBody'])(
 	'Image: a generated image whose download fails (%s) is kept with its URL, cost and a way to get it',
 	async (kind) => {
 		mediaFails(kind);
-		const workflow = oneNode('visionStoryImage', {
+		const workflow = oneNode('image', {
 			operation: 'generate',
 			modelId: byId('nano-banana-2'),
 			prompt: 'A red bottle on a beach',
@@ -56,7 +56,7 @@ test.each<FaultKind>(['http403', 'http404', 'resetBefore', 'truncateBody'])(
 test.each<FaultKind>(['http403', 'truncateBody'])(
 	'Talking Video: a finished video whose download fails (%s) is kept with its id, URL, cost and how to fetch it again',
 	async (kind) => {
-		const workflow = oneNode('visionStoryTalkingVideo', {
+		const workflow = oneNode('talkingVideo', {
 			operation: 'create',
 			avatarId: byId('public_anna'),
 			scriptType: 'text',
@@ -97,7 +97,7 @@ test.each<FaultKind>(['http403', 'truncateBody'])(
 test('Image: a transfer cut off once is fetched again from the start', async () => {
 	engine.emu.setFaults({ failNext: [{ origin: 'media', kind: 'truncateBody' }] });
 	const result = await engine.run(
-		oneNode('visionStoryImage', {
+		oneNode('image', {
 			operation: 'generate',
 			modelId: byId('nano-banana-2'),
 			prompt: 'A red bottle on a beach',
@@ -115,7 +115,7 @@ test('Image: a transfer cut off once is fetched again from the start', async () 
 
 test('Talking Video: Get with Download Result keeps the task when the download fails', async () => {
 	const created = await engine.run(
-		oneNode('visionStoryTalkingVideo', {
+		oneNode('talkingVideo', {
 			operation: 'create',
 			avatarId: byId('public_anna'),
 			scriptType: 'text',
@@ -128,7 +128,7 @@ test('Talking Video: Get with Download Result keeps the task when the download f
 	const videoId = String(created.output(NODE)[0].json.video_id);
 	mediaFails('http404');
 	const result = await engine.run(
-		oneNode('visionStoryTalkingVideo', {
+		oneNode('talkingVideo', {
 			operation: 'get',
 			videoId: byId(videoId),
 			downloadResult: true,
@@ -141,7 +141,7 @@ test('Talking Video: Get with Download Result keeps the task when the download f
 });
 
 test('AI Video: a finished video whose download fails is kept with its id and how to fetch it again', async () => {
-	const workflow = oneNode('visionStoryAiVideo', {
+	const workflow = oneNode('aiVideo', {
 		operation: 'create',
 		modelId: byId('seedance-1.0-pro'),
 		prompt: 'A red bottle spinning',

@@ -93,7 +93,7 @@ describe.each(MODES)('On Error %s', (mode) => {
 
 	test('Text to Speech 402: the service message and its top-up hint, not the raw envelope', async () => {
 		engine.emu.addAccount(engine.emu.apiKey, 0);
-		const error = shown(await run('visionStoryTextToSpeech', speech), mode);
+		const error = shown(await run('textToSpeech', speech), mode);
 		expect(error.message).toBe('Insufficient credits: this operation costs 2, the balance is 0');
 		expect(error.hint).toBe(`Top up credits at ${TOP_UP_URL}`);
 		expect(error.status).toBe(402);
@@ -107,7 +107,7 @@ describe.each(MODES)('On Error %s', (mode) => {
 				error: { code: 37100, message: 'The text was refused by content moderation', hint: null },
 			},
 		});
-		const error = shown(await run('visionStoryTextToSpeech', speech), mode);
+		const error = shown(await run('textToSpeech', speech), mode);
 		expect(error.message).toBe('The text was refused by content moderation');
 		expect(error.hint).toMatch(/refused by content moderation\. Rephrase/);
 		if (mode !== 'stop') expect(error.code).toBe(37100);
@@ -136,7 +136,7 @@ describe.each(MODES)('On Error %s', (mode) => {
 				},
 			},
 		});
-		const error = shown(await run('visionStoryTalkingVideo', talkingVideo), mode);
+		const error = shown(await run('talkingVideo', talkingVideo), mode);
 		expect(error.message).toMatch(/^VisionStory refused the request \(HTTP 422\)/);
 		expect(error.message).toMatch(/"[^"]+" \(voiceId\): field required/);
 		expect(error.message).toMatch(
@@ -155,7 +155,7 @@ describe.each(MODES)('On Error %s', (mode) => {
 			{ status: 502, headers: { 'Content-Type': 'text/html' }, body: page },
 			ATTEMPTS,
 		);
-		const error = shown(await run('visionStoryAccount', credits), mode);
+		const error = shown(await run('account', credits), mode);
 		expect(error.message).toBe(
 			'VisionStory or a proxy in front of it answered HTTP 502 with an HTML page instead of an API answer ("502 Bad Gateway")',
 		);
@@ -169,7 +169,7 @@ describe.each(MODES)('On Error %s', (mode) => {
 
 	test('an empty 503: temporarily unavailable, how often it was tried, what to do', async () => {
 		answer('GET', '/api/v1/billing/credits', { status: 503 }, ATTEMPTS);
-		const error = shown(await run('visionStoryAccount', credits), mode);
+		const error = shown(await run('account', credits), mode);
 		expect(error.message).toBe(
 			'VisionStory is temporarily unavailable (HTTP 503, no details given)',
 		);
@@ -184,7 +184,7 @@ describe.each(MODES)('On Error %s', (mode) => {
 			status: 301,
 			headers: { Location: `${target}/api/v1/billing/credits` },
 		});
-		const error = shown(await run('visionStoryAccount', credits), mode);
+		const error = shown(await run('account', credits), mode);
 		expect(error.message).toBe(
 			`The Base URL redirects: VisionStory answered HTTP 301 pointing to ${target}`,
 		);
@@ -207,7 +207,7 @@ test('422 with details as a JSON string of an array: the service message and eve
 			error: { code: 422, message: 'Validation failed', details, hint: 'Shorten the script' },
 		},
 	});
-	const error = shown(await engine.run(oneNode('visionStoryTalkingVideo', talkingVideo)), 'stop');
+	const error = shown(await engine.run(oneNode('talkingVideo', talkingVideo)), 'stop');
 	expect(error.message).toMatch(
 		/^Validation failed \("[^"]+" \(text\): ensure this value has at most 3000 characters\)$/,
 	);
@@ -219,7 +219,7 @@ test('a 422 in FastAPI shape ({detail: [...]}, no envelope): every field', async
 		status: 422,
 		body: { detail: [{ loc: ['body', 'avatar_id'], msg: 'field required', type: 'missing' }] },
 	});
-	const error = shown(await engine.run(oneNode('visionStoryTalkingVideo', talkingVideo)), 'stop');
+	const error = shown(await engine.run(oneNode('talkingVideo', talkingVideo)), 'stop');
 	expect(error.message).toMatch(
 		/^VisionStory refused the request \(HTTP 422\) \("[^"]+" \(avatarId\): field required\)$/,
 	);
@@ -239,9 +239,7 @@ test('the API key never appears, even when the service echoes it', async () => {
 			},
 		},
 	});
-	const result = await engine.run(
-		oneNode('visionStoryTextToSpeech', speech, ON_ERROR.continueRegularOutput),
-	);
+	const result = await engine.run(oneNode('textToSpeech', speech, ON_ERROR.continueRegularOutput));
 	expect(JSON.stringify(result.output(NODE))).not.toContain(key);
 	const error = shown(result, 'continueRegularOutput');
 	expect(error.message).toMatch(/^Key \S*\[redacted\] was revoked/);
@@ -254,7 +252,7 @@ test('a 200 with an HTML page (a captive portal or a proxy login) is named for w
 		headers: { 'Content-Type': 'text/html' },
 		body: '<html><head><title>Sign in to Hotel Wi-Fi</title></head><body><form></form></body></html>',
 	});
-	const error = shown(await engine.run(oneNode('visionStoryAccount', credits)), 'stop');
+	const error = shown(await engine.run(oneNode('account', credits)), 'stop');
 	expect(error.message).toBe(
 		'VisionStory or a proxy in front of it answered HTTP 200 with an HTML page instead of an API answer ("Sign in to Hotel Wi-Fi")',
 	);
@@ -267,7 +265,7 @@ test('long speech: a part refused with 402 keeps the service message and its top
 	engine.emu.addAccount(engine.emu.apiKey, 0);
 	const text = 'Hello there, this is a long script. '.repeat(150);
 	const result = await engine.run(
-		oneNode('visionStoryTextToSpeech', { ...speech, text }, ON_ERROR.continueRegularOutput),
+		oneNode('textToSpeech', { ...speech, text }, ON_ERROR.continueRegularOutput),
 	);
 	const error = shown(result, 'continueRegularOutput');
 	expect(error.message).toMatch(

@@ -51,7 +51,7 @@ const thirdItemFailures: Array<[string, Record<string, unknown>, RegExp]> = [
 describe.each(thirdItemFailures)('a failed render beside %s', (_, third, thirdMessage) => {
 	test('Continue (using error output): finished videos on the success output, failures on the error output with their details', async () => {
 		const result = await engine.run(
-			oneNode('visionStoryTalkingVideo', talkingVideo(), ON_ERROR.continueErrorOutput),
+			oneNode('talkingVideo', talkingVideo(), ON_ERROR.continueErrorOutput),
 			threeVideos(third),
 		);
 		expect(result.error).toBeUndefined();
@@ -78,7 +78,7 @@ describe.each(thirdItemFailures)('a failed render beside %s', (_, third, thirdMe
 
 	test('Continue (using regular output): every item on the one output, failures as error items', async () => {
 		const result = await engine.run(
-			oneNode('visionStoryTalkingVideo', talkingVideo(), ON_ERROR.continueRegularOutput),
+			oneNode('talkingVideo', talkingVideo(), ON_ERROR.continueRegularOutput),
 			threeVideos(third),
 		);
 		expect(result.error).toBeUndefined();
@@ -103,7 +103,7 @@ describe.each(thirdItemFailures)('a failed render beside %s', (_, third, thirdMe
 
 test('Stop Workflow: the first failed item stops the workflow with its message, hint and item index', async () => {
 	const result = await engine.run(
-		oneNode('visionStoryTalkingVideo', talkingVideo(), ON_ERROR.stop),
+		oneNode('talkingVideo', talkingVideo(), ON_ERROR.stop),
 		threeVideos({ avatarId: 'avatar_that_does_not_exist' }),
 	);
 	expect(result.error?.message).toMatch(/Talking video vid_\w+ failed/);
@@ -117,10 +117,10 @@ test('an image refused by moderation goes to the error output with its code, the
 		modelId: byId('nano-banana-2'),
 		prompt: '={{ $json.prompt }}',
 	};
-	const result = await engine.run(
-		oneNode('visionStoryImage', parameters, ON_ERROR.continueErrorOutput),
-		[{ prompt: 'A bottle on a beach' }, { prompt: 'Something to [moderate]' }],
-	);
+	const result = await engine.run(oneNode('image', parameters, ON_ERROR.continueErrorOutput), [
+		{ prompt: 'A bottle on a beach' },
+		{ prompt: 'Something to [moderate]' },
+	]);
 	expect(result.error).toBeUndefined();
 	expect(result.output(NODE, 0)).toHaveLength(1);
 	const [refused] = result.output(NODE, 1);
@@ -141,7 +141,7 @@ describe('model lists that fail go through the same error handling', () => {
 
 	test('stop: the AI video model check failing is an API error with its status, hint and item', async () => {
 		failModels('/api/v1/ai_video/models');
-		const result = await engine.run(oneNode('visionStoryAiVideo', aiVideo), prompts);
+		const result = await engine.run(oneNode('aiVideo', aiVideo), prompts);
 		expect(result.error?.name).toBe('NodeApiError');
 		expect((result.error as { httpCode?: string }).httpCode).toBe('500');
 		expect(result.error?.description).toMatch(/temporary problem/);
@@ -156,10 +156,7 @@ describe('model lists that fail go through the same error handling', () => {
 		'%s: the AI video model check failing gives one error item per input item',
 		async (mode, output) => {
 			failModels('/api/v1/ai_video/models');
-			const result = await engine.run(
-				oneNode('visionStoryAiVideo', aiVideo, ON_ERROR[mode]),
-				prompts,
-			);
+			const result = await engine.run(oneNode('aiVideo', aiVideo, ON_ERROR[mode]), prompts);
 			expect(result.error).toBeUndefined();
 			const items = result.output(NODE, output);
 			expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
@@ -179,7 +176,7 @@ describe('model lists that fail go through the same error handling', () => {
 			prompt: '={{ $json.prompt }}',
 		};
 		const result = await engine.run(
-			oneNode('visionStoryImage', parameters, ON_ERROR.continueRegularOutput),
+			oneNode('image', parameters, ON_ERROR.continueRegularOutput),
 			prompts,
 		);
 		expect(result.output(NODE, 0).map((i) => [i.pairedItem, i.json.status])).toEqual([
@@ -189,9 +186,9 @@ describe('model lists that fail go through the same error handling', () => {
 	});
 
 	test.each([
-		['visionStoryTalkingVideo', '/api/v1/models'],
-		['visionStoryAiVideo', '/api/v1/ai_video/models'],
-		['visionStoryImage', '/api/v1/image/models'],
+		['talkingVideo', '/api/v1/models'],
+		['aiVideo', '/api/v1/ai_video/models'],
+		['image', '/api/v1/image/models'],
 	])(
 		'%s List Models failing: an API error when stopping, one error item per input item when continuing',
 		async (type, path) => {

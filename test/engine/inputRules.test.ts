@@ -24,9 +24,7 @@ const talkingText = (extra: IDataObject = {}) => ({
 const posts = (path: string) => engine.emu.requests({ method: 'POST', path });
 
 test('Talking Video: a legacy 480p request is sent (VisionStory renders and bills it as 720p)', async () => {
-	const result = await engine.run(
-		oneNode('visionStoryTalkingVideo', talkingText({ resolution: '=480p' })),
-	);
+	const result = await engine.run(oneNode('talkingVideo', talkingText({ resolution: '=480p' })));
 	expect(result.error).toBeUndefined();
 	expect(posts('/api/v1/video').map((r) => r.settings?.resolution)).toEqual(['480p']);
 	expect(engine.emu.tasks()).toHaveLength(1);
@@ -45,7 +43,7 @@ describe('Voice → Get Many, My Voices', () => {
 	test('reads one page: own voices come whole on the first page', async () => {
 		const voiceId = await cloneOne();
 		const result = await engine.run(
-			oneNode('visionStoryVoice', { operation: 'getMany', library: 'own', returnAll: true }),
+			oneNode('voice', { operation: 'getMany', library: 'own', returnAll: true }),
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE).map((i) => i.json)).toEqual([
@@ -59,7 +57,7 @@ describe('Voice → Get Many, My Voices', () => {
 
 	test('with no own voices and a small limit, still one page, not the whole public library', async () => {
 		const result = await engine.run(
-			oneNode('visionStoryVoice', {
+			oneNode('voice', {
 				operation: 'getMany',
 				library: 'own',
 				returnAll: false,
@@ -77,10 +75,7 @@ describe('a custom Idempotency Key', () => {
 
 	test('that is the same for every item is refused before anything is sent', async () => {
 		const result = await engine.run(
-			oneNode(
-				'visionStoryTalkingVideo',
-				talkingText({ options: { idempotencyKey: 'order-1234' } }),
-			),
+			oneNode('talkingVideo', talkingText({ options: { idempotencyKey: 'order-1234' } })),
 			items,
 		);
 		expect(result.error?.message).toMatch(
@@ -93,7 +88,7 @@ describe('a custom Idempotency Key', () => {
 	test('that differs per item makes one video per item', async () => {
 		const result = await engine.run(
 			oneNode(
-				'visionStoryTalkingVideo',
+				'talkingVideo',
 				talkingText({ options: { idempotencyKey: '={{ "order-" + $json.n }}' } }),
 			),
 			items,
@@ -116,7 +111,7 @@ test('Understand: a number field whose allowed values are words is refused, not 
 		schemaMode: 'fields',
 		fields: { field: [{ name: 'score', type: 'number', allowedValues: 'low, high' }] },
 	};
-	const result = await engine.run(oneNode('visionStoryUnderstand', parameters));
+	const result = await engine.run(oneNode('understand', parameters));
 	expect(result.error?.message).toMatch(
 		/"Fields" \(fields entry 1\):? "score" is a number field but its allowed value "low" is not a number; .*type String/,
 	);
@@ -131,7 +126,7 @@ test('Understand: an integer field keeps whole-number allowed values as numbers'
 		schemaMode: 'fields',
 		fields: { field: [{ name: 'stars', type: 'integer', allowedValues: '1, 2, 3' }] },
 	};
-	const result = await engine.run(oneNode('visionStoryUnderstand', parameters));
+	const result = await engine.run(oneNode('understand', parameters));
 	expect(result.error).toBeUndefined();
 	expect([1, 2, 3]).toContain((result.output(NODE)[0].json.output as IDataObject).stars);
 });
@@ -144,11 +139,9 @@ describe('Base URL', () => {
 		const credentials = {
 			visionStoryApi: { apiKey: engine.emu.apiKey, baseUrl: `http://0.0.0.0:${port()}` },
 		};
-		const result = await engine.run(
-			oneNode('visionStoryAccount', { operation: 'getCredits' }),
-			[{}],
-			{ credentials },
-		);
+		const result = await engine.run(oneNode('account', { operation: 'getCredits' }), [{}], {
+			credentials,
+		});
 		expect(result.error?.message).toMatch(
 			/Base URL .*http:\/\/0\.0\.0\.0.* would send the API key in clear text/,
 		);
@@ -160,11 +153,9 @@ describe('Base URL', () => {
 		const credentials = {
 			visionStoryApi: { apiKey: engine.emu.apiKey, baseUrl: `http://${host}:${port()}` },
 		};
-		const result = await engine.run(
-			oneNode('visionStoryAccount', { operation: 'getCredits' }),
-			[{}],
-			{ credentials },
-		);
+		const result = await engine.run(oneNode('account', { operation: 'getCredits' }), [{}], {
+			credentials,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.output(NODE)[0].json.credits).toBe(engine.emu.balance());
 	});
@@ -236,7 +227,7 @@ describe('Align: audio over 30 minutes', () => {
 
 	const run = async (file: Buffer, mimeType: string, fileName: string, operation = 'align') =>
 		await engine.harness.run(
-			oneNode('visionStoryAlign', {
+			oneNode('align', {
 				operation,
 				audioSource: 'binary',
 				audioBinaryProperty: 'data',

@@ -24,7 +24,7 @@ const url = (file: string) => `${engine.emu.mediaBaseUrl}/media/${file}`;
 const CHARGED: Array<[string, string, () => INodeParameters]> = [
 	[
 		'Talking Video → Create',
-		'visionStoryTalkingVideo',
+		'talkingVideo',
 		() => ({
 			operation: 'create',
 			avatarId: byId('public_anna'),
@@ -36,7 +36,7 @@ const CHARGED: Array<[string, string, () => INodeParameters]> = [
 	],
 	[
 		'AI Video → Create',
-		'visionStoryAiVideo',
+		'aiVideo',
 		() => ({
 			operation: 'create',
 			modelId: byId('kling-3.0-omni'),
@@ -46,17 +46,17 @@ const CHARGED: Array<[string, string, () => INodeParameters]> = [
 	],
 	[
 		'Image → Generate',
-		'visionStoryImage',
+		'image',
 		() => ({ operation: 'generate', modelId: byId('nano-banana-2'), prompt: 'A red kite' }),
 	],
 	[
 		'Text to Speech → Synthesize',
-		'visionStoryTextToSpeech',
+		'textToSpeech',
 		() => ({ operation: 'synthesize', text: 'Hello there', voiceId: byId('Alice') }),
 	],
 	[
 		'Align → Align',
-		'visionStoryAlign',
+		'align',
 		() => ({
 			operation: 'align',
 			audioSource: 'url',
@@ -66,12 +66,12 @@ const CHARGED: Array<[string, string, () => INodeParameters]> = [
 	],
 	[
 		'Align → Transcribe',
-		'visionStoryAlign',
+		'align',
 		() => ({ operation: 'transcribe', audioSource: 'url', audioUrl: url('sample.mp3') }),
 	],
 	[
 		'Understand → Analyze',
-		'visionStoryUnderstand',
+		'understand',
 		() => ({
 			operation: 'analyze',
 			inputs: { input: [{ source: 'url', url: url('sample.png') }] },

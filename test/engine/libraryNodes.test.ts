@@ -63,10 +63,11 @@ test.each([
 					{
 						id: 'f',
 						name: 'Update Framing',
-						type: 'n8n-nodes-visionstory.visionStoryAvatar',
+						type: 'n8n-nodes-visionstory.visionStory',
 						typeVersion: 1,
 						position: [200, 0],
 						parameters: {
+							resource: 'avatar',
 							operation: 'updateFraming',
 							avatarId: { __rl: true, mode: 'id', value: legacy.avatar_id },
 							aspectRatio: '9:16',

@@ -2,7 +2,7 @@
  * Text to Speech beyond one call's 3,000 characters, and captions from word timings, through the
  * nodes in n8n's engine against the emulator.
  */
-import { parseMp3 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTextToSpeech/mp3';
+import { parseMp3 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/textToSpeech/mp3';
 import { speechAudio } from '../emulator/speechAudio';
 import { useEngine } from '../support/engine';
 import { byId, NODE, ON_ERROR, oneNode } from '../support/workflow';
@@ -34,9 +34,7 @@ describe.each([
 	['a Japanese script without spaces', cjkScript(10_000, 'ja'), 'ja-JP', /[。！？」]$/],
 ])('%s of 10,000 characters', (_, text, locale, sentenceEnd) => {
 	test('becomes one MP3 whose frames all parse and last as long as the parts together, cut at sentence ends, charged per part', async () => {
-		const result = await engine.run(oneNode('visionStoryTextToSpeech', synthesize()), [
-			{ text, locale },
-		]);
+		const result = await engine.run(oneNode('textToSpeech', synthesize()), [{ text, locale }]);
 		expect(result.error).toBeUndefined();
 		const [item] = result.output(NODE);
 		const parts = spokenParts();
@@ -79,7 +77,7 @@ test('a part that fails is not sent again, and the error names the parts that we
 	const middle = Math.floor(paragraphs.length / 2);
 	paragraphs[middle] = `This paragraph will [fail] to speak. ${paragraphs[middle]}`;
 	const result = await engine.run(
-		oneNode('visionStoryTextToSpeech', synthesize(), ON_ERROR.continueRegularOutput),
+		oneNode('textToSpeech', synthesize(), ON_ERROR.continueRegularOutput),
 		[{ text: paragraphs.join('\n\n'), locale: 'en-US' }],
 	);
 	const [item] = result.output(NODE);
@@ -103,7 +101,7 @@ test('a part that fails is not sent again, and the error names the parts that we
 
 test('a text over the cap, or with a word longer than one call, is refused before anything is sent', async () => {
 	const result = await engine.run(
-		oneNode('visionStoryTextToSpeech', synthesize(), ON_ERROR.continueRegularOutput),
+		oneNode('textToSpeech', synthesize(), ON_ERROR.continueRegularOutput),
 		[
 			{ text: 'word '.repeat(20_001), locale: 'en-US' },
 			{ text: `Before ${'x'.repeat(3001)} after.`, locale: 'en-US' },
@@ -133,9 +131,7 @@ describe('captions from word timings', () => {
 			maxCueDurationSec: 4,
 			fileName: 'episode-12',
 		};
-		const result = await engine.run(oneNode('visionStoryAlign', align('both', limits)), [
-			{ text: script },
-		]);
+		const result = await engine.run(oneNode('align', align('both', limits)), [{ text: script }]);
 		expect(result.error).toBeUndefined();
 		const [item] = result.output(NODE);
 		const captions = item.json.captions as { srt: string; vtt: string; cues: number };
@@ -174,7 +170,7 @@ describe('captions from word timings', () => {
 			srt: true,
 			captions: 'vtt',
 		};
-		const result = await engine.run(oneNode('visionStoryAlign', parameters));
+		const result = await engine.run(oneNode('align', parameters));
 		const [item] = result.output(NODE);
 		expect(Object.keys(item.binary ?? {}).sort()).toEqual(['data', 'vtt']);
 		expect(typeof item.json.srt).toBe('string');
@@ -183,11 +179,7 @@ describe('captions from word timings', () => {
 
 	test('a caption limit out of range is refused before the audio is sent', async () => {
 		const result = await engine.run(
-			oneNode(
-				'visionStoryAlign',
-				align('srt', { maxLinesPerCue: 0 }),
-				ON_ERROR.continueRegularOutput,
-			),
+			oneNode('align', align('srt', { maxLinesPerCue: 0 }), ON_ERROR.continueRegularOutput),
 			[{ text: script }],
 		);
 		expect(result.output(NODE)[0].json.error).toMatch(

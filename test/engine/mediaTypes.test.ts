@@ -51,7 +51,7 @@ test.each(['audio/wave', 'audio/vnd.wave', 'audio/x-wav', 'audio/x-pn-wav'])(
 	'Talking Video: a WAV labelled %s is sent as audio/wav and accepted',
 	async (mimeType) => {
 		const result = await runWith(
-			'visionStoryTalkingVideo',
+			'talkingVideo',
 			talkingAudio,
 			fileItem(fixture('sample.wav'), mimeType, 'take.wav'),
 		);
@@ -63,7 +63,7 @@ test.each(['audio/wave', 'audio/vnd.wave', 'audio/x-wav', 'audio/x-pn-wav'])(
 
 test('Talking Video: an .mp4 recording (video/mp4) is accepted as MP4 audio', async () => {
 	const result = await runWith(
-		'visionStoryTalkingVideo',
+		'talkingVideo',
 		talkingAudio,
 		fileItem(fixture('sample.mp4'), 'video/mp4', 'recording.mp4'),
 	);
@@ -83,11 +83,7 @@ test.each([
 		audioBinaryProperty: 'data',
 		text: 'Hello there',
 	};
-	const result = await runWith(
-		'visionStoryAlign',
-		parameters,
-		fileItem(fixture(file), mimeType, file),
-	);
+	const result = await runWith('align', parameters, fileItem(fixture(file), mimeType, file));
 	expect(result.error).toBeUndefined();
 	expect(result.output(NODE)[0].json.words).toEqual(expect.any(Array));
 });
@@ -98,11 +94,7 @@ test.each([
 	['audio/x-m4a', 'sample.mp4'],
 ])('Voice: a clone sample labelled %s is accepted', async (mimeType, file) => {
 	const parameters = { operation: 'clone', sampleSource: 'binary', sampleBinaryProperty: 'data' };
-	const result = await runWith(
-		'visionStoryVoice',
-		parameters,
-		fileItem(fixture(file), mimeType, file),
-	);
+	const result = await runWith('voice', parameters, fileItem(fixture(file), mimeType, file));
 	expect(result.error).toBeUndefined();
 	expect(result.output(NODE)[0].json.voice_id).toEqual(expect.any(String));
 });
@@ -117,7 +109,7 @@ test.each(['image/jpg', 'image/pjpeg', 'image/x-png'])(
 			refs: { ref: [{ source: 'binary', binaryProperty: 'data' }] },
 		};
 		const result = await runWith(
-			'visionStoryImage',
+			'image',
 			parameters,
 			fileItem(fixture('sample.png'), mimeType, 'bottle.png'),
 		);
@@ -128,7 +120,7 @@ test.each(['image/jpg', 'image/pjpeg', 'image/x-png'])(
 
 test('what really is not accepted is still refused, naming the field and the accepted types', async () => {
 	const result = await runWith(
-		'visionStoryTalkingVideo',
+		'talkingVideo',
 		talkingAudio,
 		fileItem(Buffer.alloc(4096, 1), 'audio/ogg', 'take.ogg'),
 	);

@@ -49,7 +49,7 @@ const clonedVoices = async () => {
 const CHARGED: ChargedCall[] = [
 	{
 		node: 'Generate Image',
-		type: 'visionStoryImage',
+		type: 'image',
 		parameters: {
 			operation: 'generate',
 			modelId: byId('nano-banana-2'),
@@ -61,7 +61,7 @@ const CHARGED: ChargedCall[] = [
 	},
 	{
 		node: 'Synthesize Speech',
-		type: 'visionStoryTextToSpeech',
+		type: 'textToSpeech',
 		parameters: { operation: 'synthesize', text: 'Hello there', voiceId: byId('Alice') },
 		operation: 'synthesizeSpeech',
 		path: '/api/v1/tts',
@@ -69,7 +69,7 @@ const CHARGED: ChargedCall[] = [
 	},
 	{
 		node: 'Analyze',
-		type: 'visionStoryUnderstand',
+		type: 'understand',
 		parameters: {
 			operation: 'analyze',
 			inputs: { input: [{ source: 'url', url: '={{ $json.mediaBase }}/media/sample.png' }] },
@@ -84,7 +84,7 @@ const CHARGED: ChargedCall[] = [
 	},
 	{
 		node: 'Clone Voice',
-		type: 'visionStoryVoice',
+		type: 'voice',
 		parameters: {
 			operation: 'clone',
 			sampleSource: 'url',

@@ -9,6 +9,7 @@ import { startEmulator } from '../emulator';
 import type { Harness } from '../harness';
 import { createHarness } from '../harness';
 import { createUndiciClient } from '../support/undiciTransport';
+import { VISIONSTORY } from '../support/workflow';
 
 /**
  * The searchable lists ("From List" of a resource locator) and the options that load from the
@@ -17,11 +18,11 @@ import { createUndiciClient } from '../support/undiciTransport';
  * rows' names and values, the search box narrowing them, and scrolling on to the next pages.
  */
 
-const TALKING_VIDEO = 'n8n-nodes-visionstory.visionStoryTalkingVideo';
-const AI_VIDEO = 'n8n-nodes-visionstory.visionStoryAiVideo';
-const IMAGE = 'n8n-nodes-visionstory.visionStoryImage';
-const SPEECH = 'n8n-nodes-visionstory.visionStoryTextToSpeech';
-const ASSET = 'n8n-nodes-visionstory.visionStoryAsset';
+const TALKING_VIDEO = 'talkingVideo';
+const AI_VIDEO = 'aiVideo';
+const IMAGE = 'image';
+const SPEECH = 'textToSpeech';
+const ASSET = 'asset';
 
 /** n8n's list dropdown is 236 px high with 32 px rows: it scrolls (and so can load more) from 8 rows on. */
 const ROWS_TO_SCROLL = 8;
@@ -56,15 +57,15 @@ function credentials() {
 
 /** One answer of a list, as the editor asks for it. */
 async function search(
-	nodeType: string,
+	resource: string,
 	parameter: string,
 	parameters: INodeParameters,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	return await harness.searchList(nodeType, parameter, {
+	return await harness.searchList(VISIONSTORY, parameter, {
 		credentials: credentials(),
-		parameters,
+		parameters: { resource, ...parameters },
 		filter,
 		paginationToken,
 	});
@@ -76,7 +77,7 @@ async function search(
  * behind it leaves the user stuck. Fails when that happens; returns every answer.
  */
 async function scrollToEnd(
-	nodeType: string,
+	resource: string,
 	parameter: string,
 	parameters: INodeParameters,
 	filter?: string,
@@ -85,7 +86,7 @@ async function scrollToEnd(
 	let shown = 0;
 	let token: string | undefined;
 	do {
-		const page = await search(nodeType, parameter, parameters, filter, token);
+		const page = await search(resource, parameter, parameters, filter, token);
 		pages.push(page);
 		shown += page.results.length;
 		token = page.paginationToken;
@@ -190,7 +191,7 @@ describe('avatar picker of Talking Video: your avatars first, then the public li
 });
 
 describe('avatar picker of Avatar → Delete: your own avatars only', () => {
-	const AVATAR = 'n8n-nodes-visionstory.visionStoryAvatar';
+	const AVATAR = 'avatar';
 
 	test('pages through more than a page of your avatars, and a search finds the oldest one', async () => {
 		for (let i = 0; i < 104; i++)
@@ -258,7 +259,7 @@ describe('voice picker of Voice → Delete: your cloned voices only', () => {
 	test('lists the voices you cloned, newest first, and the search box narrows them', async () => {
 		const first = await client.cloneVoice({ inline_data: { data: mp3, mime_type: 'audio/mpeg' } });
 		const second = await client.cloneVoice({ inline_data: { data: mp3, mime_type: 'audio/mpeg' } });
-		const VOICE = 'n8n-nodes-visionstory.visionStoryVoice';
+		const VOICE = 'voice';
 		const page = await search(VOICE, 'voiceId', { operation: 'delete' });
 		expect(values(page.results)).toEqual([second.voice_id, first.voice_id]);
 		expect(page.paginationToken).toBeUndefined();
@@ -274,9 +275,7 @@ describe('voice picker of Voice → Delete: your cloned voices only', () => {
 	});
 
 	test('with no cloned voice the list is empty, with nothing more to load', async () => {
-		expect(
-			await search('n8n-nodes-visionstory.visionStoryVoice', 'voiceId', { operation: 'delete' }),
-		).toEqual({ results: [] });
+		expect(await search('voice', 'voiceId', { operation: 'delete' })).toEqual({ results: [] });
 	});
 });
 
@@ -420,10 +419,10 @@ describe('model pickers', () => {
 describe('options that follow the chosen model', () => {
 	const model = (id: string) => ({ __rl: true, mode: 'list', value: id });
 
-	async function options(nodeType: string, parameter: string, parameters: INodeParameters) {
-		return await harness.loadOptions(nodeType, parameter, {
+	async function options(resource: string, parameter: string, parameters: INodeParameters) {
+		return await harness.loadOptions(VISIONSTORY, parameter, {
 			credentials: credentials(),
-			parameters,
+			parameters: { resource, ...parameters },
 		});
 	}
 
@@ -503,8 +502,11 @@ describe('options that follow the chosen model', () => {
 
 describe('model lists in other shapes (emulator drift mode)', () => {
 	const model = (id: string) => ({ __rl: true, mode: 'list', value: id });
-	const options = async (nodeType: string, parameter: string, parameters: INodeParameters) =>
-		await harness.loadOptions(nodeType, parameter, { credentials: credentials(), parameters });
+	const options = async (resource: string, parameter: string, parameters: INodeParameters) =>
+		await harness.loadOptions(VISIONSTORY, parameter, {
+			credentials: credentials(),
+			parameters: { resource, ...parameters },
+		});
 
 	beforeEach(() => emu.setConfig({ drift: true }));
 
@@ -553,9 +555,9 @@ describe('model lists in other shapes (emulator drift mode)', () => {
 describe('a list that cannot load says why', () => {
 	test('a wrong API key: the message names the key and never shows it', async () => {
 		const wrongKey = 'sk-vs-not-a-real-key-000000000000';
-		const failure = harness.searchList(TALKING_VIDEO, 'avatarId', {
+		const failure = harness.searchList(VISIONSTORY, 'avatarId', {
 			credentials: { visionStoryApi: { apiKey: wrongKey, baseUrl: emu.baseUrl } },
-			parameters: talkingVideoCreate,
+			parameters: { resource: TALKING_VIDEO, ...talkingVideoCreate },
 		});
 		await expect(failure).rejects.toThrow(/API key|X-API-Key/i);
 		const error = (await failure.catch((e: unknown) => e)) as Error;

@@ -44,7 +44,7 @@ function hops(path: string) {
 
 test('Talking Video Get with Download Result: the key stays on the API origin, the video arrives', async () => {
 	const videoId = await rendered('talking');
-	const workflow = oneNode('visionStoryTalkingVideo', {
+	const workflow = oneNode('talkingVideo', {
 		operation: 'get',
 		videoId: byId(videoId),
 		downloadResult: true,
@@ -67,7 +67,7 @@ test('Talking Video Get with Download Result: the key stays on the API origin, t
 
 test('AI Video Get with Download Result: the same through the AI video node', async () => {
 	const videoId = await rendered('ai');
-	const workflow = oneNode('visionStoryAiVideo', {
+	const workflow = oneNode('aiVideo', {
 		operation: 'get',
 		videoId: byId(videoId),
 		downloadResult: true,
@@ -82,7 +82,7 @@ test('AI Video Get with Download Result: the same through the AI video node', as
 });
 
 test('Image Generate: the generated image is fetched across the redirect without the key', async () => {
-	const workflow = oneNode('visionStoryImage', {
+	const workflow = oneNode('image', {
 		operation: 'generate',
 		modelId: byId('nano-banana-2'),
 		prompt: 'A lighthouse at dusk',

@@ -51,15 +51,11 @@ const create = (perSecond?: number, extra: INodeParameters = {}): INodeParameter
 const rows = (n: number) =>
 	Array.from({ length: n }, (_, i) => ({ text: `Hello number ${i + 1}` }));
 
-async function runBatch(
-	parameters: INodeParameters,
-	items: number,
-	type = 'visionStoryTalkingVideo',
-) {
+async function runBatch(parameters: INodeParameters, items: number, type = 'talkingVideo') {
 	const { credentials, account } = freshCredentials();
 	const result = await engine.run(
 		oneNode(type, parameters, ON_ERROR.continueRegularOutput),
-		type === 'visionStoryAiVideo' ? rows(items).map((r) => ({ prompt: r.text })) : rows(items),
+		type === 'aiVideo' ? rows(items).map((r) => ({ prompt: r.text })) : rows(items),
 		{ credentials },
 	);
 	expect(result.error).toBeUndefined();
@@ -154,7 +150,7 @@ test('AI videos under a cap of 2: submissions and status reads stay within 2 req
 		pollIntervalSeconds: 5,
 		options: { requestsPerSecond: 2 },
 	};
-	const { output, requests, account } = await runBatch(parameters, 8, 'visionStoryAiVideo');
+	const { output, requests, account } = await runBatch(parameters, 8, 'aiVideo');
 	expectOneTaskAndChargePerItem(output, account, 8);
 	// The model list read once before anything is sent (to check each item) is not part of the budget.
 	const budgeted = requests.filter((r) => r.path === '/api/v1/ai_video');
@@ -177,7 +173,7 @@ test('429s from a service limiting the key to 3 a second lower the rate; no item
 
 test('Requests per Second above 20 is refused before anything is sent, naming the option and the limit', async () => {
 	const { credentials, account } = freshCredentials();
-	const result = await engine.run(oneNode('visionStoryTalkingVideo', create(50)), rows(1), {
+	const result = await engine.run(oneNode('talkingVideo', create(50)), rows(1), {
 		credentials,
 	});
 	expect(result.error?.message).toMatch(/Requests per Second.*at most 20/);

@@ -55,7 +55,7 @@ test('Image: a 429 with an HTTP-date Retry-After delays the charged call; it is 
 			},
 		],
 	});
-	const workflow = oneNode('visionStoryImage', {
+	const workflow = oneNode('image', {
 		operation: 'generate',
 		modelId: byId('nano-banana-2'),
 		prompt: 'A lighthouse',

@@ -30,7 +30,7 @@ const posts = (path: string) => engine.emu.requests({ origin: 'api', method: 'PO
 
 const speech = (options: INodeParameters = {}) =>
 	oneNode(
-		'visionStoryTextToSpeech',
+		'textToSpeech',
 		{ operation: 'synthesize', text: '={{ $json.text }}', voiceId: byId('Alice'), options },
 		{ onError: 'continueRegularOutput' },
 	);
@@ -99,7 +99,7 @@ test('a node option overrides the credential; a cap that is not a whole number i
 
 	engine.emu.reset();
 	const bad = await engine.run(
-		oneNode('visionStoryTextToSpeech', {
+		oneNode('textToSpeech', {
 			operation: 'synthesize',
 			text: 'x',
 			voiceId: byId('Alice'),
@@ -113,7 +113,7 @@ test('a node option overrides the credential; a cap that is not a whole number i
 });
 
 test('an AI video priced past the cap by the cost endpoint is refused before it is submitted', async () => {
-	const workflow = oneNode('visionStoryAiVideo', {
+	const workflow = oneNode('aiVideo', {
 		operation: 'create',
 		modelId: byId('wan-2.5'),
 		prompt: 'A sneaker on a marble plinth',
@@ -135,7 +135,7 @@ test('an AI video priced past the cap by the cost endpoint is refused before it 
 
 test('a batch of AI videos is priced once and submitted while it fits: the third is refused unsent', async () => {
 	const workflow = oneNode(
-		'visionStoryAiVideo',
+		'aiVideo',
 		{
 			operation: 'create',
 			modelId: byId('wan-2.5'),
@@ -163,7 +163,7 @@ test('a batch of AI videos is priced once and submitted while it fits: the third
 });
 
 test('an image priced past the cap by its model entry is refused before it is sent', async () => {
-	const workflow = oneNode('visionStoryImage', {
+	const workflow = oneNode('image', {
 		operation: 'generate',
 		modelId: byId('seedream-5.0-lite'),
 		prompt: 'A sneaker',
@@ -181,7 +181,7 @@ test('an image priced past the cap by its model entry is refused before it is se
 test('talking videos, whose price is known only afterwards, are counted as charged and the next one is refused once the cap is reached', async () => {
 	// 720p costs 10 here; the node learns it from the task right after each create.
 	const workflow = oneNode(
-		'visionStoryTalkingVideo',
+		'talkingVideo',
 		{
 			operation: 'create',
 			avatarId: byId(avatarId),
@@ -207,7 +207,7 @@ test('talking videos, whose price is known only afterwards, are counted as charg
 
 test('calls of unknown price running side by side go one at a time: each sees what the one before cost (understand)', async () => {
 	const workflow = oneNode(
-		'visionStoryUnderstand',
+		'understand',
 		{
 			operation: 'analyze',
 			inputs: { input: [{ source: 'url', url: '={{ $json.mediaBase }}/media/sample.png' }] },
@@ -238,7 +238,7 @@ test('calls of unknown price running side by side go one at a time: each sees wh
 
 test("n8n's Retry On Fail re-runs a create with the same keys: the videos come back uncharged, are not counted twice and the cap does not refuse them", async () => {
 	const workflow = oneNode(
-		'visionStoryTalkingVideo',
+		'talkingVideo',
 		{
 			operation: 'create',
 			avatarId: byId(avatarId),
@@ -271,7 +271,7 @@ test("n8n's Retry On Fail re-runs a create with the same keys: the videos come b
 
 test('Retry On Fail of speech, which the service charges again, is counted again and stopped at the cap', async () => {
 	const workflow = oneNode(
-		'visionStoryTextToSpeech',
+		'textToSpeech',
 		{
 			operation: 'synthesize',
 			text: '={{ $json.text }}',
@@ -315,7 +315,7 @@ test('Validate Only checks every item and returns the estimate, sending nothing 
 	expect(engine.emu.requests({ origin: 'api' })).toHaveLength(0);
 	expect(engine.emu.ledger()).toHaveLength(0);
 
-	const video = oneNode('visionStoryAiVideo', {
+	const video = oneNode('aiVideo', {
 		operation: 'create',
 		modelId: byId('wan-2.5'),
 		prompt: 'A sneaker',
@@ -337,7 +337,7 @@ test('Validate Only checks every item and returns the estimate, sending nothing 
 });
 
 test('Validate Only of a talking video: no price before the call, so the estimate is null and nothing is created', async () => {
-	const workflow = oneNode('visionStoryTalkingVideo', {
+	const workflow = oneNode('talkingVideo', {
 		operation: 'create',
 		avatarId: byId(avatarId),
 		scriptType: 'text',

@@ -3,8 +3,8 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 /** Wait for Completion and its settings as the editor offers them: per node, or per item where it says so. */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { VisionStoryAiVideo } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryAiVideo/VisionStoryAiVideo.node';
-import { VisionStoryTalkingVideo } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTalkingVideo/VisionStoryTalkingVideo.node';
+import { create as aiVideoCreate } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/aiVideo/create.operation';
+import { create as talkingVideoCreate } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/talkingVideo/create.operation';
 import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
 import { byId, NODE, ON_ERROR, oneNode } from '../support/workflow';
@@ -33,11 +33,7 @@ describe('AI video with Wait for Completion off, six items and a cap of two', ()
 	test('the node answers within seconds: two submitted, four refused with the cap named and nothing charged', async () => {
 		const started = engine.emu.now();
 		const result = await engine.run(
-			oneNode(
-				'visionStoryAiVideo',
-				aiVideo({ waitForCompletion: false }),
-				ON_ERROR.continueErrorOutput,
-			),
+			oneNode('aiVideo', aiVideo({ waitForCompletion: false }), ON_ERROR.continueErrorOutput),
 			sixPrompts,
 		);
 		expect(result.error).toBeUndefined();
@@ -69,7 +65,7 @@ describe('AI video with Wait for Completion off, six items and a cap of two', ()
 
 	test('stopping on error, the first refused item stops the workflow after the others were submitted', async () => {
 		const result = await engine.run(
-			oneNode('visionStoryAiVideo', aiVideo({ waitForCompletion: false })),
+			oneNode('aiVideo', aiVideo({ waitForCompletion: false })),
 			sixPrompts,
 		);
 		expect(result.error?.message).toMatch(/Not submitted/);
@@ -84,7 +80,7 @@ describe('AI video with Wait for Completion off, six items and a cap of two', ()
 			slotWaitMinutes: 3,
 		});
 		const result = await engine.run(
-			oneNode('visionStoryAiVideo', parameters, ON_ERROR.continueRegularOutput),
+			oneNode('aiVideo', parameters, ON_ERROR.continueRegularOutput),
 			sixPrompts,
 		);
 		// Renders of two minutes: a second wave starts within three minutes, a third would not.
@@ -112,7 +108,7 @@ test('timeout, download and the output field are honoured per item', async () =>
 		outputBinaryProperty: '={{ $json.field }}',
 	};
 	const result = await engine.run(
-		oneNode('visionStoryTalkingVideo', parameters, ON_ERROR.continueRegularOutput),
+		oneNode('talkingVideo', parameters, ON_ERROR.continueRegularOutput),
 		[
 			{ text: 'Short wait', timeout: 1, download: true, field: 'first' },
 			{ text: 'Long wait, into "video"', timeout: 10, download: true, field: 'video' },
@@ -130,14 +126,14 @@ test('timeout, download and the output field are honoured per item', async () =>
 test('the settings one wait spans take no expressions and say they apply to all items', () => {
 	const byName = (properties: INodeProperties[], name: string) =>
 		properties.filter((p) => p.name === name);
-	for (const node of [new VisionStoryTalkingVideo(), new VisionStoryAiVideo()]) {
+	for (const create of [talkingVideoCreate, aiVideoCreate]) {
 		for (const name of ['waitForCompletion', 'pollIntervalSeconds']) {
-			const [property] = byName(node.description.properties, name);
+			const [property] = byName(create.properties, name);
 			expect(property.noDataExpression).toBe(true);
 			expect(property.description).toMatch(/applies to all items/);
 		}
 	}
-	const [atLimit] = byName(new VisionStoryAiVideo().description.properties, 'atConcurrencyLimit');
+	const [atLimit] = byName(aiVideoCreate.properties, 'atConcurrencyLimit');
 	expect(atLimit.noDataExpression).toBe(true);
 });
 
@@ -149,8 +145,8 @@ describe('Check Status routes finished videos and those still rendering to separ
 	});
 
 	test.each([
-		['visionStoryTalkingVideo', 'talkingVideo'],
-		['visionStoryAiVideo', 'aiVideo'],
+		['talkingVideo', 'talkingVideo'],
+		['aiVideo', 'aiVideo'],
 	] as const)(
 		'%s: rendering, then finished with the file, then a failed one as an error on the error output',
 		async (type, kind) => {
@@ -196,7 +192,7 @@ describe('Check Status routes finished videos and those still rendering to separ
 	test('an unknown id is an error that names it; the status of 20+ AI videos is read in batches', async () => {
 		const ids = Array.from({ length: 25 }, (_, i) => ({ video_id: `aivid_unknown_${i}` }));
 		const result = await engine.run(
-			oneNode('visionStoryAiVideo', check(), ON_ERROR.continueRegularOutput),
+			oneNode('aiVideo', check(), ON_ERROR.continueRegularOutput),
 			ids,
 		);
 		const output = result.output(NODE, 0);

@@ -46,8 +46,8 @@ beforeEach(() => {
 
 describe('package loading', () => {
 	test('maps the dist paths package.json lists to the TypeScript sources', () => {
-		expect(sourcePathOf('dist/nodes/VisionStoryAccount/VisionStoryAccount.node.js')).toBe(
-			path.join(PACKAGE_ROOT, 'nodes/VisionStoryAccount/VisionStoryAccount.node.ts'),
+		expect(sourcePathOf('dist/nodes/VisionStory/VisionStory.node.js')).toBe(
+			path.join(PACKAGE_ROOT, 'nodes/VisionStory/VisionStory.node.ts'),
 		);
 	});
 

@@ -45,7 +45,7 @@ function loadClassInstance<T>(sourcePath: string): T {
 
 /**
  * The package's node types under the names real n8n gives community packages:
- * `<package name>.<description.name>`, e.g. `n8n-nodes-visionstory.visionStoryAccount`.
+ * `<package name>.<description.name>`, e.g. `n8n-nodes-visionstory.visionStory`.
  */
 export function loadPackageNodeTypes(
 	pkg: PackageJson = readPackageJson(),

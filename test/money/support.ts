@@ -5,9 +5,8 @@ import type { NodeSettings } from '../support/workflow';
 import { oneNode } from '../support/workflow';
 
 /**
- * What the money tests use of the package, in one place: where the spending client lives, and
- * which node type runs which resource (when the nodes become one `visionStory` node with a
- * `resource` parameter, only `moneyNode` changes).
+ * What the money tests use of the package, in one place: where the spending client lives, and the
+ * VisionStory node set to a resource and operation.
  */
 export { SpendingClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spendingClient';
 export { SpendLedger } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spend';
@@ -16,15 +15,6 @@ export { runTasks } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/
 
 export type Resource = 'talkingVideo' | 'aiVideo' | 'image' | 'textToSpeech' | 'align' | 'voice';
 
-const NODE_TYPES: Record<Resource, string> = {
-	talkingVideo: 'visionStoryTalkingVideo',
-	aiVideo: 'visionStoryAiVideo',
-	image: 'visionStoryImage',
-	textToSpeech: 'visionStoryTextToSpeech',
-	align: 'visionStoryAlign',
-	voice: 'visionStoryVoice',
-};
-
 /** A manual trigger feeding one VisionStory node of `resource` running `operation`. */
 export function moneyNode(
 	resource: Resource,
@@ -32,5 +22,5 @@ export function moneyNode(
 	parameters: INode['parameters'],
 	settings: NodeSettings = {},
 ): WorkflowJson {
-	return oneNode(NODE_TYPES[resource], { operation, ...parameters }, settings);
+	return oneNode(resource, { operation, ...parameters }, settings);
 }

@@ -12,17 +12,20 @@ export type NodeSettings = Pick<
 	'onError' | 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'continueOnFail'
 >;
 
+/** The node type of the one VisionStory node. */
+export const VISIONSTORY = 'n8n-nodes-visionstory.visionStory';
+
 /**
- * A manual trigger feeding one VisionStory node, as the editor would save it. `type` is the node's
- * short name (`visionStoryTalkingVideo`); parameters are stored as given, expressions included.
+ * A manual trigger feeding the VisionStory node set to `resource` (`talkingVideo`), as the editor would
+ * save it; the other parameters (the operation among them) are stored as given, expressions included.
  */
 export function oneNode(
-	type: string,
+	resource: string,
 	parameters: INode['parameters'],
 	settings: NodeSettings = {},
 ): WorkflowJson {
 	return {
-		name: `${type} under test`,
+		name: `${resource} under test`,
 		nodes: [
 			{
 				id: 'trigger',
@@ -35,10 +38,10 @@ export function oneNode(
 			{
 				id: 'node-under-test',
 				name: NODE,
-				type: `n8n-nodes-visionstory.${type}`,
+				type: VISIONSTORY,
 				typeVersion: 1,
 				position: [220, 0],
-				parameters,
+				parameters: { resource, ...parameters },
 				credentials: { visionStoryApi: { id: 'vsCredential0001', name: 'VisionStory account' } },
 				...settings,
 			},

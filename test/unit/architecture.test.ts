@@ -10,7 +10,13 @@ const root = REPO_ROOT;
 test('nodes/shared holds only its layer folders', () => {
 	const entries = readdirSync(join(N8N_PACKAGE_DIR, 'nodes/shared'), { withFileTypes: true });
 	expect(entries.filter((e) => !e.isDirectory()).map((e) => e.name)).toEqual([]);
-	expect(entries.map((e) => e.name).sort()).toEqual(['api', 'framework', 'methods', 'n8n', 'ui']);
+	expect(entries.map((e) => e.name).sort()).toEqual([
+		'api',
+		'descriptions',
+		'framework',
+		'methods',
+		'n8n',
+	]);
 });
 
 test('no layer imports a higher one, the API layer imports nothing of n8n, and there are no import cycles', () => {

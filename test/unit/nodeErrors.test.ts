@@ -17,10 +17,10 @@ import {
 const node: INode = {
 	id: 'n1',
 	name: 'VisionStory',
-	type: 'n8n-nodes-visionstory.visionStoryTextToSpeech',
+	type: 'n8n-nodes-visionstory.visionStory',
 	typeVersion: 1,
 	position: [0, 0],
-	parameters: {},
+	parameters: { resource: 'textToSpeech' },
 };
 const label = (field: string) => (field === 'voice_id' ? '"Voice" (voiceId)' : undefined);
 

@@ -15,11 +15,12 @@ import { loadPackageNodeTypes } from '../harness/package';
 /**
  * Saved workflows keep parameters by name, and n8n silently drops a saved value whose parameter no
  * longer exists or is no longer shown. A rename is therefore a lost setting, not an error: these tests
- * hold the names of the first release (frozen in `release-0.1.0/`) and run every workflow we ship or
- * test through n8n's own parameter resolution.
+ * hold the names of the 1.0 interface (frozen in `release-1.0.0/`: the node `visionStory` with every
+ * resource, operation and parameter, and the trigger) and run every workflow we ship or test through
+ * n8n's own parameter resolution. (0.1.0, ten nodes, was never published: nothing is kept from it.)
  */
 const root = join(__dirname, '..', '..');
-const frozen = join(root, 'test/workflows/release-0.1.0');
+const frozen = join(root, 'test/workflows/release-1.0.0');
 const PACKAGE = 'n8n-nodes-visionstory.';
 
 const nodeTypes = new Map(
@@ -60,16 +61,54 @@ function parametersOf(properties: INodeProperties[], prefix = ''): Array<[string
 	});
 }
 
-type Interface = Record<string, Record<string, Parameter>>;
+/** Per node type, per `resource:operation` (`*` for a node without resources), every parameter shown there. */
+type Interface = Record<string, Record<string, Record<string, Parameter>>>;
+
+/** The parameters of one resource and operation: those whose display options name both, and the pickers. */
+function shownFor(properties: INodeProperties[], resource: string, operation: string) {
+	return properties.filter((p) => {
+		const show = p.displayOptions?.show ?? {};
+		if (p.name === 'resource') return true;
+		if (show.resource && !show.resource.includes(resource)) return false;
+		if (p.name === 'operation') return true;
+		return !show.operation || show.operation.includes(operation);
+	});
+}
+
+/** Parameters by path; two definitions of one name (shown in different cases) merge their values. */
+function merged(entries: Array<[string, Parameter]>): Record<string, Parameter> {
+	const byPath: Record<string, Parameter> = {};
+	for (const [path, parameter] of entries.sort(([a], [b]) => a.localeCompare(b))) {
+		const known = byPath[path];
+		byPath[path] =
+			known && known.type === parameter.type && (known.values || parameter.values)
+				? {
+						type: parameter.type,
+						values: [...new Set([...(known.values ?? []), ...(parameter.values ?? [])])],
+					}
+				: (known ?? parameter);
+	}
+	return byPath;
+}
 
 function currentInterface(): Interface {
 	return Object.fromEntries(
-		[...nodeTypes].map(([name, node]) => [
-			name,
-			Object.fromEntries(
-				parametersOf(node.description.properties).sort(([a], [b]) => a.localeCompare(b)),
-			),
-		]),
+		[...nodeTypes].map(([name, node]) => {
+			const { properties } = node.description;
+			const resources = properties.find((p) => p.name === 'resource');
+			if (!resources) return [name, { '*': merged(parametersOf(properties)) }];
+			const groups: Record<string, Record<string, Parameter>> = {};
+			for (const r of resources.options as INodePropertyOptions[]) {
+				const picker = properties.find(
+					(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(r.value),
+				)!;
+				for (const o of picker.options as INodePropertyOptions[])
+					groups[`${r.value}:${o.value}`] = merged(
+						parametersOf(shownFor(properties, String(r.value), String(o.value))),
+					);
+			}
+			return [name, groups];
+		}),
 	);
 }
 
@@ -79,22 +118,31 @@ if (process.env.FREEZE_INTERFACE === '1')
 		`${JSON.stringify(currentInterface(), null, '\t')}\n`,
 	);
 
-test('every parameter of the first release still exists with its type and every value it allowed', () => {
+test('every resource, operation and parameter of 1.0 still exists with its type and every value it allowed', () => {
 	const released = JSON.parse(readFileSync(join(frozen, 'interface.json'), 'utf8')) as Interface;
 	const now = currentInterface();
 	const lost: string[] = [];
-	for (const [node, parameters] of Object.entries(released)) {
-		for (const [path, { type, values = [] }] of Object.entries(parameters)) {
-			const current = now[node]?.[path];
-			if (current?.type !== type) {
-				lost.push(`${node} ${path}: ${type}`);
+	for (const [node, groups] of Object.entries(released)) {
+		for (const [group, parameters] of Object.entries(groups)) {
+			if (!now[node]?.[group]) {
+				lost.push(`${node} ${group}: gone`);
 				continue;
 			}
-			const missing = values.filter((v) => !current.values?.includes(v));
-			if (missing.length > 0) lost.push(`${node} ${path}: no longer allows ${missing.join(', ')}`);
+			for (const [path, { type, values = [] }] of Object.entries(parameters)) {
+				const current = now[node][group][path];
+				if (current?.type !== type) {
+					lost.push(`${node} ${group} ${path}: ${type}`);
+					continue;
+				}
+				const missing = values.filter((v) => !current.values?.includes(v));
+				if (missing.length > 0)
+					lost.push(`${node} ${group} ${path}: no longer allows ${missing.join(', ')}`);
+			}
 		}
 	}
 	expect(lost).toEqual([]);
+	expect(Object.keys(released).sort()).toEqual(['visionStory', 'visionStoryTrigger']);
+	expect(Object.keys(released.visionStory)).toHaveLength(30);
 	expect(Object.keys(released).length).toBe(nodeTypes.size);
 });
 
@@ -119,7 +167,7 @@ const folders = [
 	'examples',
 	'test/workflows',
 	'test/e2e/queue/workflows',
-	'test/workflows/release-0.1.0',
+	'test/workflows/release-1.0.0',
 ];
 const workflows = folders
 	.flatMap((folder) =>
@@ -137,7 +185,7 @@ const workflows = folders
 	)
 	.filter(([, nodes]) => nodes.length > 0);
 
-test('the shipped examples are frozen as the first release saved them', () => {
+test('the shipped examples are frozen as 1.0 saves them', () => {
 	const shipped = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.json'));
 	expect(readdirSync(frozen).filter((f) => f.endsWith('.json') && f !== 'interface.json')).toEqual(
 		expect.arrayContaining(shipped),
@@ -146,7 +194,7 @@ test('the shipped examples are frozen as the first release saved them', () => {
 
 test('every shipped example and frozen copy is among the workflows checked', () => {
 	const checked = new Set(workflows.map(([file]) => file));
-	for (const folder of ['examples', 'test/workflows/release-0.1.0']) {
+	for (const folder of ['examples', 'test/workflows/release-1.0.0']) {
 		for (const file of readdirSync(join(root, folder)).filter(
 			(f) => f.endsWith('.json') && f !== 'interface.json',
 		))

@@ -1,143 +1,103 @@
-import { join } from 'node:path';
+import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
-import type { INodeProperties, INodePropertyOptions, INodeType } from 'n8n-workflow';
+import { VisionStory } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/VisionStory.node';
+import { resources } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/resources';
 
 /**
- * What the nodes declare for their AI-tool variants and the spend cap: a tool description per
- * operation (shown only on the `*Tool` variant), Wait for Completion off there, and the spend options
- * on every charged operation.
+ * What the node declares for its AI-tool variant and the spend cap: a tool description per operation
+ * (shown only on the `visionStoryTool` variant, following Wait for Completion where it matters), Wait
+ * for Completion and downloads off there, and the spend options on every charged operation. Resolved
+ * with n8n's own parameter resolution, as the engine and the editor run it.
  */
-import { N8N_PACKAGE_DIR } from '../../scripts/paths';
+// Required at use: n8n-workflow's entry loads much.
+const { NodeHelpers } = require('n8n-workflow') as typeof import('n8n-workflow');
 
-const root = N8N_PACKAGE_DIR;
-const NODES: Record<string, string> = {
-	VisionStoryTalkingVideo: 'nodes/VisionStoryTalkingVideo/VisionStoryTalkingVideo.node',
-	VisionStoryAiVideo: 'nodes/VisionStoryAiVideo/VisionStoryAiVideo.node',
-	VisionStoryImage: 'nodes/VisionStoryImage/VisionStoryImage.node',
-	VisionStoryTextToSpeech: 'nodes/VisionStoryTextToSpeech/VisionStoryTextToSpeech.node',
-	VisionStoryAlign: 'nodes/VisionStoryAlign/VisionStoryAlign.node',
-	VisionStoryAvatar: 'nodes/VisionStoryAvatar/VisionStoryAvatar.node',
-	VisionStoryVoice: 'nodes/VisionStoryVoice/VisionStoryVoice.node',
-	VisionStoryUnderstand: 'nodes/VisionStoryUnderstand/VisionStoryUnderstand.node',
-	VisionStoryAsset: 'nodes/VisionStoryAsset/VisionStoryAsset.node',
-	VisionStoryAccount: 'nodes/VisionStoryAccount/VisionStoryAccount.node',
-};
-const CHARGED: Record<string, string[]> = {
-	VisionStoryTalkingVideo: ['create'],
-	VisionStoryAiVideo: ['create'],
-	VisionStoryImage: ['generate'],
-	VisionStoryTextToSpeech: ['synthesize'],
-	VisionStoryAlign: ['align', 'transcribe'],
-	VisionStoryUnderstand: ['analyze'],
-};
+const node = new VisionStory().description;
+// What n8n's loader makes of a node with usableAsTool: the same properties under `<name>Tool`.
+const tool = { ...node, name: `${node.name}Tool` };
+const resolve = (description: typeof node, parameters: INodeParameters) =>
+	NodeHelpers.getNodeParameters(
+		description.properties,
+		parameters,
+		true,
+		false,
+		null,
+		description,
+	) as Record<string, unknown>;
 
-const nodes = Object.entries(NODES).map(([name, file]) => {
-	const NodeClass = (require(join(root, file)) as Record<string, new () => INodeType>)[name];
-	return { name, node: new NodeClass() };
-});
+const CHARGED = new Set([
+	'talkingVideo:create',
+	'aiVideo:create',
+	'image:generate',
+	'textToSpeech:synthesize',
+	'align:align',
+	'align:transcribe',
+	'understand:analyze',
+]);
+const pairs = resources.flatMap((r) =>
+	r.operations.map((o) => [r.option.value, o.option.value] as const),
+);
 
-const operationsOf = (node: INodeType) =>
-	(
-		node.description.properties.find((p) => p.name === 'operation')!
-			.options as INodePropertyOptions[]
-	).map((o) => String(o.value));
-const shownFor = (operation: string) => (p: INodeProperties) =>
-	(p.displayOptions?.show?.operation as string[] | undefined)?.includes(operation) === true;
-
-test.each(nodes)(
-	'$name: every operation has a tool description, shown only on the tool variant',
-	({ node }) => {
-		for (const operation of operationsOf(node)) {
-			const descriptions = node.description.properties.filter(
-				(p) => p.name === 'toolDescription' && shownFor(operation)(p),
-			);
-			expect(descriptions).toHaveLength(1);
-			expect(descriptions[0].displayOptions?.show?.['@tool']).toEqual([true]);
-			expect(String(descriptions[0].default).length).toBeGreaterThan(30);
-		}
+test.each(pairs)(
+	'%s %s: a tool description on the tool variant only, and the spend options exactly when charged',
+	(resource, operation) => {
+		const asTool = resolve(tool, { resource, operation });
+		expect(String(asTool.toolDescription).length).toBeGreaterThan(30);
+		const plain = resolve(node, { resource, operation });
+		expect(plain).not.toHaveProperty('toolDescription');
+		const options = (node.properties as INodeProperties[]).find(
+			(p) =>
+				p.name === 'options' &&
+				p.displayOptions?.show?.resource?.includes(resource) &&
+				p.displayOptions?.show?.operation?.includes(operation),
+		);
+		const names = ((options?.options ?? []) as INodeProperties[]).map((o) => o.name);
+		const charged = CHARGED.has(`${resource}:${operation}`);
+		expect({
+			cap: names.includes('maxCreditsPerExecution'),
+			dryRun: names.includes('validateOnly'),
+		}).toEqual({ cap: charged, dryRun: charged });
 	},
 );
 
-test.each(nodes)(
-	'$name: charged operations, and only they, have Max Credits per Execution and Validate Only',
-	({ name, node }) => {
-		for (const operation of operationsOf(node)) {
-			const options = node.description.properties.find(
-				(p) => p.name === 'options' && p.type === 'collection' && shownFor(operation)(p),
-			);
-			const names = ((options?.options ?? []) as INodeProperties[]).map((o) => o.name);
-			const charged = (CHARGED[name] ?? []).includes(operation);
-			expect({
-				operation,
-				cap: names.includes('maxCreditsPerExecution'),
-				dryRun: names.includes('validateOnly'),
-			}).toEqual({ operation, cap: charged, dryRun: charged });
-		}
-	},
-);
+const description = (resource: string, operation: string, extra: INodeParameters = {}) =>
+	String(resolve(tool, { resource, operation, ...extra }).toolDescription);
 
 test('the tool descriptions of creates say what they cost, return and what to call next', () => {
-	const byName = Object.fromEntries(nodes.map(({ name, node }) => [name, node]));
-	const toolDescription = (name: string, operation: string) =>
-		String(
-			byName[name].description.properties.find(
-				(p) => p.name === 'toolDescription' && shownFor(operation)(p),
-			)!.default,
-		);
-	expect(toolDescription('VisionStoryTalkingVideo', 'create')).toMatch(
+	expect(description('talkingVideo', 'create')).toMatch(
 		/Costs credits.*Returns at once with video_id.*Next: check it with the talking video Check Status tool/,
 	);
-	expect(toolDescription('VisionStoryAiVideo', 'create')).toMatch(
+	expect(description('aiVideo', 'create')).toMatch(
 		/Estimate Cost.*Returns at once with video_id.*Check Status/,
 	);
-	expect(toolDescription('VisionStoryTextToSpeech', 'synthesize')).toMatch(
-		/2 credits per started 1,000 characters.*stays in the workflow as a file/,
+	expect(description('textToSpeech', 'synthesize')).toMatch(
+		/2 credits per started 1,000 characters.*the MP3 itself is not part of this answer/,
 	);
-	expect(toolDescription('VisionStoryTalkingVideo', 'check')).toMatch(/Free/);
+	expect(description('talkingVideo', 'check')).toMatch(/Free/);
 });
 
-test('as a tool, Wait for Completion is off by default; elsewhere it stays on', () => {
-	for (const name of ['VisionStoryTalkingVideo', 'VisionStoryAiVideo']) {
-		const node = nodes.find((n) => n.name === name)!.node;
-		const waits = node.description.properties.filter((p) => p.name === 'waitForCompletion');
+test.each(['talkingVideo', 'aiVideo'])(
+	'%s create: with Wait for Completion on, the description says it waits and returns the finished video',
+	(resource) => {
+		const waiting = description(resource, 'create', { waitForCompletion: true });
+		expect(waiting).toMatch(/Waits until the video is rendered.*video_url/);
+		expect(waiting).not.toMatch(/at once/);
+	},
+);
+
+test('as a tool, Wait for Completion and downloads are off by default; on the node they stay on', () => {
+	for (const resource of ['talkingVideo', 'aiVideo']) {
+		expect(resolve(tool, { resource, operation: 'create' }).waitForCompletion).toBe(false);
 		expect(
-			waits.map((p) => [
-				p.default,
-				p.displayOptions?.show?.['@tool'] ?? null,
-				p.displayOptions?.hide?.['@tool'] ?? null,
-			]),
-		).toEqual([
-			[true, null, [true]],
-			[false, [true], null],
-		]);
+			resolve(tool, { resource, operation: 'create', waitForCompletion: true }).downloadResult,
+		).toBe(false);
+		expect(resolve(tool, { resource, operation: 'check' }).downloadResult).toBe(false);
+		const plain = resolve(node, { resource, operation: 'create' });
+		expect([plain.waitForCompletion, plain.downloadResult]).toEqual([true, true]);
+		expect(resolve(node, { resource, operation: 'check' }).downloadResult).toBe(true);
 	}
-});
-
-describe("n8n's own parameter resolution (NodeHelpers.getNodeParameters, as the engine and the editor run it)", () => {
-	// Required at use: n8n-workflow's entry loads much; this file's other tests do not need it.
-	const { NodeHelpers } = require('n8n-workflow') as typeof import('n8n-workflow');
-	const talking = nodes.find((n) => n.name === 'VisionStoryTalkingVideo')!.node.description;
-	// What n8n's loader makes of a node with usableAsTool: the same properties under `<name>Tool`.
-	const asTool = { ...talking, name: `${talking.name}Tool` };
-	const resolve = (description: typeof talking, parameters: Record<string, unknown>) =>
-		NodeHelpers.getNodeParameters(
-			description.properties,
-			parameters as never,
-			true,
-			false,
-			null,
-			description,
-		) as Record<string, unknown>;
-
-	test('the tool variant gets the chosen operation’s description and Wait for Completion off; the node itself neither', () => {
-		const tool = resolve(asTool, { operation: 'create' });
-		expect(tool.waitForCompletion).toBe(false);
-		expect(tool.toolDescription).toMatch(/^Create a talking-avatar video/);
-		expect(resolve(asTool, { operation: 'check' }).toolDescription).toMatch(
-			/^Check a talking video by video_id/,
-		);
-		const plain = resolve(talking, { operation: 'create' });
-		expect(plain.waitForCompletion).toBe(true);
-		expect(plain).not.toHaveProperty('toolDescription');
-	});
+	expect(resolve(tool, { resource: 'image', operation: 'generate' }).downloadResult).toBe(false);
+	expect(resolve(node, { resource: 'image', operation: 'generate' })).not.toHaveProperty(
+		'downloadResult',
+	);
 });

@@ -55,7 +55,7 @@ export function batchVariant(
 			node.parameters.path = path;
 			(node as { webhookId?: string }).webhookId = randomUUID();
 		}
-		if (node.type.endsWith('.visionStoryTalkingVideo'))
+		if (node.type.endsWith('.visionStory') && node.parameters.resource === 'talkingVideo')
 			node.parameters = { ...node.parameters, ...create };
 	}
 	return workflow;

@@ -65,10 +65,7 @@ export function describeExamplesOnWorkers(ctx: QueueContext): void {
 			}
 			const nodeTypes = (await rest.types('nodes')).map((t) => t.name);
 			expect(nodeTypes).toEqual(
-				expect.arrayContaining([
-					`${PACKAGE}.visionStoryTalkingVideo`,
-					`${PACKAGE}.visionStoryTrigger`,
-				]),
+				expect.arrayContaining([`${PACKAGE}.visionStory`, `${PACKAGE}.visionStoryTrigger`]),
 			);
 		});
 

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { credentials } from '../shared/ui/description';
-import { outputBinaryProperty } from '../shared/ui/parameters';
+import { credentials } from '../shared/descriptions/credentials';
+import { outputBinaryProperty } from '../shared/descriptions/parameters';
 import { pollVisionStory } from './trigger';
 
 export class VisionStoryTrigger implements INodeType {

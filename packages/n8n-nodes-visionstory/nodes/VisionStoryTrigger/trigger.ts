@@ -12,7 +12,7 @@ import type { TaskKind, VideoTask } from '../shared/api/tasks';
 import { binaryFromDownload, withBinary } from '../shared/n8n/binary';
 import { createN8nClient } from '../shared/n8n/client';
 import { toNodeError } from '../shared/n8n/nodeErrors';
-import { statusLabel } from '../shared/ui/statuses';
+import { statusLabel } from '../shared/descriptions/statuses';
 import { createdAt, LIMITS, readCursor, TASK_KINDS } from './cursor';
 import { Allowance, latestFinished } from './poller';
 import type { KindReport } from './round';

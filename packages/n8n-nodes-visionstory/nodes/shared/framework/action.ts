@@ -3,14 +3,18 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import type { VisionStoryError } from '../api/errors';
 import type { SpendingClient } from '../api/spendingClient';
 
-/** What an operation gets from the router besides its items: n8n's context, the client and the execution's settings. */
-export interface Run {
-	context: IExecuteFunctions;
+/**
+ * What an operation gets from the router for one call of the node: n8n's context (`n8n`, the node's
+ * `this`), the VisionStory client, the cancel signal and the idempotency scope.
+ */
+export interface OperationContext {
+	/** n8n's execute functions: parameters, binary data, helpers, log. */
+	n8n: IExecuteFunctions;
 	/** The VisionStory client, keeping the execution's spend ledger and cap. */
 	client: SpendingClient;
 	signal?: AbortSignal;
 	/**
-	 * Instance, execution, node and run: with the item's index, a create's idempotency context, stable
+	 * Instance, execution, node and run index: with the item's index, a create's idempotency context, stable
 	 * when n8n re-runs this node within the same execution or retries the execution.
 	 */
 	idempotencyScope: string;
@@ -22,8 +26,8 @@ export interface Run {
 }
 
 /** The idempotency context of item `index`: its creates get the same client_request_id when sent again. */
-export function idempotencyContext(run: Run, index: number): string {
-	return `${run.idempotencyScope}:${index}`;
+export function idempotencyContext(ctx: OperationContext, index: number): string {
+	return `${ctx.idempotencyScope}:${index}`;
 }
 
 /** An item that passed every check before sending, with what its operation made of its parameters. */
@@ -37,7 +41,7 @@ export type ItemOutcome =
 	| { ok: true; value: INodeExecutionData[]; output?: number }
 	| { ok: false; error: VisionStoryError };
 
-/** The operation picker's entry. */
+/** An entry of the Resource or the Operation picker. */
 export interface OperationOption {
 	name: string;
 	value: string;
@@ -46,13 +50,14 @@ export interface OperationOption {
 }
 
 /**
- * One operation of a node, defined in its own file (`actions/<value>.ts`): its literal parameters,
+ * One operation of the node, defined in its own file (`actions/<resource>/<value>.operation.ts`): its
+ * entry in its resource's Operation picker (with n8n's `action` text), its literal parameters,
  * `prepare` (an item's parameters, read by name, into a checked request: nothing is sent) and
  * `execute` for one item or `executeAll` for all of them at once (waiting on many videos).
  */
 export interface Operation<R = unknown> {
 	option: OperationOption;
-	/** Parameters of this operation, without the `operation` display option (the node adds it). */
+	/** Parameters of this operation, without the `resource` and `operation` display options (the node's description adds them). */
 	properties: INodeProperties[];
 	/** Names of the node's outputs while this operation is chosen, when it has more than one. */
 	outputs?: readonly string[];
@@ -60,13 +65,21 @@ export interface Operation<R = unknown> {
 	charged?: boolean;
 	/** Reads video tasks, whose cost the execution's spend learns: output items show the spend. */
 	reportsSpend?: boolean;
-	prepare(run: Run, index: number): Promise<R>;
+	prepare(ctx: OperationContext, index: number): Promise<R>;
 	/** Checks that need the service (a model's limits) or all items (shared idempotency keys), before any item is sent. */
-	check?(run: Run, items: Array<Prepared<R>>): Promise<Map<number, VisionStoryError>>;
+	check?(ctx: OperationContext, items: Array<Prepared<R>>): Promise<Map<number, VisionStoryError>>;
 	/** Validate Only: the credits one item would cost, where a price is known. */
-	estimate?(run: Run, request: R): Promise<number | undefined>;
-	execute?(run: Run, item: Prepared<R>): Promise<INodeExecutionData[]>;
+	estimate?(ctx: OperationContext, request: R): Promise<number | undefined>;
+	execute?(ctx: OperationContext, item: Prepared<R>): Promise<INodeExecutionData[]>;
 	/** Items `execute` runs at once, where fewer than the router's five suit the endpoint (long uploads, slow models). */
 	concurrency?: number;
-	executeAll?(run: Run, items: Array<Prepared<R>>): Promise<ItemOutcome[]>;
+	executeAll?(ctx: OperationContext, items: Array<Prepared<R>>): Promise<ItemOutcome[]>;
+}
+
+/** A resource of the node: its entry in the Resource picker and its operations, listed once. */
+export interface Resource {
+	option: Omit<OperationOption, 'action'>;
+	/** The operation its picker starts on. */
+	defaultOperation: string;
+	operations: readonly Operation[];
 }

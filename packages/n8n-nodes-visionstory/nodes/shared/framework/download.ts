@@ -4,11 +4,13 @@ import { isAborted, redactText, VisionStoryError } from '../api/errors';
 import { binaryFromDownload, withBinary } from '../n8n/binary';
 import { Slots } from '../api/concurrency';
 import type { Outcome, TaskKind, VideoResult, VideoTask } from '../api/tasks';
-import type { ItemOutcome, Run } from './action';
+import type { ItemOutcome, OperationContext } from './action';
 import { videoMoney } from './spend';
 
-/** What fetching a file needs of the run. */
-type Scope = Pick<Run, 'context' | 'signal'> & { client: Pick<Run['client'], 'download'> };
+/** What fetching a file needs of the operation's context. */
+type Scope = Pick<OperationContext, 'n8n' | 'signal'> & {
+	client: Pick<OperationContext['client'], 'download'>;
+};
 
 /** What a result file is, and how the user gets it again when it cannot be fetched now. */
 export interface ResultFile {
@@ -49,7 +51,7 @@ async function fetchOnce(scope: Scope, file: ResultFile) {
 		.download(file.url, { signal: scope.signal })
 		.then(
 			async (download) =>
-				await binaryFromDownload(scope.context, download, file.fallbackName, file.fallbackMime),
+				await binaryFromDownload(scope.n8n, download, file.fallbackName, file.fallbackMime),
 		)
 		.then(
 			(binary) => ({ ok: true as const, binary }),

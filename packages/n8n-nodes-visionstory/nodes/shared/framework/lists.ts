@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Draft } from '../api/client';
 import type { RequestOf } from '../api/contract';
-import type { Run } from './action';
+import type { OperationContext } from './action';
 import { param } from './params';
 
 /** The paged list operations, and the field of each page holding its entries. */
@@ -17,9 +17,9 @@ const ENTRIES = {
 export type ListName = keyof typeof ENTRIES;
 
 /** How many entries item `index` asks for: Return All, else Limit (default 50). */
-export function wantedOf(run: Run, index: number): number {
-	if (param.boolean(run.context, 'returnAll', index)) return Infinity;
-	return param.number(run.context, 'limit', index) ?? 50;
+export function wantedOf(ctx: OperationContext, index: number): number {
+	if (param.boolean(ctx.n8n, 'returnAll', index)) return Infinity;
+	return param.number(ctx.n8n, 'limit', index) ?? 50;
 }
 
 /**
@@ -30,7 +30,7 @@ export function wantedOf(run: Run, index: number): number {
  * added to its entries (the library a voice is from); only their entries count towards `wanted`.
  */
 export async function listEntries<N extends ListName>(
-	run: Run,
+	ctx: OperationContext,
 	name: N,
 	filters: Draft<RequestOf<N>>,
 	sizes: {
@@ -44,11 +44,11 @@ export async function listEntries<N extends ListName>(
 	let cursor: number | undefined;
 	do {
 		const limit = sizes.onePage ?? Math.min(sizes.pageSize, sizes.wanted - found.length);
-		const request = run.client.validate(name, { ...filters, cursor, limit });
-		const page: { next_cursor?: number | null } & Record<string, unknown> = await run.client.send(
+		const request = ctx.client.validate(name, { ...filters, cursor, limit });
+		const page: { next_cursor?: number | null } & Record<string, unknown> = await ctx.client.send(
 			name,
 			request,
-			{ signal: run.signal },
+			{ signal: ctx.signal },
 		);
 		for (const [field, added] of Object.entries(sizes.fields ?? { [ENTRIES[name]]: undefined })) {
 			const entries = page[field];

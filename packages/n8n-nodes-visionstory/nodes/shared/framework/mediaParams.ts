@@ -169,8 +169,8 @@ export class ItemMedia {
 	}
 
 	/** Throws every problem found, naming its field. */
-	check(operation: string): void {
-		if (this.issues.length) throw invalidInput(operation, this.issues);
+	check(endpoint: string): void {
+		if (this.issues.length) throw invalidInput(endpoint, this.issues);
 	}
 
 	private read(params: Params, name: string, extractValue = false): void {

@@ -9,6 +9,15 @@ export function isToolRun(context: IExecuteFunctions): boolean {
 	return context.getNode().type.endsWith('Tool');
 }
 
+/**
+ * Whether an AI Agent made this tool call. n8n's AI Agent has the engine run the tool as a node of
+ * the execution and hands it the call's arguments with the call's `toolCallId` (1.x and 2.x alike);
+ * the MCP Server Trigger and other callers of n8n's tool wrapper hand over the arguments alone.
+ */
+export function isAgentToolCall(items: INodeExecutionData[]): boolean {
+	return items.some((item) => typeof item.json?.toolCallId === 'string');
+}
+
 /** The most JSON characters one tool result holds (about 4,000 tokens): lists beyond it are cut, with a note. */
 export const MAX_TOOL_RESULT_CHARS = 16_000;
 /** A single string field beyond this is shortened (a transcript, captions, an understand answer). */

@@ -6,11 +6,18 @@ import { VisionStoryError } from '../api/errors';
 import { repeatedKeys } from '../api/idempotency';
 import { DEFAULT_REQUESTS_PER_SECOND } from '../api/requestBudget';
 import type { Outcome, RunOptions, TaskJob, TaskKind, VideoResult } from '../api/tasks';
-import { notFoundError, readTasks, TalkingVideoList, taskFailedError } from '../api/tasks';
+import {
+	notFoundError,
+	readTasks,
+	runTasks,
+	TalkingVideoList,
+	taskFailedError,
+} from '../api/tasks';
 import type { MediaInput } from '../n8n/binary';
 import { mediaParts } from '../n8n/binary';
+import { requestBudgetOf } from '../n8n/client';
 import type { RequestBudget } from '../api/requestBudget';
-import type { ItemOutcome, Prepared, Run } from './action';
+import type { ItemOutcome, Prepared, OperationContext } from './action';
 import { idempotencyContext } from './action';
 import { videoItems } from './download';
 import { param } from './params';
@@ -44,7 +51,7 @@ function itemList(numbers: number[]): string {
  * each is refused before anything is sent.
  */
 export function repeatedKeyErrors(
-	operation: string,
+	endpoint: string,
 	items: Array<{ index: number; key?: string | null }>,
 ): Map<number, VisionStoryError> {
 	const errors = new Map<number, VisionStoryError>();
@@ -52,7 +59,7 @@ export function repeatedKeyErrors(
 	for (const [key, positions] of repeatedKeys(keys)) {
 		const error = new VisionStoryError({
 			category: 'validation',
-			operation,
+			operation: endpoint,
 			message: 'Invalid input',
 			issues: [
 				{
@@ -117,7 +124,7 @@ export function downloadFieldOf(
 
 /** Each item's submission for `runTasks`: its request, files and idempotency context, and its time limit. */
 export function videoJobs(
-	run: Run,
+	ctx: OperationContext,
 	items: Array<
 		Prepared<CreateRequest<'createTalkingVideo'>> | Prepared<CreateRequest<'createAiVideo'>>
 	>,
@@ -125,32 +132,65 @@ export function videoJobs(
 ): TaskJob[] {
 	return items.map((item) => {
 		const call: CallOptions = {
-			idempotencyContext: idempotencyContext(run, item.index),
-			media: mediaParts(run.context, item.request.media),
+			idempotencyContext: idempotencyContext(ctx, item.index),
+			media: mediaParts(ctx.n8n, item.request.media),
 		};
 		return {
 			request: item.request.request,
 			call,
 			// A key the user set may have made a video before, in any execution.
-			keyMayRepeat: run.keysMayRepeat === true || item.request.request.client_request_id != null,
-			timeoutMs: timeoutOf(run.context, item.index, settings.waitForCompletion),
+			keyMayRepeat: ctx.keysMayRepeat === true || item.request.request.client_request_id != null,
+			timeoutMs: timeoutOf(ctx.n8n, item.index, settings.waitForCompletion),
 		};
 	});
 }
 
 /** How `runTasks` waits: the settings, the run's cancel signal, the credential's budget and a log line for n8n's log. */
 export function taskRunOptions(
-	run: Run,
+	ctx: OperationContext,
 	settings: WaitSettings,
 	budget: RequestBudget,
 ): RunOptions {
-	const { logger } = run.context;
+	const { logger } = ctx.n8n;
 	return {
 		...settings,
-		signal: run.signal,
+		signal: ctx.signal,
 		budget,
-		log: logger ? { to: logger, node: run.context.getNode().name } : undefined,
+		log: logger ? { to: logger, node: ctx.n8n.getNode().name } : undefined,
 	};
+}
+
+/** A video create's items: talking videos or AI videos. */
+type CreateItems =
+	| Array<Prepared<CreateRequest<'createTalkingVideo'>>>
+	| Array<Prepared<CreateRequest<'createAiVideo'>>>;
+
+/**
+ * What both video creates do with their checked items: submit every one, wait on all of them
+ * together (when waiting), then stream the finished videos into binary (when asked: Download Result,
+ * on by default when waiting, off on the tool variant). The creates differ only in kind and requests.
+ */
+export async function createVideos(
+	ctx: OperationContext,
+	kind: TaskKind,
+	items: CreateItems,
+): Promise<ItemOutcome[]> {
+	const settings = waitSettings(ctx.n8n);
+	const budget = await requestBudgetOf(ctx.n8n, settings.requestsPerSecond);
+	const results = await runTasks(
+		ctx.client,
+		kind,
+		videoJobs(ctx, items, settings),
+		taskRunOptions(ctx, settings, budget),
+	);
+	const fields = items.map((item) =>
+		downloadFieldOf(
+			ctx.n8n,
+			item.index,
+			settings.waitForCompletion && param.boolean(ctx.n8n, 'downloadResult', item.index, true),
+		),
+	);
+	return await videoItems(ctx, kind, results, fields);
 }
 
 /**
@@ -160,14 +200,14 @@ export function taskRunOptions(
  * when waiting.
  */
 export async function checkVideos(
-	run: Run,
+	ctx: OperationContext,
 	kind: TaskKind,
 	items: Array<Prepared<string>>,
 	budget: RequestBudget,
 ): Promise<ItemOutcome[]> {
 	const ids = items.map((item) => item.request);
 	const list = kind === 'talkingVideo' ? new TalkingVideoList() : undefined;
-	const tasks = await readTasks(run.client, kind, ids, { signal: run.signal, budget, list });
+	const tasks = await readTasks(ctx.client, kind, ids, { signal: ctx.signal, budget, list });
 	const results = items.map((item): Outcome<VideoResult> => {
 		const task = tasks.get(item.request) ?? notFoundError(item.request);
 		if (task instanceof VisionStoryError) return { ok: false, error: task };
@@ -179,13 +219,13 @@ export async function checkVideos(
 	);
 	const fields = items.map((item, position) =>
 		downloadFieldOf(
-			run.context,
+			ctx.n8n,
 			item.index,
-			finished[position] && param.boolean(run.context, 'downloadResult', item.index),
+			finished[position] && param.boolean(ctx.n8n, 'downloadResult', item.index),
 		),
 	);
 	return await videoItems(
-		run,
+		ctx,
 		kind,
 		results,
 		fields,

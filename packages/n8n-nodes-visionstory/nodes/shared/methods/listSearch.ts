@@ -6,7 +6,7 @@ import type {
 
 import type { AssetDto, AvatarDto, VoiceDto } from '../api/contract';
 import { createN8nClient } from '../n8n/client';
-import { statusLabel } from '../ui/statuses';
+import { statusLabel } from '../descriptions/statuses';
 
 /** Searchable pickers for resource locators; the service has no text search, so filtering is local. */
 

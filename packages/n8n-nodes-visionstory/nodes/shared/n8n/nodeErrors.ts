@@ -100,3 +100,22 @@ export function errorItem(
 		: { error: message, ...details };
 	return { json, pairedItem: { item: itemIndex } };
 }
+
+/**
+ * A failed tool call that n8n's tool wrapper passes on (the MCP Server Trigger): n8n keeps the
+ * message and the description of a NodeOperationError ("message\n\nDetails: hint") and marks the
+ * MCP result as an error only when the tool throws. The ids a client acts on go in the message.
+ */
+export function toolCallError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+	label: FieldLabeler = () => undefined,
+): NodeOperationError {
+	const { message, hint, video_id: videoId } = errorDetails(error, label);
+	const ids = videoId === undefined ? '' : ` (video_id: ${[videoId].flat().join(', ')})`;
+	return new NodeOperationError(node, `${message}${ids}`, {
+		itemIndex,
+		description: typeof hint === 'string' ? hint : undefined,
+	});
+}

@@ -1,0 +1,190 @@
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { binaryFromDownload, withBinary } from '../../../shared/n8n/binary';
+import type {
+	Operation,
+	OperationOption,
+	Prepared,
+	OperationContext,
+} from '../../../shared/framework/action';
+import { optional } from '../../../shared/framework/mapping';
+import { param } from '../../../shared/framework/params';
+import {
+	maxCreditsPerExecution,
+	outputBinaryPropertyOption,
+	validateOnly,
+} from '../../../shared/descriptions/parameters';
+import type { SpeechRequest } from './longSpeech';
+import { checkedSpeech, joinParts, speechEstimate, sum, synthesizeParts } from './longSpeech';
+
+const option: OperationOption = {
+	name: 'Synthesize',
+	value: 'synthesize',
+	action: 'Convert text to speech',
+	description: 'Turn a text of any length into one MP3 spoken by a voice of your choice',
+};
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default:
+			'Turn a text into speech (MP3) with a voice (voice ID from the voices tool). Costs 2 credits per started 1,000 characters. Returns duration_sec, characters, cost_credit and audio_id; the MP3 itself is not part of this answer (the service keeps no copy and gives no URL). Next: a talking video can speak the same text with the same voice.',
+		displayOptions: { show: { '@tool': [true] } },
+		description:
+			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
+	},
+	{
+		displayName: 'Text',
+		name: 'text',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		description:
+			"What to say, up to 100,000 characters. A text longer than 3,000 characters is spoken in parts, cut between paragraphs or sentences, and joined into one MP3. Charged per character: the cost is in the output (cost_credit); current prices are on VisionStory's pricing page.",
+	},
+	{
+		displayName: 'Voice',
+		name: 'voiceId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'A public voice or one you cloned',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: {
+					searchListMethod: 'searchVoices',
+					searchable: true,
+					searchFilterRequired: false,
+				},
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
+		],
+	},
+	{
+		displayName: 'Speech Rate',
+		name: 'speechRate',
+		type: 'options',
+		options: [
+			{ name: 'Slow', value: 'slow' },
+			{ name: 'Normal', value: 'normal' },
+			{ name: 'Fast', value: 'fast' },
+		],
+		default: 'normal',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. welcome.mp3',
+				description: 'Name of the MP3 file in the output',
+			},
+			{
+				displayName: 'Locale',
+				name: 'locale',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. en-GB',
+				description: "Steers pronunciation and accent (BCP 47); defaults to the voice's own locale",
+			},
+			maxCreditsPerExecution,
+			outputBinaryPropertyOption,
+			validateOnly,
+		],
+	},
+];
+
+/** One item's text, voice and settings, read by name; a longer text is cut into its parts here, before anything is sent. */
+async function prepare(ctx: OperationContext, index: number): Promise<SpeechRequest> {
+	const context = ctx.n8n;
+	return checkedSpeech({
+		text: param.string(context, 'text', index),
+		voice_id: param.id(context, 'voiceId', index),
+		locale: optional(param.collection(context, 'options', index).locale),
+		speech_rate: optional(param.string(context, 'speechRate', index)),
+	});
+}
+
+/** What the whole text costs: every part is charged on its own. */
+async function estimate(_ctx: OperationContext, request: SpeechRequest): Promise<number> {
+	return speechEstimate(request);
+}
+
+/**
+ * The MP3 goes to binary; duration, characters and cost to JSON. A text longer than one call takes is
+ * spoken in parts with the same voice, locale and speed, joined into one MP3.
+ */
+async function execute(
+	ctx: OperationContext,
+	item: Prepared<SpeechRequest>,
+): Promise<INodeExecutionData[]> {
+	const context = ctx.n8n;
+	const { parts, ...request } = item.request;
+	const options = param.collection(context, 'options', item.index);
+	const chosenName = optional(options.fileName)?.replace(/\.mp3$/i, '');
+	const field = String(options.outputBinaryProperty || 'data');
+	if (parts.length <= 1) {
+		const audio = await ctx.client.synthesizeSpeech(request, { signal: ctx.signal });
+		const name = chosenName ?? `speech-${audio.metadata.audio_id ?? request.voice_id}`;
+		const binary = await binaryFromDownload(
+			context,
+			{ stream: audio.stream, mimeType: audio.mimeType },
+			name,
+			'audio/mpeg',
+		);
+		const json: IDataObject = {
+			...audio.metadata,
+			voice_id: request.voice_id,
+			mime_type: audio.mimeType,
+			file_name: binary.fileName,
+			parts: 1,
+		};
+		return [withBinary({ json }, field, binary)];
+	}
+	// Refused whole before the first part, rather than charged for some parts and stopped at the cap.
+	ctx.client.ensureRoom('synthesizeSpeech', speechEstimate(item.request));
+	const audios = await synthesizeParts(ctx, item.request);
+	const joined = joinParts(audios);
+	const binary = await context.helpers.prepareBinaryData(
+		joined.mp3,
+		`${chosenName ?? `speech-${request.voice_id}`}.mp3`,
+		'audio/mpeg',
+	);
+	const milliseconds = (seconds: number) => Math.round(seconds * 1000) / 1000;
+	const json: IDataObject = {
+		duration_sec: milliseconds(joined.durationSec),
+		characters: sum(audios.map((a) => a.metadata.characters)),
+		cost_credit: sum(audios.map((a) => a.metadata.cost_credit)),
+		audio_ids: audios.map((a) => a.metadata.audio_id ?? null),
+		voice_id: request.voice_id,
+		mime_type: 'audio/mpeg',
+		file_name: binary.fileName,
+		parts: parts.length,
+		part_durations_sec: joined.partDurationsSec.map(milliseconds),
+	};
+	return [withBinary({ json }, field, binary)];
+}
+
+/** Long speech sends several charged calls per item, none of them the request as a whole: charged by this flag, priced by its own estimate. */
+export const synthesize: Operation<SpeechRequest> = {
+	option,
+	properties,
+	charged: true,
+	prepare,
+	estimate,
+	execute,
+};

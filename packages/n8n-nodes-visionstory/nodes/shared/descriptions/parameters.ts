@@ -1,0 +1,227 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+export const waitForCompletionAsTool: INodeProperties = {
+	displayName: 'Wait for Completion',
+	name: 'waitForCompletion',
+	type: 'boolean',
+	default: false,
+	noDataExpression: true,
+	displayOptions: { show: { '@tool': [true] } },
+	description:
+		'Whether the tool waits until the video is rendered (minutes). Off: it answers at once with the video ID and the model checks on it with a Check Status tool.',
+};
+
+export const downloadResultWhenWaiting: INodeProperties = {
+	displayName: 'Download Result',
+	name: 'downloadResult',
+	type: 'boolean',
+	default: true,
+	description: 'Whether to put a finished video into a binary field of the output item',
+	displayOptions: { show: { waitForCompletion: [true] }, hide: { '@tool': [true] } },
+};
+
+/**
+ * As a tool, files stay out unless asked for: n8n hands a model only the JSON of a tool's output and
+ * drops its binary data (with a log line), so a download would cost time and memory for nothing.
+ */
+
+export const downloadResultWhenWaitingAsTool: INodeProperties = {
+	displayName: 'Download Result',
+	name: 'downloadResult',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to download the file into the tool’s output. An AI model gets only the JSON (the URL is in it): n8n drops a tool’s files, so leave this off unless you need the file in the execution data.',
+	displayOptions: { show: { '@tool': [true], waitForCompletion: [true] } },
+};
+
+export const downloadResultAsTool: INodeProperties = {
+	displayName: 'Download Result',
+	name: 'downloadResult',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to download the file into the tool’s output. An AI model gets only the JSON (the URL is in it): n8n drops a tool’s files, so leave this off unless you need the file in the execution data.',
+	displayOptions: { show: { '@tool': [true] } },
+};
+
+export const outputBinaryPropertyWhenWaiting: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'outputBinaryProperty',
+	type: 'string',
+	default: 'data',
+	hint: 'The name of the output binary field to put the file in',
+	displayOptions: { show: { waitForCompletion: [true], downloadResult: [true] } },
+};
+
+export const pollIntervalSeconds: INodeProperties = {
+	displayName: 'Poll Interval (Seconds)',
+	name: 'pollIntervalSeconds',
+	type: 'number',
+	typeOptions: { minValue: 5 },
+	default: 10,
+	noDataExpression: true,
+	displayOptions: { show: { waitForCompletion: [true] } },
+	description:
+		'How often to check on the videos (applies to all items); VisionStory asks for at least 5 seconds',
+};
+
+export const timeoutMinutes: INodeProperties = {
+	displayName: 'Timeout (Minutes)',
+	name: 'timeoutMinutes',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 30,
+	displayOptions: { show: { waitForCompletion: [true] } },
+	description:
+		'How long to wait for each video before giving up. The video keeps rendering after a timeout; the error names its ID so you can fetch it later.',
+};
+
+export const idempotencyKey: INodeProperties = {
+	displayName: 'Idempotency Key',
+	name: 'idempotencyKey',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. order-1234',
+	description:
+		'Sending the same key again within 24 hours returns the original video instead of creating and charging a new one. Leave empty to let the node derive one per execution and item.',
+};
+
+export const maxCreditsPerExecution: INodeProperties = {
+	displayName: 'Max Credits per Execution',
+	name: 'maxCreditsPerExecution',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 0 },
+	default: 0,
+	description:
+		"Refuse, before sending and with nothing charged, any call that would take this execution's VisionStory spend (all VisionStory nodes and tool calls of the execution together) past this many credits; 0 uses the credential's default (none when that is 0 too)",
+};
+
+export const requestsPerSecond: INodeProperties = {
+	displayName: 'Requests per Second',
+	name: 'requestsPerSecond',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
+	default: 5,
+	noDataExpression: true,
+	description:
+		'The most submissions and status checks the node sends to VisionStory per second, for all items together and shared with other executions on the same credential. The node slows down by itself when VisionStory answers that the key sends too many requests, and speeds up again slowly.',
+};
+
+export const validateOnly: INodeProperties = {
+	displayName: 'Validate Only',
+	name: 'validateOnly',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to only check every item and return its estimated cost, sending nothing that is charged (a dry ctx)',
+};
+
+export const downloadResult: INodeProperties = {
+	displayName: 'Download Result',
+	name: 'downloadResult',
+	type: 'boolean',
+	default: true,
+	description: 'Whether to put a finished video into a binary field of the output item',
+	displayOptions: { hide: { '@tool': [true] } },
+};
+
+export const outputBinaryProperty: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'outputBinaryProperty',
+	type: 'string',
+	default: 'data',
+	hint: 'The name of the output binary field to put the file in',
+	displayOptions: { show: { downloadResult: [true] } },
+};
+
+export const returnAll: INodeProperties = {
+	displayName: 'Return All',
+	name: 'returnAll',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return all results or only up to a given limit',
+};
+
+export const limit: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	displayOptions: { show: { returnAll: [false] } },
+	description: 'Max number of results to return',
+};
+
+export const outputBinaryPropertyOption: INodeProperties = {
+	displayName: 'Put Output File in Field',
+	name: 'outputBinaryProperty',
+	type: 'string',
+	default: 'data',
+	hint: 'The name of the output binary field to put the file in',
+};
+
+export const spendOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [maxCreditsPerExecution, validateOnly],
+};
+
+/** Where a media file comes from, for a list of media (References, Inputs). */
+export const mediaSources: INodePropertyOptions[] = [
+	{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
+	{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
+	{
+		name: 'Asset',
+		value: 'asset',
+		description: 'A file already in your VisionStory asset library',
+	},
+];
+
+/** The fields of one entry of a list of media, each shown for its source. */
+export const mediaEntryBinaryProperty: INodeProperties = {
+	displayName: 'Input Binary Field',
+	name: 'binaryProperty',
+	type: 'string',
+	default: 'data',
+	displayOptions: { show: { source: ['binary'] } },
+	hint: 'The name of the input binary field containing the file',
+};
+
+export const mediaEntryUrl: INodeProperties = {
+	displayName: 'URL',
+	name: 'url',
+	type: 'string',
+	default: '',
+	placeholder: 'https://example.com/file',
+	displayOptions: { show: { source: ['url'] } },
+	description: 'Public URL of the file',
+};
+
+export const mediaEntryAssetId: INodeProperties = {
+	displayName: 'Asset ID',
+	name: 'assetId',
+	type: 'string',
+	default: '',
+	displayOptions: { show: { source: ['asset'] } },
+	description: 'ID of a file in your VisionStory asset library (see the Asset node)',
+};
+
+/** A video task's statuses, to filter a list by, labelled as everywhere (`descriptions/statuses.ts`). */
+export const videoStatuses: INodePropertyOptions[] = [
+	{ name: 'Queued', value: 'queued', description: 'Waiting to render (status queued)' },
+	{ name: 'Rendering', value: 'creating', description: 'Rendering (status creating)' },
+	{
+		name: 'Ready',
+		value: 'created',
+		description: 'Rendered; the video can be downloaded (status created)',
+	},
+	{
+		name: 'Failed',
+		value: 'failed',
+		description: 'Failed; its credits were refunded (status failed)',
+	},
+];
