@@ -53,6 +53,25 @@ module.exports = {
 			from: { path: `${NODES}(VisionStory[^/]+)/` },
 			to: { path: `${NODES}VisionStory`, pathNot: `${NODES}$1/` },
 		},
+		{
+			name: 'node-red-reaches-the-client-through-one-adapter',
+			comment:
+				'The Node-RED package shares the VisionStory client through its build; only src/api.ts imports it, so a change inside api/ touches one file',
+			severity: 'error',
+			from: {
+				path: '^packages/node-red-visionstory/src/',
+				pathNot: '^packages/node-red-visionstory/src/api\\.ts$',
+			},
+			to: { path: '^packages/n8n-nodes-visionstory/' },
+		},
+		{
+			name: 'node-red-takes-only-the-api-layer',
+			comment:
+				'Nothing of n8n reaches the Node-RED package: only nodes/shared/api, which has no n8n in it',
+			severity: 'error',
+			from: { path: '^packages/node-red-visionstory/' },
+			to: { path: '^packages/n8n-nodes-visionstory/', pathNot: `${NODES}shared/api/` },
+		},
 		{ name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
 	],
 	options: {

@@ -3,7 +3,8 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 // The repository's own code: tests, scripts and benchmarks. The n8n package lints itself with n8n's
-// default config (packages/n8n-nodes-visionstory/eslint.config.mjs, run by `n8n-node lint`).
+// default config (packages/n8n-nodes-visionstory/eslint.config.mjs, run by `n8n-node lint`); the
+// Node-RED package's sources (packages/node-red-visionstory/src) are linted here.
 export default tseslint.config(
 	{
 		ignores: [
@@ -14,7 +15,7 @@ export default tseslint.config(
 			'out/**',
 			'**/*.js',
 			'**/*.mjs',
-			'packages/**',
+			'packages/n8n-nodes-visionstory/**',
 		],
 	},
 	{

@@ -1,43 +1,22 @@
 /**
  * npm run screenshots: the README's pictures, taken headlessly in the real n8n editor with Debian's
- * Chromium (apt-get install chromium), against the emulator. Writes docs/screenshots/*.png.
+ * Chromium (installed with apt-get when missing), against the emulator. Writes docs/screenshots/*.png.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Page } from 'playwright-core';
-import { chromium } from 'playwright-core';
 
 import { startEmulator } from '../test/emulator';
 import { startCallbackServer } from './n8n/callbackServer';
+import { dismissPopups, launchChromium, signIn } from './n8n/editor';
 import { repoRoot } from './n8n/installSteps';
 import { freePort } from './n8n/ports';
-import { N8nRest, TEST_OWNER } from './n8n/rest';
+import { N8nRest } from './n8n/rest';
 import { prepareSession } from './n8n/session';
 import { lineFromArg } from './n8n/versions';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const out = join(repoRoot(), 'docs', 'screenshots');
-
-async function signIn(page: Page, baseUrl: string): Promise<void> {
-	await page.goto(`${baseUrl}/signin`);
-	await page.getByLabel(/email/i).first().fill(TEST_OWNER.email);
-	await page
-		.getByLabel(/password/i)
-		.first()
-		.fill(TEST_OWNER.password);
-	await page.getByRole('button', { name: /sign in/i }).click();
-	await page.waitForURL((url) => !url.pathname.includes('signin'), { timeout: 30_000 });
-}
-
-/** Closes the onboarding and news pop-ups a fresh n8n shows. */
-async function dismissPopups(page: Page): Promise<void> {
-	for (const name of [/skip/i, /got it/i, /close/i, /dismiss/i, /maybe later/i]) {
-		const button = page.getByRole('button', { name }).first();
-		if (await button.isVisible().catch(() => false)) await button.click().catch(() => undefined);
-	}
-	await page.keyboard.press('Escape');
-}
 
 async function shot(page: Page, name: string): Promise<void> {
 	await page.waitForTimeout(800);
@@ -59,18 +38,7 @@ async function main(): Promise<void> {
 		callbackUrl: callback.url,
 		log: (l) => console.log(l),
 	});
-	const browser = await chromium.launch({
-		executablePath: CHROMIUM,
-		args: [
-			'--no-sandbox',
-			'--disable-gpu',
-			'--disable-quic',
-			'--no-first-run',
-			'--disable-background-networking',
-			'--disable-component-update',
-			'--disable-sync',
-		],
-	});
+	const browser = await launchChromium();
 	try {
 		await session.instance.start();
 		await new N8nRest(session.instance.baseUrl).setupOwner();

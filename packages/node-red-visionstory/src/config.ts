@@ -1,0 +1,194 @@
+/**
+ * The config node: the API key (a credential, stored encrypted by Node-RED), the Base URL, the spend
+ * cap per message and the request rate; it makes each message's client, and serves the editor's
+ * pickers (avatars, voices, models) through an admin endpoint.
+ */
+import type { RequestBudget } from './api';
+import {
+	SpendLedger,
+	SpendingClient,
+	Transport,
+	VisionStoryClient,
+	VisionStoryError,
+	budgetFor,
+} from './api';
+import { NodeHttpChannel } from './channel';
+import { describe } from './errors';
+import type { Node, RED } from './red';
+import type { PickerList } from './field';
+import { PICKER_LISTS } from './field';
+
+export const DEFAULT_BASE_URL = 'https://openapi.visionstory.ai';
+const LOOPBACK_HOST = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
+
+export interface ConfigProps {
+	name?: string;
+	baseUrl?: string;
+	maxCreditsPerMessage?: string | number;
+	requestsPerSecond?: string | number;
+}
+
+export interface ConfigNode extends Node {
+	baseUrl: string;
+	cap?: number;
+	perSecond?: number;
+	/** A client for one message: its spend ledger is the message's (by _msgid), across every node it passes. */
+	clientFor(msgId: string | undefined): { client: SpendingClient; budget: RequestBudget };
+	secrets(): string[];
+}
+
+/** One ledger per message id and config node: a message's whole journey through the flow shares one cap. */
+const ledgers = new Map<string, SpendLedger>();
+const MAX_LEDGERS = 10_000;
+
+function ledgerFor(key: string): SpendLedger {
+	let ledger = ledgers.get(key);
+	if (ledger) ledgers.delete(key);
+	else ledger = new SpendLedger();
+	ledgers.set(key, ledger);
+	if (ledgers.size > MAX_LEDGERS) ledgers.delete(ledgers.keys().next().value as string);
+	return ledger;
+}
+
+/** Waiting uses a plain timer (Node-RED nodes may); the transport ends it early on close. */
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function wholeOrUndefined(value: unknown): number | undefined {
+	const n = Number(value);
+	return value === '' || value === undefined || !Number.isFinite(n) || n <= 0
+		? undefined
+		: Math.floor(n);
+}
+
+/** Why the config cannot be used, before anything is sent (a missing key, http:// off this machine). */
+export function configProblem(config: ConfigNode | undefined): VisionStoryError | undefined {
+	const problem = (message: string, hint: string) =>
+		new VisionStoryError({ category: 'validation', message, hint });
+	if (!config)
+		return problem(
+			'No VisionStory config node is selected',
+			'Open the node, choose or add a VisionStory config (API key and Base URL), and deploy. Nothing was sent.',
+		);
+	if (!config.credentials?.apiKey)
+		return problem(
+			`The VisionStory config "${config.name || config.id}" has no API key`,
+			'Enter the key (it starts with sk-vs-) in the config node and deploy. Nothing was sent.',
+		);
+	let url: URL;
+	try {
+		url = new URL(config.baseUrl);
+	} catch {
+		return problem(
+			`The Base URL "${config.baseUrl}" is not a URL`,
+			`Use ${DEFAULT_BASE_URL}. Nothing was sent.`,
+		);
+	}
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname)))
+		return problem(
+			`The Base URL (${config.baseUrl}) starts with ${url.protocol}//, which would send the API key in clear text`,
+			'Change it to start with https:// (http:// is accepted only for localhost, 127.0.0.1 or ::1). Nothing was sent.',
+		);
+	return undefined;
+}
+
+async function pickerOptions(
+	client: VisionStoryClient,
+	list: PickerList,
+): Promise<Array<{ value: string; label: string }>> {
+	switch (list) {
+		case 'avatars': {
+			const [mine, pub] = await Promise.all([
+				client.listAvatars({ is_public: false, limit: 100 }),
+				client.listAvatars({ is_public: true, limit: 100 }),
+			]);
+			return [
+				...mine.avatars.map((a) => ({ value: a.avatar_id, label: `${a.avatar_id} (mine)` })),
+				...pub.avatars.map((a) => ({ value: a.avatar_id, label: a.avatar_id })),
+			];
+		}
+		case 'voices': {
+			const voices = await client.listVoices({ limit: 500 });
+			return [...voices.my_voices, ...voices.public_voices].map((v) => ({
+				value: v.voice_id,
+				label: [v.voice_id, v.locale, v.gender].filter(Boolean).join(' · '),
+			}));
+		}
+		case 'talkingVideoModels':
+			return (await client.listTalkingVideoModels()).models.map((m) => ({
+				value: m.model_id,
+				label: m.name || m.model_id,
+			}));
+		case 'aiVideoModels':
+			return (await client.listAiVideoModels()).models.map((m) => ({
+				value: m.model_id,
+				label: m.name || m.model_id,
+			}));
+		case 'imageModels':
+			return (await client.listImageModels()).models.map((m) => ({
+				value: m.model_id,
+				label: m.name || m.model_id,
+			}));
+	}
+}
+
+export function registerConfig(RED: RED): void {
+	function VisionStoryConfig(this: ConfigNode, props: ConfigProps) {
+		RED.nodes.createNode(this, props);
+		this.name = props.name;
+		this.baseUrl =
+			String(props.baseUrl ?? '')
+				.trim()
+				.replace(/\/+$/, '') || DEFAULT_BASE_URL;
+		this.cap = wholeOrUndefined(props.maxCreditsPerMessage);
+		this.perSecond = wholeOrUndefined(props.requestsPerSecond);
+		const capSource = `Max credits per message in the VisionStory config "${props.name || this.id}"`;
+		this.secrets = () => [this.credentials?.apiKey ?? ''].filter(Boolean);
+		this.clientFor = (msgId) => {
+			const apiKey = this.credentials?.apiKey ?? '';
+			const transport = new Transport(new NodeHttpChannel(apiKey), {
+				baseUrl: this.baseUrl,
+				sleep,
+				secrets: [apiKey],
+			});
+			const ledger = msgId ? ledgerFor(`${this.id}:${msgId}`) : new SpendLedger();
+			return {
+				client: new SpendingClient(new VisionStoryClient(transport), ledger, {
+					cap: this.cap,
+					capSource,
+				}),
+				budget: budgetFor(this.baseUrl, apiKey, this.perSecond),
+			};
+		};
+	}
+	RED.nodes.registerType('visionstory-config', VisionStoryConfig, {
+		credentials: { apiKey: { type: 'password' } },
+	});
+
+	// The editor's pickers: read through the deployed config node, so the key never reaches the browser.
+	RED.httpAdmin.get(
+		'/visionstory/:config/:list',
+		RED.auth.needsPermission('visionstory-config.read'),
+		(req, res) => {
+			const list = req.params.list as PickerList;
+			const config = RED.nodes.getNode(req.params.config) as ConfigNode | undefined;
+			if (!PICKER_LISTS.includes(list)) {
+				res.status(404).json({ message: `No list "${list}"` });
+				return;
+			}
+			const problem = configProblem(config);
+			if (problem) {
+				res.status(400).json({
+					message: config
+						? problem.message
+						: 'Deploy the VisionStory config node first, then open this list again.',
+				});
+				return;
+			}
+			const { client } = config!.clientFor(undefined);
+			pickerOptions(client, list).then(
+				(options) => res.json(options),
+				(error: unknown) => res.status(502).json(describe(error, config!.secrets())),
+			);
+		},
+	);
+}

@@ -1,0 +1,105 @@
+import { ALL_MEDIA_MIME_TYPES } from '../api';
+import type { Context } from '../context';
+import { mediaFields } from '../fields';
+import { MEDIA_SOURCES, mediaInput, mediaRef } from '../media';
+import type { NodeSpec } from '../spec';
+import { refsOf } from './refs';
+
+const ANALYZE = ['analyze'];
+
+/** The answer's JSON Schema: typed in, or built from field names (every one a required text). */
+function schemaOf(c: Context): Record<string, unknown> {
+	if ((c.text('schemaMode') ?? 'fields') === 'json') {
+		const schema = c.json('jsonSchema');
+		if (!schema || typeof schema !== 'object')
+			return c.fail('jsonSchema', 'must be a JSON Schema object');
+		return schema as Record<string, unknown>;
+	}
+	const names = c.ids('fields');
+	if (!names.length) return c.fail('fields', 'needs at least one field name');
+	return {
+		type: 'object',
+		properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])),
+		required: names,
+	};
+}
+
+export const understand: NodeSpec = {
+	type: 'visionstory-understand',
+	label: 'understand',
+	icon: 'visionstory-understand.svg',
+	summary: 'Images, audio or video to JSON in the shape you ask for.',
+	operations: [
+		{
+			value: 'analyze',
+			label: 'Analyze',
+			description:
+				'Answer a prompt about up to 8 media inputs, as JSON of your schema (1 credit per input)',
+			run: async (c) => {
+				const inputs = refsOf(c, ALL_MEDIA_MIME_TYPES, 'inputs') ?? [
+					mediaRef(mediaInput(c, 'input', ALL_MEDIA_MIME_TYPES)),
+				];
+				return {
+					payload: await c.call('understandMedia', {
+						inputs,
+						prompt: c.required('prompt'),
+						schema: schemaOf(c),
+					}),
+				};
+			},
+		},
+	],
+	fields: [
+		...mediaFields('input', 'Media', ANALYZE, MEDIA_SOURCES),
+		{
+			name: 'inputs',
+			label: 'Several inputs',
+			type: 'json',
+			default: '',
+			ops: ANALYZE,
+			override: true,
+			placeholder: '[{"url":"https://…"},{"assetId":"asset_…"}]',
+			tip: 'Instead of the one above: a JSON array of {url}, {assetId} or Buffers (at most 8). Or msg.inputs.',
+		},
+		{
+			name: 'prompt',
+			label: 'Prompt',
+			type: 'text',
+			default: '',
+			ops: ANALYZE,
+			override: true,
+			tip: 'Or msg.prompt.',
+		},
+		{
+			name: 'schemaMode',
+			label: 'Answer shape',
+			type: 'select',
+			default: 'fields',
+			ops: ANALYZE,
+			options: [
+				['fields', 'Field names'],
+				['json', 'JSON Schema'],
+			],
+		},
+		{
+			name: 'fields',
+			label: 'Fields',
+			type: 'string',
+			default: '',
+			ops: ANALYZE,
+			override: true,
+			showIf: { field: 'schemaMode', values: ['fields'] },
+			placeholder: 'title, summary, mood',
+		},
+		{
+			name: 'jsonSchema',
+			label: 'JSON Schema',
+			type: 'json',
+			default: '',
+			ops: ANALYZE,
+			override: true,
+			showIf: { field: 'schemaMode', values: ['json'] },
+			placeholder: '{"type":"object","properties":{…}}',
+		},
+	],
+};

@@ -1,0 +1,66 @@
+/**
+ * Builds the Node-RED package: one bundle (dist/visionstory.js) holding the nodes and the shared
+ * VisionStory client with zod, so nothing of the client is copied into the repository and the package
+ * has no runtime dependencies; per node set a small entry file and its editor HTML, generated from the
+ * same specs the runtime reads; the icons beside them (Node-RED looks in dist/icons).
+ *
+ *   tsx scripts/node-red/build.ts
+ */
+import { build } from 'esbuild';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import {
+	actionNodeHtml,
+	configNodeHtml,
+	watchNodeHtml,
+} from '../../packages/node-red-visionstory/src/editor/html';
+import { ACTION_NODES } from '../../packages/node-red-visionstory/src/nodes';
+import { NODE_RED_PACKAGE_DIR } from './paths';
+
+/** A node set's file name: its type without the prefix (dist/talking-video.js). */
+export function fileOf(type: string): string {
+	return type.replace(/^visionstory-/, '');
+}
+
+export async function buildNodeRedPackage(): Promise<void> {
+	const dist = join(NODE_RED_PACKAGE_DIR, 'dist');
+	rmSync(dist, { recursive: true, force: true });
+	mkdirSync(dist, { recursive: true });
+	await build({
+		entryPoints: [join(NODE_RED_PACKAGE_DIR, 'src', 'index.ts')],
+		outfile: join(dist, 'visionstory.js'),
+		bundle: true,
+		platform: 'node',
+		target: 'node20',
+		format: 'cjs',
+		minify: true,
+		sourcemap: false,
+		legalComments: 'linked',
+		logLevel: 'warning',
+	});
+	const sets: Array<[string, string]> = [
+		['visionstory-config', configNodeHtml()],
+		...ACTION_NODES.map((spec): [string, string] => [spec.type, actionNodeHtml(spec)]),
+		['visionstory-watch', watchNodeHtml()],
+	];
+	for (const [type, html] of sets) {
+		writeFileSync(
+			join(dist, `${fileOf(type)}.js`),
+			`module.exports = require('./visionstory.js').nodes[${JSON.stringify(type)}];\n`,
+		);
+		writeFileSync(join(dist, `${fileOf(type)}.html`), html);
+	}
+	cpSync(join(NODE_RED_PACKAGE_DIR, 'icons'), join(dist, 'icons'), { recursive: true });
+}
+
+if (require.main === module) {
+	const started = Date.now();
+	buildNodeRedPackage().then(
+		() => console.log(`node-red-visionstory built in ${Date.now() - started} ms`),
+		(error: unknown) => {
+			console.error(error);
+			process.exit(1);
+		},
+	);
+}

@@ -1,0 +1,96 @@
+/**
+ * The test tab the suite deploys beside the examples: HTTP endpoints around the nodes, so a test drives
+ * a flow and reads its result, and a watch node recording into the global context.
+ */
+import {
+	fn,
+	httpIn,
+	httpOut,
+	resultsEndpoint,
+	type FlowNode,
+} from '../../../scripts/node-red/examples';
+
+const T = 'vs-tests';
+
+/** The test tab: POST /vs/talking runs a talking-video batch; GET /vs/watched and /vs/results read the recorders. */
+export function testTab(): FlowNode[] {
+	return [
+		{ id: T, type: 'tab', label: 'VisionStory tests', disabled: false, info: '' },
+		httpIn('t-in', T, 'post', '/vs/talking', 't-prep'),
+		fn(
+			't-prep',
+			T,
+			'request',
+			'msg.avatarId = msg.payload.avatarId; msg.voiceId = msg.payload.voiceId; msg.payload = msg.payload.texts; return msg;',
+			[['t-talking']],
+		),
+		{
+			id: 't-talking',
+			type: 'visionstory-talking-video',
+			z: T,
+			name: 'talking videos',
+			config: 'vs-config',
+			operation: 'create',
+			scriptType: 'text',
+			waitForCompletion: true,
+			pollIntervalSeconds: 5,
+			timeoutMinutes: 5,
+			downloadResult: true,
+			outputFile: '',
+			x: 0,
+			y: 0,
+			wires: [['t-summary']],
+		},
+		fn(
+			't-summary',
+			T,
+			'summary',
+			'msg.payload = { files: [].concat(msg.payload).map((b) => Buffer.isBuffer(b) ? b.length : null), tasks: msg.visionstory, errors: msg.errors || [] }; return msg;',
+			[['t-out']],
+		),
+		httpOut('t-out', T),
+		{
+			id: 't-catch',
+			type: 'catch',
+			z: T,
+			name: '',
+			scope: ['t-talking'],
+			uncaught: false,
+			x: 0,
+			y: 0,
+			wires: [['t-error']],
+		},
+		fn(
+			't-error',
+			T,
+			'error',
+			'msg.statusCode = 500; msg.payload = { error: msg.error }; return msg;',
+			[['t-out']],
+		),
+		{
+			id: 't-watch',
+			type: 'visionstory-watch',
+			z: T,
+			name: '',
+			config: 'vs-config',
+			events: ['talkingVideo', 'aiVideo'],
+			statuses: ['created', 'failed'],
+			pollIntervalSeconds: 5,
+			x: 0,
+			y: 0,
+			wires: [['t-watched']],
+		},
+		fn(
+			't-watched',
+			T,
+			'record',
+			"const seen = global.get('watched') || []; seen.push({ id: msg.payload.video_id, status: msg.status, topic: msg.topic }); global.set('watched', seen); return null;",
+		),
+		httpIn('t-watched-in', T, 'get', '/vs/watched', 't-watched-read'),
+		fn('t-watched-read', T, 'read', "msg.payload = global.get('watched') || []; return msg;", [
+			['t-watched-out'],
+		]),
+		httpOut('t-watched-out', T),
+		...resultsEndpoint(T),
+	];
+}

@@ -1,0 +1,223 @@
+/**
+ * The checks run on every supported Node-RED line, against one Node-RED started once (and restarted
+ * once, for the watch node): the package installed from its packed tarball, flows deployed through
+ * the admin API, results and the emulator's ledger checked.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { ensureNodeRed } from '../../../scripts/node-red/install';
+import { NodeRedInstance } from '../../../scripts/node-red/instance';
+import { installIntoUserDir, packNodeRedPackage } from '../../../scripts/node-red/package';
+import type { NodeRedLine } from '../../../scripts/node-red/versions';
+import { REPO_ROOT } from '../../../scripts/paths';
+import { startEmulator, type Emulator } from '../../emulator';
+import { firstPublicAvatarId } from '../../support/avatars';
+import { emulatorConfig, exampleFiles, preparedExamples } from '../../../scripts/node-red/examples';
+import { testTab } from './flows';
+
+const TYPES = [
+	'visionstory-config',
+	'visionstory-talking-video',
+	'visionstory-ai-video',
+	'visionstory-image',
+	'visionstory-text-to-speech',
+	'visionstory-align',
+	'visionstory-avatar',
+	'visionstory-voice',
+	'visionstory-understand',
+	'visionstory-asset',
+	'visionstory-account',
+	'visionstory-watch',
+];
+
+async function until<T>(
+	what: string,
+	read: () => Promise<T>,
+	done: (value: T) => boolean,
+	timeoutMs = 90_000,
+): Promise<T> {
+	const started = Date.now();
+	for (;;) {
+		const value = await read();
+		if (done(value)) return value;
+		if (Date.now() - started > timeoutMs)
+			throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value).slice(0, 2000)}`);
+		await new Promise((r) => setTimeout(r, 500));
+	}
+}
+
+export function describeLine(line: NodeRedLine): void {
+	describe(`Node-RED ${line.nodeRed}`, () => {
+		let emulator: Emulator;
+		let red: NodeRedInstance;
+		let avatarId: string;
+		let voiceId: string;
+		const examples = preparedExamples({ pollIntervalSeconds: 5 });
+		const timings: Record<string, number> = {};
+
+		beforeAll(async () => {
+			const started = Date.now();
+			emulator = await startEmulator({ renderMs: 1000 });
+			avatarId = await firstPublicAvatarId(emulator);
+			voiceId = 'Alice';
+			const install = await ensureNodeRed(line, () => undefined);
+			const work = join(REPO_ROOT, '.e2e', `node-red-${line.id}`);
+			rmSync(work, { recursive: true, force: true });
+			mkdirSync(work, { recursive: true });
+			const pkg = await packNodeRedPackage(join(work, 'pack'));
+			const userDir = join(work, 'user');
+			await installIntoUserDir(pkg, userDir, install.nodeBin);
+			timings.install = Date.now() - started;
+			red = await NodeRedInstance.create({ install, userDir, contextStore: 'localfilesystem' });
+			timings.start = await red.start();
+			await red.deploy([
+				...testTab(),
+				...examples.flows,
+				emulatorConfig(emulator.baseUrl, emulator.apiKey),
+			]);
+		}, 300_000);
+
+		afterAll(async () => {
+			await red?.stop();
+			await emulator?.stop();
+			console.log(`Node-RED ${line.nodeRed}: ${JSON.stringify(timings)}`);
+		});
+
+		const talking = async (body: unknown) => {
+			const response = await fetch(`${red.baseUrl}/vs/talking`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+			return { status: response.status, body: (await response.json()) as Record<string, any> };
+		};
+
+		it('loads every node of the package from its tarball, and offers its examples', async () => {
+			const sets = (await red.nodeSets()).filter(
+				(s) => s.module === '@visionstory/node-red-visionstory',
+			);
+			expect(sets.flatMap((s) => s.types).sort()).toEqual([...TYPES].sort());
+			for (const set of sets)
+				expect({ set: set.id, enabled: set.enabled, err: set.err }).toEqual({
+					set: set.id,
+					enabled: true,
+					err: undefined,
+				});
+			const editor = await (
+				await red.request('GET', '/nodes', undefined, { accept: 'text/html' })
+			).text();
+			for (const type of TYPES)
+				expect(editor).toMatch(new RegExp(`RED\\.nodes\\.registerType\\(["']${type}["']`));
+			const listed = await red.json<unknown[]>(
+				'GET',
+				'/library/examples/flows/@visionstory/node-red-visionstory',
+			);
+			expect(JSON.stringify(listed)).toContain(exampleFiles()[0].replace(/\.json$/, ''));
+		});
+
+		it('renders a batch of talking videos, waited on together, files back in order', async () => {
+			const before = emulator.ledger().length;
+			const started = Date.now();
+			const { status, body } = await talking({
+				avatarId,
+				voiceId,
+				texts: ['One.', 'Two.', 'Three.'],
+			});
+			timings.batch = Date.now() - started;
+			expect(status).toBe(200);
+			expect(body.files).toHaveLength(3);
+			for (const size of body.files) expect(size).toBeGreaterThan(1000);
+			expect(body.tasks.map((t: { status: string }) => t.status)).toEqual([
+				'created',
+				'created',
+				'created',
+			]);
+			const charged = emulator
+				.ledger()
+				.slice(before)
+				.filter((e) => e.kind === 'charge');
+			expect(charged.map((e) => e.refId).sort()).toEqual(
+				body.tasks.map((t: { video_id: string }) => t.video_id).sort(),
+			);
+		});
+
+		it('sends a failing render to the Catch node with the service message and hint, refunded', async () => {
+			const { status, body } = await talking({ avatarId, voiceId, texts: 'This one will [fail].' });
+			expect(status).toBe(500);
+			expect(body.error.source.type).toBe('visionstory-talking-video');
+			expect(body.error.message).toContain(body.error.cause.hint);
+			const [videoId] = body.error.cause.videoIds;
+			const entries = emulator
+				.ledger()
+				.filter((e) => e.refId === videoId)
+				.map((e) => e.kind);
+			expect(entries).toEqual(['charge', 'refund']);
+		});
+
+		it('refuses a bad input before anything is sent: nothing charged', async () => {
+			const creates = emulator.requests({ method: 'POST', path: '/api/v1/video' }).length;
+			const ledger = emulator.ledger().length;
+			const { status, body } = await talking({
+				avatarId,
+				voiceId: '',
+				texts: ['Fine.', 'Fine too.'],
+			});
+			expect(status).toBe(500);
+			expect(body.error.message).toContain('"Voice" (voiceId) is required');
+			expect(emulator.requests({ method: 'POST', path: '/api/v1/video' })).toHaveLength(creates);
+			expect(emulator.ledger()).toHaveLength(ledger);
+		});
+
+		it('runs every example flow against the emulator', async () => {
+			const started = Date.now();
+			for (const id of examples.injects) await red.inject(id);
+			const results = await until(
+				'every example to finish',
+				() => red.json<Record<string, unknown[]>>('GET', '/vs/results'),
+				(r) => examples.outputs.every((id) => (r[id] ?? []).length > 0),
+			);
+			timings.examples = Date.now() - started;
+			for (const id of examples.errors)
+				expect({ id, errors: results[id] ?? [] }).toEqual({ id, errors: [] });
+		});
+
+		it('the watch node sends each finished or failed task once, across a restart', async () => {
+			const finished = () =>
+				emulator
+					.tasks()
+					.filter((t) => t.finishedAt !== null)
+					.map((t) => t.video_id)
+					.sort();
+			const watched = () => red.json<Array<{ id: string; status: string }>>('GET', '/vs/watched');
+			await until('the watch node to catch up', watched, (w) => w.length >= finished().length);
+			await red.stop();
+			// A video made while Node-RED is down is sent after it starts again.
+			const created = await fetch(`${emulator.baseUrl}/api/v1/video`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-api-key': emulator.apiKey },
+				body: JSON.stringify({
+					avatar_id: avatarId,
+					text_script: { text: 'While you were away.', voice_id: voiceId },
+				}),
+			});
+			const offline = ((await created.json()) as { data: { video_id: string } }).data.video_id;
+			await until(
+				'the offline video to render',
+				async () => emulator.tasks(),
+				(t) => t.some((x) => x.video_id === offline && x.finishedAt !== null),
+			);
+			timings.restart = await red.start();
+			const after = await until('the offline video to be watched', watched, (w) =>
+				w.some((x) => x.id === offline),
+			);
+			const ids = after.map((w) => w.id);
+			expect(ids.length).toBe(new Set(ids).size);
+			expect([...ids].sort()).toEqual(finished());
+			expect(after.find((w) => w.id === offline)).toMatchObject({
+				status: 'created',
+				topic: 'talkingVideo',
+			});
+		});
+	});
+}

@@ -1,0 +1,71 @@
+/** Runs the Node-RED package's nodes in Node-RED's runtime (node-red-node-test-helper) against the emulator. */
+import helper from 'node-red-node-test-helper';
+
+import { nodes } from '../../packages/node-red-visionstory/src';
+
+helper.init(require.resolve('node-red'));
+
+export { helper };
+
+/** Every node type of the package, as the helper loads them. */
+export const ALL_NODES = Object.values(nodes);
+
+export interface FlowNode {
+	id: string;
+	type: string;
+	[key: string]: unknown;
+}
+
+/** A config node pointing at the emulator, and its credentials. */
+export function configNode(baseUrl: string, extra: Record<string, unknown> = {}): FlowNode {
+	return { id: 'cfg', type: 'visionstory-config', name: 'emulator', baseUrl, ...extra };
+}
+
+export function credentials(apiKey: string) {
+	return { cfg: { apiKey } };
+}
+
+/** A node under test wired to a helper node (output 1) and a second helper (output 2), plus a Catch node. */
+export function flowWith(
+	node: { type: string; [key: string]: unknown },
+	baseUrl: string,
+	config: Record<string, unknown> = {},
+): FlowNode[] {
+	return [
+		{ id: 'f1', type: 'tab', label: 'test' },
+		configNode(baseUrl, config),
+		{ id: 'n1', z: 'f1', x: 100, y: 100, config: 'cfg', wires: [['out1'], ['out2']], ...node },
+		{ id: 'out1', z: 'f1', x: 300, y: 100, type: 'helper' },
+		{ id: 'out2', z: 'f1', x: 300, y: 200, type: 'helper' },
+		{
+			id: 'catch',
+			z: 'f1',
+			x: 100,
+			y: 300,
+			type: 'catch',
+			scope: null,
+			uncaught: false,
+			wires: [['caught']],
+		},
+		{ id: 'caught', z: 'f1', x: 300, y: 300, type: 'helper' },
+	];
+}
+
+type HelperNode = { on(event: 'input', cb: (msg: Record<string, unknown>) => void): void };
+
+/** The next message a helper node receives. */
+export function next(id: string): Promise<Record<string, unknown>> {
+	const node = helper.getNode(id) as unknown as HelperNode;
+	return new Promise((resolve) => node.on('input', resolve));
+}
+
+/** Sends a message into node n1 and waits for the first of: output 1, output 2, or the Catch node. */
+export async function run(
+	msg: Record<string, unknown>,
+): Promise<{ output: 'out1' | 'out2' | 'caught'; msg: Record<string, unknown> }> {
+	const outputs = (['out1', 'out2', 'caught'] as const).map((id) =>
+		next(id).then((m) => ({ output: id, msg: m })),
+	);
+	(helper.getNode('n1') as unknown as { receive(m: unknown): void }).receive(msg);
+	return await Promise.race(outputs);
+}

@@ -1,0 +1,163 @@
+import { startEmulator, type Emulator } from '../emulator';
+import { firstPublicAvatarId } from '../support/avatars';
+import { ALL_NODES, credentials, flowWith, helper, run } from './support';
+
+let emulator: Emulator;
+let avatarId: string;
+
+beforeAll(async () => {
+	emulator = await startEmulator({ renderMs: 300 });
+	avatarId = await firstPublicAvatarId(emulator);
+});
+afterAll(async () => await emulator.stop());
+beforeEach(() => emulator.reset());
+afterEach(async () => await helper.unload());
+
+function talking(extra: Record<string, unknown> = {}) {
+	return {
+		type: 'visionstory-talking-video',
+		operation: 'create',
+		avatarId,
+		voiceId: 'Alice',
+		scriptType: 'text',
+		waitForCompletion: true,
+		pollIntervalSeconds: 5,
+		downloadResult: true,
+		...extra,
+	};
+}
+
+const charges = () => emulator.ledger().filter((e) => e.kind === 'charge');
+
+describe('Talking Video → Create', () => {
+	it('submits a batch, waits on all of it together, and sends the files in input order', async () => {
+		await helper.load(
+			ALL_NODES,
+			flowWith(talking(), emulator.baseUrl),
+			credentials(emulator.apiKey),
+		);
+		const statuses: string[] = [];
+		helper
+			.getNode('n1')
+			.on('call:status', (call: { args: Array<{ text?: string }> }) =>
+				statuses.push(call.args[0]?.text ?? ''),
+			);
+		const { output, msg } = await run({
+			_msgid: 'm1',
+			payload: ['One.', 'Two.', { text: 'Three.', voiceId: 'Echo' }],
+		});
+		expect(output).toBe('out1');
+		await new Promise((r) => setImmediate(r));
+		expect(statuses).toEqual(
+			expect.arrayContaining([
+				'submitting 0/3',
+				'submitting 2/3',
+				'rendering 3',
+				'done · 30 credits',
+			]),
+		);
+		const files = msg.payload as Buffer[];
+		expect(files).toHaveLength(3);
+		for (const file of files)
+			expect(Buffer.isBuffer(file) && file.subarray(4, 8).toString('latin1')).toBe('ftyp');
+		const tasks = msg.visionstory as Array<{ video_id: string; status: string }>;
+		expect(tasks.map((t) => t.status)).toEqual(['created', 'created', 'created']);
+		expect(charges()).toHaveLength(3);
+		expect(emulator.requests({ method: 'POST', path: '/api/v1/video' })).toHaveLength(3);
+	});
+
+	it('never creates twice for the same message sent again, and anew for a new message', async () => {
+		await helper.load(
+			ALL_NODES,
+			flowWith(talking({ waitForCompletion: false }), emulator.baseUrl),
+			credentials(emulator.apiKey),
+		);
+		const first = await run({ _msgid: 'same', payload: 'Hello.' });
+		const again = await run({ _msgid: 'same', payload: 'Hello.' });
+		expect((again.msg.payload as { video_id: string }).video_id).toBe(
+			(first.msg.payload as { video_id: string }).video_id,
+		);
+		expect(emulator.tasks()).toHaveLength(1);
+		await run({ _msgid: 'other', payload: 'Hello.' });
+		expect(emulator.tasks()).toHaveLength(2);
+	});
+
+	it('sends a failed render to Catch nodes with the service message and hint', async () => {
+		await helper.load(
+			ALL_NODES,
+			flowWith(talking(), emulator.baseUrl),
+			credentials(emulator.apiKey),
+		);
+		const { output, msg } = await run({ _msgid: 'm2', payload: 'This one [fail]s.' });
+		expect(output).toBe('caught');
+		const error = msg.error as {
+			message: string;
+			source: { type: string };
+			cause: { hint?: string; videoIds?: string[] };
+		};
+		expect(error.source.type).toBe('visionstory-talking-video');
+		expect(error.message).toMatch(/failed/i);
+		expect(error.cause.videoIds).toHaveLength(1);
+		expect(error.message).toContain(error.cause.hint ?? '(no hint)');
+	});
+
+	it('refuses a bad input before anything is sent, naming the field', async () => {
+		await helper.load(
+			ALL_NODES,
+			flowWith(talking({ voiceId: '' }), emulator.baseUrl),
+			credentials(emulator.apiKey),
+		);
+		const { output, msg } = await run({ _msgid: 'm3', payload: ['Fine.', 'Also fine.'] });
+		expect(output).toBe('caught');
+		expect((msg.error as { message: string }).message).toContain('"Voice" (voiceId) is required');
+		expect(emulator.requests({ origin: 'api' })).toHaveLength(0);
+		expect(charges()).toHaveLength(0);
+	});
+
+	it("keeps a message within the config node's spend cap", async () => {
+		await helper.load(
+			ALL_NODES,
+			flowWith(talking({ waitForCompletion: false }), emulator.baseUrl, {
+				maxCreditsPerMessage: '10',
+			}),
+			credentials(emulator.apiKey),
+		);
+		const { msg } = await run({ _msgid: 'm4', payload: ['One.', 'Two.'] });
+		const errors = msg.errors as Array<{ index: number; message: string }>;
+		expect(errors).toHaveLength(1);
+		expect(errors[0].message).toContain('Max credits per message (10) would be passed');
+		expect(charges()).toHaveLength(1);
+	});
+});
+
+describe('Talking Video → Check Status', () => {
+	it('sends a video still rendering to output 2 and a finished one to output 1', async () => {
+		emulator.setConfig({ renderMs: 1500 });
+		await helper.load(
+			ALL_NODES,
+			flowWith(talking({ waitForCompletion: false }), emulator.baseUrl),
+			credentials(emulator.apiKey),
+		);
+		const created = await run({ _msgid: 'm5', payload: 'Hi.' });
+		await helper.unload();
+		await helper.load(
+			ALL_NODES,
+			flowWith(
+				{
+					type: 'visionstory-talking-video',
+					operation: 'check',
+					downloadResult: false,
+					outputs: 2,
+				},
+				emulator.baseUrl,
+			),
+			credentials(emulator.apiKey),
+		);
+		const rendering = await run({ payload: created.msg.payload });
+		expect(rendering.output).toBe('out2');
+		await new Promise((r) => setTimeout(r, 1600));
+		const done = await run({ payload: created.msg.payload });
+		expect(done.output).toBe('out1');
+		expect((done.msg.payload as { status: string }).status).toBe('created');
+	});
+});
