@@ -14,6 +14,7 @@ import { renderSummary, type DemoSummary, type ExampleReport } from './demo/summ
 import { runWebhookPair } from './demo/webhookPair';
 import { startCallbackServer } from './n8n/callbackServer';
 import { repoRoot } from './n8n/installSteps';
+import { N8nRest } from './n8n/rest';
 import { prepareSession, type N8nSession } from './n8n/session';
 import { lineFromArg } from './n8n/versions';
 
@@ -88,6 +89,13 @@ async function main(): Promise<void> {
 				`the AI Agent's model is played by a scripted OpenAI-compatible server at ${model.baseUrl} (no OpenAI key needed)`,
 			);
 		}
+		// One started app runs every example (warm, no cold `n8n execute` process per example, whose
+		// printed run data a large 1.x output can outgrow) and then serves the webhook pair.
+		const rest = new N8nRest(session.instance.baseUrl);
+		await session.instance.start();
+		await rest.setupOwner();
+		await rest.createApiKey();
+		session.instance.runThrough(rest);
 		const reports: ExampleReport[] = [];
 		for (const key of manualExamples(session)) {
 			const workflow = session.examples[key];
@@ -116,6 +124,7 @@ async function main(): Promise<void> {
 			reports.push(
 				...(await runWebhookPair({
 					session,
+					rest,
 					callback,
 					outDir,
 					renderBudgetMs: realKey ? 30 * 60_000 : 120_000,

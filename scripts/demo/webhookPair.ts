@@ -6,12 +6,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { CallbackServer } from '../n8n/callbackServer';
-import { N8nRest, callWebhook } from '../n8n/rest';
+import { type N8nRest, callWebhook } from '../n8n/rest';
 import type { N8nSession } from '../n8n/session';
 import type { ExampleReport } from './summary';
 
 export interface WebhookPairOptions {
 	session: N8nSession;
+	/** The started app's owner, logged in with an API key. */
+	rest: N8nRest;
 	callback: CallbackServer;
 	outDir: string;
 	/** How long a render may take before the demo stops waiting for the callback. */
@@ -24,13 +26,9 @@ const WEBHOOK = 'webhook-start-talking-video';
 const CALLBACK = 'finished-video-callback';
 
 export async function runWebhookPair(options: WebhookPairOptions): Promise<ExampleReport[]> {
-	const { session, callback, outDir, log } = options;
+	const { session, rest, callback, outDir, log } = options;
 	const webhookFlow = session.examples[WEBHOOK];
 	const callbackFlow = session.examples[CALLBACK];
-	const rest = new N8nRest(session.instance.baseUrl);
-	await session.instance.start();
-	await rest.setupOwner();
-	await rest.createApiKey();
 	await rest.activate(callbackFlow.id);
 	// The trigger's first poll only records where the list stands; let it happen before anything renders.
 	await new Promise((r) => setTimeout(r, 3000));
