@@ -119,6 +119,9 @@ function describe(
 	return known ? known(items) : `${local}: ${plural(items.length, 'item')}`;
 }
 
+/** Operations that read what another step made (its `cost_credit` included) and charge nothing. */
+const READS = new Set(['check', 'get', 'getMany', 'listModels', 'estimateCost']);
+
 /** Writes every file a run produced, and the JSON of every VisionStory step and of the last step, under outDir/<example>/. */
 export function reportRun(
 	example: string,
@@ -158,7 +161,9 @@ export function reportRun(
 			);
 			files.push(`${example}/${name}`);
 		}
-		const credits = ours
+		// A status read shows the video's price too; only the step that made it spent it.
+		const charged = ours && !READS.has(String(node.parameters.operation));
+		const credits = charged
 			? items.reduce(
 					(sum, i) => sum + (typeof i.json.cost_credit === 'number' ? i.json.cost_credit : 0),
 					0,
