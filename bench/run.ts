@@ -23,10 +23,12 @@ import type { RequestPathFigures } from './requestPath';
 import { requestPath } from './requestPath';
 import type { ScaleFigures } from './scale';
 import { scaleBatch, scaleRuns } from './scale';
+import type { TextFigures } from './text';
+import { textWork } from './text';
 
 const quick = process.env.BENCH_QUICK === '1';
 /**
- * BENCH_ONLY=path or BENCH_ONLY=queue measures only that part (while working on it); nothing is written.
+ * BENCH_ONLY=path, BENCH_ONLY=text or BENCH_ONLY=queue measures only that part (while working on it); nothing is written.
  * BENCH_ONLY=scale measures only the large batches and writes their section into BENCHMARKS.md, saying so.
  */
 const only = process.env.BENCH_ONLY;
@@ -43,10 +45,27 @@ function batchRows(figures: BatchFigures[]): string[] {
 	});
 }
 
+function textRows(figures: TextFigures[]): string[] {
+	return [
+		'## Text work',
+		'',
+		'| work | size | time | time at half the size | growth when the size doubles |',
+		'|---|---|---|---|---|',
+		...figures.map(
+			(f) =>
+				`| ${f.what} | ${f.size} | ${fmt(f.fullMs)} ms | ${fmt(f.halfMs)} ms | ${fmt(f.fullMs / f.halfMs, 2)}× |`,
+		),
+		'',
+		'Fastest of 3 runs each. Linear work grows about 2× when the size doubles, quadratic work 4×.',
+		'',
+	];
+}
+
 function targets(
 	batches: BatchFigures[],
 	files: FileFigures[],
 	path: RequestPathFigures,
+	text: TextFigures[],
 ): string[] {
 	const [talking, ai] = batches;
 	const roundsOk = (ai.rounds ?? []).every((r) => r.requests === Math.ceil(r.pending / 20));
@@ -60,6 +79,10 @@ function targets(
 		`| status requests per AI poll round = ceil(pending / 20) | ${(ai.rounds ?? []).map((r) => `${r.requests}/${Math.ceil(r.pending / 20)}`).join(' ')} | ${check(roundsOk)} |`,
 		`| 1 GiB download RSS growth ≤ 64 MiB | ${fmt(download.streamedPeakMiB)} MiB | ${check(download.mib < 1024 || download.streamedPeakMiB <= 64)} |`,
 		`| client ≥ 0.9× bare undici | ${fmt(path.clientRps / path.bareRps, 2)}× | ${check(path.clientRps / path.bareRps >= 0.9)} |`,
+		...text.map(
+			(f) =>
+				`| ${f.what}: ≤ 3× the time when the size doubles (not quadratic) | ${fmt(f.fullMs / f.halfMs, 2)}× | ${check(f.fullMs / f.halfMs <= 3)} |`,
+		),
 	];
 }
 
@@ -227,6 +250,10 @@ async function main(): Promise<void> {
 			);
 			return;
 		}
+		if (only === 'text') {
+			console.log(['', ...textRows(textWork())].join('\n'));
+			return;
+		}
 		if (only === 'queue') {
 			const queue = await queueMode(emu);
 			console.log(['', ...queueRows(queue)].join('\n'));
@@ -271,11 +298,12 @@ async function main(): Promise<void> {
 			`upload: ${fmt(upload.streamedPeakMiB)} MiB streamed vs ${fmt(upload.bufferedPeakMiB)} MiB buffered`,
 		);
 
-		log('3/5 request path');
+		log('3/5 request path and text work');
 		const path = await withTicker('request path', () =>
 			requestPath(harness, emu, client, quick ? 1000 : 4000, 16, quick ? 200 : 1000),
 		);
 		log(`client ${fmt(path.clientRps, 0)} req/s vs bare undici ${fmt(path.bareRps, 0)} req/s`);
+		const text = textWork();
 
 		log(
 			'4/5 queue mode in the real n8n app (installs n8n once into ~/.cache/visionstory-test/, then several minutes)',
@@ -323,12 +351,13 @@ async function main(): Promise<void> {
 			`| … CPU time of the calling process per request | client: ${fmt(path.clientCpuMicros)} µs | bare undici: ${fmt(path.bareCpuMicros)} µs | +${fmt(path.clientCpuMicros - path.bareCpuMicros)} µs |`,
 			`| Account → Get Credits, ${path.items} items in one execution | ${fmt(path.executorMsPerItem + path.rawNodeMsPerItem, 3)} ms per item | a minimal node making the same requests through n8n's helper: ${fmt(path.rawNodeMsPerItem, 3)} ms per item | executor overhead ${path.executorMsPerItem > 0 ? `${fmt(path.executorMsPerItem, 3)} ms per item` : 'below the run-to-run noise'} |`,
 			'',
+			...textRows(text),
 			...queueRows(queue),
 			'## Targets',
 			'',
 			'| target | measured | |',
 			'|---|---|---|',
-			...targets([talking, ai], [download, upload], path),
+			...targets([talking, ai], [download, upload], path, text),
 			'',
 		];
 		const report = lines.join('\n');

@@ -106,6 +106,25 @@ function jestTests(text: string): Outcome['tests'] {
 	return { passed: count('passed'), failed: count('failed'), skipped: count('skipped'), line };
 }
 
+/**
+ * jest's "● suite › test" sections, each cut short: CI keeps only the end of a long output, and the
+ * end is where a reader looks for what failed. Without jest sections, the log's last lines.
+ */
+export function failureBlocks(text: string, linesPerBlock = 25, maxBlocks = 5): string[] {
+	const lines = stripVTControlCharacters(text).split('\n');
+	const starts = lines
+		.map((line, i) => (/^\s*● (?!Console)/.test(line) ? i : -1))
+		.filter((i) => i >= 0);
+	if (starts.length === 0) return [lines.slice(-linesPerBlock).join('\n')];
+	const blocks = starts
+		.slice(0, maxBlocks)
+		.map((start, k) =>
+			lines.slice(start, Math.min(start + linesPerBlock, starts[k + 1] ?? lines.length)).join('\n'),
+		);
+	if (starts.length > maxBlocks) blocks.push(`… and ${starts.length - maxBlocks} more`);
+	return blocks;
+}
+
 function runPart(p: Part, width: number): Promise<Outcome> {
 	const started = Date.now();
 	const logFile = join(LOG_DIR, `${p.name.replace(/[^a-z0-9-]+/gi, '-')}.log`);
@@ -210,7 +229,11 @@ function report(parts: Part[], outcomes: Map<string, Outcome>, wallSeconds: numb
 	for (const p of parts) {
 		const o = outcomes.get(p.name)!;
 		if (o.tests) console.log(`${p.name}: ${o.tests.line}`);
-		if (o.status === 'failed') console.log(`${p.name}: FAILED, the whole output is in ${o.log}`);
+		if (o.status === 'failed') {
+			console.log(`${p.name}: FAILED, the whole output is in ${o.log}`);
+			for (const block of failureBlocks(readFileSync(o.log, 'utf8')))
+				console.log(block.replace(/^/gm, `  ${p.name} | `));
+		}
 	}
 	const all = [...outcomes.values()];
 	const passed = all.reduce((n, o) => n + (o.tests?.passed ?? 0), 0);

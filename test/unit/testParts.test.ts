@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 import { REPO_ROOT } from '../../scripts/paths';
-import { PARTS } from '../../scripts/test';
+import { PARTS, failureBlocks } from '../../scripts/test';
 
 function walk(dir: string): string[] {
 	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -31,4 +31,25 @@ test('the fast tests run in one part, and every part another needs exists and co
 	for (const [index, part] of PARTS.entries())
 		for (const need of [...part.after, ...part.waitsFor])
 			expect(names.slice(0, index)).toContain(need);
+});
+
+test("a failed part's summary shows jest's failure sections, cut short, and no console sections", () => {
+	const log = [
+		'PASS a.test.ts',
+		'  ● Console',
+		'    console.log noise',
+		'  ● suite › first fails',
+		...Array.from({ length: 40 }, (_, i) => `    detail ${i}`),
+		'  ● suite › second fails',
+		'    expected 1, got 2',
+		'Tests: 2 failed, 3 passed, 5 total',
+	].join('\n');
+	const blocks = failureBlocks(log, 10);
+	expect(blocks).toHaveLength(2);
+	expect(blocks[0].split('\n')).toHaveLength(10);
+	expect(blocks[0]).toMatch(/^ {2}● suite › first fails/);
+	expect(blocks[1]).toContain('expected 1, got 2');
+	expect(blocks.join('\n')).not.toContain('console.log noise');
+	// A part with no jest sections (a build) shows its last lines.
+	expect(failureBlocks('a\nb\nerror TS2304', 2)).toEqual(['b\nerror TS2304']);
 });

@@ -216,11 +216,10 @@ describe('splitScript', () => {
 		);
 	});
 
-	test('a script at the cap without spaces splits in seconds, not in quadratic time', () => {
+	// How its time grows with the length is measured by `npm run bench` (text work).
+	test('a script at the cap without spaces splits at sentence ends and loses nothing', () => {
 		const text = cjkScript(SCRIPT_MAX_CHARS, 'zh', 9).slice(0, SCRIPT_MAX_CHARS);
-		const started = performance.now();
 		const parts = splitScript(text, LIMIT);
-		expect(performance.now() - started).toBeLessThan(5000);
 		expect(parts.map((p) => p.text).join('')).toBe(text);
 		for (const part of parts.slice(0, -1)) expect(part.text).toMatch(/[。！？]$/);
 	});
