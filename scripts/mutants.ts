@@ -1,0 +1,718 @@
+/**
+ * `npm run mutants`: puts each defect of issue 25 back into the source, one small named patch at a
+ * time, and runs the tests meant to find it at their default run counts. Issue 25's acceptance line:
+ * "the property tests run in `npm test` with enough runs to find each defect above when it is put
+ * back". Each patch is an exact text replacement in one file, found exactly once (a patch whose text
+ * is gone fails loudly instead of silently testing nothing); the file is restored from the content
+ * read before, whatever happens (a failure, Ctrl-C, SIGTERM). Defects of a message or an output's
+ * shape have no property to find them: their patch runs the example tests (test/money/defects.test.ts,
+ * the trigger's example suite) to show they are caught there.
+ *
+ *   npm run mutants                    every patch, once; exit 1 when one survives
+ *   npm run mutants -- 1a 7 14         only these patches (or every patch of a defect)
+ *   npm run mutants -- --repeat=5      each patch's tests 5 times (fast-check draws new cases each
+ *                                      time): how sure the catch is, and the most runs it needed
+ *
+ * Results and a recorded run: docs/mutants.md.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { REPO_ROOT } from './paths';
+
+export interface Edit {
+	find: string;
+	replace: string;
+}
+
+export interface Mutant {
+	/** The defect's number in issue 25 and a letter: '1a'. */
+	id: string;
+	defect: number;
+	/** What the patch does, as the defect it puts back. */
+	name: string;
+	/** Relative to the repository root. */
+	file: string;
+	edits: Edit[];
+	/** Test files (relative to the root) that are meant to catch it. */
+	tests: string[];
+	/** A property test finds it, or (message and shape defects) an example test. */
+	by: 'property' | 'example';
+}
+
+const API = 'packages/n8n-nodes-visionstory/nodes/shared/api';
+const FRAMEWORK = 'packages/n8n-nodes-visionstory/nodes/shared/framework';
+const TRIGGER = 'packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger';
+const MONEY_PROPERTIES = 'test/money/properties.test.ts';
+const TRIGGER_PROPERTIES = 'test/engine/triggerProperty.test.ts';
+const DEFECTS = 'test/money/defects.test.ts';
+const TRIGGER_EXAMPLES = 'test/engine/trigger.test.ts';
+
+const property = (m: Omit<Mutant, 'by' | 'defect'>): Mutant => ({
+	...m,
+	defect: Number.parseInt(m.id, 10),
+	by: 'property',
+});
+const example = (m: Omit<Mutant, 'by' | 'defect'>): Mutant => ({
+	...m,
+	defect: Number.parseInt(m.id, 10),
+	by: 'example',
+});
+
+/** One patch (or more) per defect of issue 25; each undoes what its fix does. */
+export const MUTANTS: Mutant[] = [
+	property({
+		id: '1a',
+		name: 'a charge of unknown price is noted as 0 (a video whose read failed, or shows no cost yet, counts 0)',
+		file: `${API}/spend.ts`,
+		edits: [
+			{
+				find: 'this.charges.set(key, { endpoint, quoted, credits: quoted });',
+				replace: 'this.charges.set(key, { endpoint, quoted, credits: quoted ?? 0 });',
+			},
+		],
+		tests: [MONEY_PROPERTIES],
+	}),
+	property({
+		id: '1b',
+		name: "a status read replaces the noted charge: a queued task's cost_credit 0 lowers it to 0",
+		file: `${API}/spend.ts`,
+		edits: [
+			{
+				find: [
+					"\t\tif (typeof cost !== 'number' || !(cost > 0)) return;",
+					"\t\tcharge.credits = task.status === 'created' ? cost : Math.max(cost, charge.quoted ?? 0);",
+				].join('\n'),
+				replace: "\t\tif (typeof cost !== 'number') return;\n\t\tcharge.credits = cost;",
+			},
+		],
+		tests: [MONEY_PROPERTIES],
+	}),
+	property({
+		id: '2a',
+		name: 'a charged 2xx answer that cannot be read (an image without url) is not counted',
+		file: `${API}/spendingClient.ts`,
+		edits: [
+			{
+				find: [
+					"\t\t(error.category === 'response' ||",
+					"\t\t\t(error.category === 'network' && error.mayHaveReachedService === true))",
+				].join('\n'),
+				replace: "\t\terror.category === 'network' &&\n\t\terror.mayHaveReachedService === true",
+			},
+		],
+		tests: [MONEY_PROPERTIES],
+	}),
+	property({
+		id: '2b',
+		name: "an answer's cost_credit 0 (the contract's default) is taken as the price",
+		file: `${API}/spend.ts`,
+		edits: [
+			{
+				find: "if (!charge || typeof credits !== 'number' || !(credits > 0)) return;",
+				replace: "if (!charge || typeof credits !== 'number') return;",
+			},
+		],
+		tests: [MONEY_PROPERTIES],
+	}),
+	example({
+		id: '2c',
+		name: 'items do not say how many charges are of unknown price (they read creditsSpentInExecution 0)',
+		file: `${FRAMEWORK}/spend.ts`,
+		edits: [{ find: '...(unknown > 0', replace: '...(unknown < 0' }],
+		tests: [DEFECTS],
+	}),
+	example({
+		id: '3',
+		name: 'with a cap, the image model list is read strictly and an unreadable price fails the call',
+		file: `${API}/spendingClient.ts`,
+		edits: [
+			{
+				find: [
+					'\tconst list = Array.isArray(data) ? data : (data as { models?: unknown } | null)?.models;',
+					'\treturn Array.isArray(list) ? (list as Loose[]) : [];',
+				].join('\n'),
+				replace: [
+					'\tconst list = (data as { models?: unknown } | null)?.models;',
+					"\tif (!Array.isArray(list)) throw new VisionStoryError({ category: 'response', message: 'no models' });",
+					'\treturn list as Loose[];',
+				].join('\n'),
+			},
+			{
+				find: [
+					'\t\t\tunlessAborted(error);',
+					"\t\t\tif (name === 'generateImage') this.imageModels = undefined;",
+					'\t\t\treturn undefined;',
+				].join('\n'),
+				replace:
+					"\t\t\tif (name === 'generateImage') this.imageModels = undefined;\n\t\t\tthrow error;",
+			},
+		],
+		tests: [DEFECTS],
+	}),
+	property({
+		id: '4a',
+		name: 'Keep at Least N Credits: calls under way in the process are not held against the balance',
+		file: `${API}/balance.ts`,
+		edits: [
+			{
+				find: 'const after = balance - this.reserved - (credits ?? 1);',
+				replace: 'const after = balance - (credits ?? 1);',
+			},
+		],
+		tests: [MONEY_PROPERTIES],
+	}),
+	property({
+		id: '4b',
+		name: 'Keep at Least N Credits is not checked: only the per-execution cap bounds spending',
+		file: `${API}/spendingClient.ts`,
+		edits: [
+			{
+				find: 'const floor = await this.policy.floor?.admit(',
+				replace: "const floor = await (undefined as SpendPolicy['floor'])?.admit(",
+			},
+		],
+		tests: [MONEY_PROPERTIES],
+	}),
+	property({
+		id: '4c',
+		name: 'Keep at Least N Credits: a call of unknown price neither waits for the calls under way nor holds the next ones',
+		file: `${API}/balance.ts`,
+		edits: [
+			{
+				find: '\t\t\twhile (credits === undefined && this.underWay > 0) await this.idle();\n',
+				replace: '',
+			},
+			{ find: 'holding = credits === undefined;', replace: 'holding = false;' },
+		],
+		tests: [MONEY_PROPERTIES],
+	}),
+	property({
+		id: '5a',
+		name: "a new attempt's key suffix dropped: a failed or deleted task's key is sent again",
+		file: `${API}/idempotency.ts`,
+		edits: [
+			{
+				find: 'return attempt === 0 ? key : `${key.slice(0, 120)}.a${attempt}`;',
+				replace: 'return attempt === 0 ? key : key;',
+			},
+		],
+		tests: [MONEY_PROPERTIES],
+	}),
+	property({
+		id: '5b',
+		name: "a failed task in a create's answer is handed back as the item's video",
+		file: `${API}/taskCreate.ts`,
+		edits: [
+			{
+				find: "if (state === 'gone' || state.status === 'failed') {",
+				replace: "if (state === 'gone') {",
+			},
+		],
+		tests: [MONEY_PROPERTIES],
+	}),
+	property({
+		id: '5c',
+		name: "a deleted task in a create's answer is handed back as the item's video",
+		file: `${API}/taskCreate.ts`,
+		edits: [
+			{
+				find: "\t\tif (state === 'gone' || state.status === 'failed') {",
+				replace: [
+					"\t\tif (state === 'gone')",
+					'\t\t\treturn { video_id: id, existing: true, idempotencyKey: key, newAttempts: n };',
+					"\t\tif (state.status === 'failed') {",
+				].join('\n'),
+			},
+		],
+		tests: [MONEY_PROPERTIES],
+	}),
+	property({
+		id: '6',
+		name: 'an attempt that may have reached the service is forgotten when the item fails later (rate limits): no key, "not submitted"',
+		file: `${API}/taskRun.ts`,
+		edits: [
+			{
+				find: 'if (failure.mayHaveReachedService) this.reached.set(index, failure.idempotencyKey);',
+				replace: '',
+			},
+		],
+		tests: [MONEY_PROPERTIES],
+	}),
+	property({
+		id: '7',
+		name: 'a plain 429 whose details carry `limit` is taken for the AI-video concurrency cap',
+		file: `${API}/errorBody.ts`,
+		edits: [
+			{
+				find: "if (!('in_flight' in details)) return undefined;",
+				replace: "if (!('in_flight' in details) && !('limit' in details)) return undefined;",
+			},
+		],
+		tests: [MONEY_PROPERTIES],
+	}),
+	example({
+		id: '8a',
+		name: 'a bare 409 on a charged call gets the generic hint ("the original task will be returned")',
+		file: `${API}/errorBody.ts`,
+		edits: [
+			{
+				find: [
+					'\tif (status === 409 && options.replayable === false)',
+					'\t\treturn `VisionStory reported a conflict with another request. ${CHARGED_WARNING}`;\n',
+				].join('\n'),
+				replace: '',
+			},
+		],
+		tests: [DEFECTS],
+	}),
+	example({
+		id: '8b',
+		name: "the service's own hint replaces the warning that the call may have been charged",
+		file: `${API}/errorBody.ts`,
+		edits: [
+			{
+				find: [
+					'\tconst hint =',
+					'\t\tenvelope.hint !== undefined && mayHaveCharged(status, options)',
+					"\t\t\t? `${envelope.hint.replace(/\\.?\\s*$/, '.')} ${CHARGED_WARNING}`",
+					'\t\t\t: (envelope.hint ?? ours);',
+				].join('\n'),
+				replace: '\tconst hint = envelope.hint ?? ours;',
+			},
+		],
+		tests: [DEFECTS],
+	}),
+	example({
+		id: '9a',
+		name: 'a video reported created with an empty video_url is taken as finished at once (node)',
+		file: `${API}/taskRun.ts`,
+		edits: [
+			{
+				find: "const linkless = result.status === 'created' && !result.video_url;",
+				replace: 'const linkless = false;',
+			},
+		],
+		tests: [DEFECTS],
+	}),
+	example({
+		id: '9b',
+		name: 'a video reported created with an empty video_url is emitted at once (trigger)',
+		file: `${TRIGGER}/poller.ts`,
+		edits: [
+			{
+				find: [
+					'\t\tconst waitsForLink =',
+					'\t\t\t!isComplete(task) && statuses.has(task.status) && !emitted.has(id) && !ready.has(id);',
+				].join('\n'),
+				replace: '\t\tconst waitsForLink = false;',
+			},
+		],
+		tests: [TRIGGER_EXAMPLES],
+	}),
+	example({
+		id: '10',
+		name: 'Text to Speech takes any 200 body as the MP3 (no content type or audio check)',
+		file: `${API}/audioBody.ts`,
+		edits: [
+			{
+				find: 'if (!audioType(contentType)) {',
+				replace: 'if (!audioType(contentType) && head.length < 0) {',
+			},
+			{
+				find: 'if (!looksLikeAudio(head)) {',
+				replace: 'if (!looksLikeAudio(head) && head.length < 0) {',
+			},
+		],
+		tests: [DEFECTS],
+	}),
+	example({
+		id: '11a',
+		name: "a video's result does not say its price comes after rendering",
+		file: `${FRAMEWORK}/spend.ts`,
+		edits: [
+			{
+				find: "...(task.status !== 'failed' && !priced",
+				replace: "...(task.status !== 'failed' && !priced && false",
+			},
+		],
+		tests: [DEFECTS],
+	}),
+	example({
+		id: '11b',
+		name: 'a video returned for a repeated identical call is not marked as returned rather than made',
+		file: `${FRAMEWORK}/spend.ts`,
+		edits: [{ find: '...(result.existing', replace: '...(result.existing && false' }],
+		tests: [DEFECTS],
+	}),
+	example({
+		id: '12a',
+		name: "an image without a resolution is priced at credit_per_image, not the model's default tier",
+		file: `${API}/spendingClient.ts`,
+		edits: [
+			{ find: ": field(model, 'params', 'resolution', 'default');", replace: ': undefined;' },
+		],
+		tests: [DEFECTS],
+	}),
+	example({
+		id: '12b',
+		name: "Align's price (1 credit per started 5 minutes) is not used: Validate Only says null",
+		file: `${API}/spendingClient.ts`,
+		edits: [
+			{
+				find: "\tif (name === 'alignAudio' && options?.audioSec !== undefined) return alignPrice(options.audioSec);\n",
+				replace: '',
+			},
+		],
+		tests: [DEFECTS],
+	}),
+	example({
+		id: '12c',
+		name: 'Voice Clone is not under the cap',
+		file: `${API}/spend.ts`,
+		edits: [{ find: "\t'cloneVoice',\n", replace: '' }],
+		tests: [DEFECTS],
+	}),
+	property({
+		id: '13a',
+		name: "trigger: a list that cannot be used (404, no list) fails the kind's poll; no fallback to reading known tasks by id",
+		file: `${TRIGGER}/poller.ts`,
+		edits: [
+			{
+				find: "if ('error' in listed && !(listed.error instanceof UnusableList)) throw listed.error;",
+				replace: "if ('error' in listed) throw listed.error;",
+			},
+		],
+		tests: [TRIGGER_PROPERTIES],
+	}),
+	property({
+		id: '13b',
+		name: 'trigger: list entries without a status are not read by id',
+		file: `${TRIGGER}/poller.ts`,
+		edits: [
+			{
+				find: 'const unread = walked.taken.filter((task) => !hasStatus(task) && !emitted.has(task.video_id));',
+				replace: 'const unread: Listed[] = [];',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES],
+	}),
+	property({
+		id: '13c',
+		name: 'trigger: one kind failing fails the whole poll (kinds not watched on their own)',
+		file: `${TRIGGER}/round.ts`,
+		edits: [
+			{
+				find: 'if (failures.length === kinds.length) throw failures[0];',
+				replace: 'if (failures.length > 0) throw failures[0];',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES],
+	}),
+	property({
+		id: '14a',
+		name: 'trigger: the overlap window below the newest created_at set to 0',
+		file: `${TRIGGER}/cursor.ts`,
+		edits: [{ find: 'overlapSeconds: 120,', replace: 'overlapSeconds: 0,' }],
+		tests: [TRIGGER_PROPERTIES],
+	}),
+	property({
+		id: '14b',
+		name: "trigger: a walk stops at the first task below the window's start instead of one window further",
+		file: `${TRIGGER}/cursor.ts`,
+		edits: [
+			{
+				find: "return at < from - LIMITS.overlapSeconds ? 'stop' : 'skip';",
+				replace: "return 'stop';",
+			},
+		],
+		tests: [TRIGGER_PROPERTIES],
+	}),
+	property({
+		id: '14c',
+		name: 'trigger: the list of emitted ids does not remove duplicates met again in the window',
+		file: `${TRIGGER}/poller.ts`,
+		edits: [
+			{
+				find: 'else if (emitted.has(id) || ready.has(id)) return;',
+				replace: 'else if (ready.has(id)) return;',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES],
+	}),
+];
+
+/** The source with the mutant's edits made; throws when an edit's text is not found exactly once. */
+export function mutate(source: string, mutant: Mutant): string {
+	let text = source;
+	for (const [i, edit] of mutant.edits.entries()) {
+		const at = text.indexOf(edit.find);
+		const again = at < 0 ? -1 : text.indexOf(edit.find, at + 1);
+		if (at < 0 || again >= 0) {
+			const how = at < 0 ? 'is not in' : 'is more than once in';
+			throw new Error(
+				`Mutant ${mutant.id}: the text of edit ${i + 1} ${how} ${mutant.file} (the code moved on; update the patch in scripts/mutants.ts):\n${edit.find}`,
+			);
+		}
+		text = text.slice(0, at) + edit.replace + text.slice(at + edit.find.length);
+	}
+	return text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The runner
+
+interface JestAssertion {
+	title: string;
+	status: string;
+	failureMessages: string[];
+}
+interface JestReport {
+	numFailedTests: number;
+	numRuntimeErrorTestSuites: number;
+	testResults: Array<{ name: string; message: string; assertionResults: JestAssertion[] }>;
+}
+
+interface TestRun {
+	/** The tests passed; or some failed; or a suite could not run at all (a patch that breaks loading). */
+	outcome: 'passed' | 'failed' | 'broken';
+	failed: Array<{ title: string; runs?: number; seed?: string; error: string }>;
+	seconds: number;
+	/** Every test title with its result, for the baseline. */
+	summary: string;
+}
+
+/** Files the runner has changed, with their content before: restored on any exit. */
+const changed = new Map<string, string>();
+let child: ReturnType<typeof spawn> | undefined;
+
+function restoreAll(): void {
+	for (const [file, original] of changed) writeFileSync(file, original);
+	changed.clear();
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+	restoreAll();
+	child?.kill(signal);
+	process.stderr.write(`\nmutants: ${signal}; every file restored\n`);
+	process.exit(130);
+}
+
+/** The first line of an assertion's failure worth reading: jest's matcher line, or the error. */
+function firstLine(message: string): string {
+	const plain = message.replace(/\x1b\[[0-9;]*m/g, '');
+	const got = /Got error: (.*)/.exec(plain)?.[1] ?? plain.split('\n').find((l) => l.trim());
+	return (got ?? '').trim().slice(0, 160);
+}
+
+async function runJest(files: string[], scratch: string): Promise<TestRun> {
+	const output = join(scratch, 'jest.json');
+	rmSync(output, { force: true });
+	const env = { ...process.env };
+	// The default run counts, as `npm test` uses them.
+	delete env.MONEY_RUNS;
+	delete env.TRIGGER_PROPERTY_RUNS;
+	const started = Date.now();
+	const args = [
+		join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+		'--ci',
+		'--json',
+		`--outputFile=${output}`,
+		...files,
+	];
+	const log: string[] = [];
+	await new Promise<void>((resolve, reject) => {
+		child = spawn(process.execPath, args, {
+			cwd: REPO_ROOT,
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		child.stdout!.on('data', (chunk: Buffer) => log.push(chunk.toString()));
+		child.stderr!.on('data', (chunk: Buffer) => log.push(chunk.toString()));
+		child.on('error', reject);
+		child.on('close', () => resolve());
+	});
+	child = undefined;
+	const seconds = (Date.now() - started) / 1000;
+	let report: JestReport;
+	try {
+		report = JSON.parse(readFileSync(output, 'utf8')) as JestReport;
+	} catch {
+		return { outcome: 'broken', failed: [], seconds, summary: log.join('').slice(-2000) };
+	}
+	const failed: TestRun['failed'] = [];
+	let broken = report.numRuntimeErrorTestSuites > 0;
+	for (const suite of report.testResults) {
+		if (suite.assertionResults.length === 0 && suite.message) broken = true;
+		for (const test of suite.assertionResults) {
+			if (test.status !== 'failed') continue;
+			const message = test.failureMessages.join('\n').replace(/\x1b\[[0-9;]*m/g, '');
+			failed.push({
+				title: test.title,
+				runs: Number(/Property failed after (\d+) tests/.exec(message)?.[1]) || undefined,
+				seed: /seed: (-?\d+)/.exec(message)?.[1],
+				error: firstLine(message),
+			});
+		}
+	}
+	const summary = report.testResults
+		.flatMap((s) => s.assertionResults.map((t) => `${t.status}: ${t.title}`))
+		.join('\n');
+	const outcome = broken ? 'broken' : failed.length > 0 ? 'failed' : 'passed';
+	return { outcome, failed, seconds, summary };
+}
+
+/** A test title cut to its start: the table names the property, the details keep it whole. */
+function short(title: string): string {
+	return title.length > 70 ? `${title.slice(0, 67)}...` : title;
+}
+
+interface Row {
+	mutant: Mutant;
+	caught: number;
+	repeats: number;
+	broken: boolean;
+	/** Titles of the tests that failed, each with the most runs fast-check needed to fail it. */
+	failing: Map<string, number | undefined>;
+	errors: Set<string>;
+	seconds: number;
+}
+
+function parseArgs(argv: string[]): { only: string[]; repeat: number } {
+	let repeat = 1;
+	const only: string[] = [];
+	for (const arg of argv) {
+		const r = /^--repeat=(\d+)$/.exec(arg);
+		if (r) repeat = Math.max(1, Number(r[1]));
+		else if (arg.startsWith('--')) throw new Error(`Unknown option ${arg}`);
+		else only.push(arg);
+	}
+	return { only, repeat };
+}
+
+function selected(only: string[]): Mutant[] {
+	if (only.length === 0) return MUTANTS;
+	const chosen = MUTANTS.filter((m) => only.includes(m.id) || only.includes(String(m.defect)));
+	const unknown = only.filter((o) => !MUTANTS.some((m) => m.id === o || String(m.defect) === o));
+	if (unknown.length) throw new Error(`No mutant ${unknown.join(', ')}`);
+	return chosen;
+}
+
+function table(rows: Row[]): string {
+	const lines = [
+		'| defect | mutation | test file | caught | what failed |',
+		'|---|---|---|---|---|',
+	];
+	for (const row of rows) {
+		const { mutant } = row;
+		const file = mutant.tests.map((t) => `\`${t}\``).join(', ');
+		const how = mutant.by === 'example' ? ' (example test)' : '';
+		const caught = row.broken
+			? 'BROKEN PATCH'
+			: `${row.caught === row.repeats ? 'yes' : 'NO'}${row.repeats > 1 ? ` (${row.caught}/${row.repeats})` : ''}`;
+		const what = [...row.failing]
+			.map(([title, runs]) => {
+				const after = runs !== undefined ? ` (after ${runs} run${runs === 1 ? '' : 's'})` : '';
+				return `${short(title)}${after}`;
+			})
+			.join('; ');
+		lines.push(
+			`| ${mutant.id} | ${mutant.name} | ${file}${how} | ${caught} | ${what || '—'} |`.replace(
+				/\n/g,
+				' ',
+			),
+		);
+	}
+	return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+	const { only, repeat } = parseArgs(process.argv.slice(2));
+	const mutants = selected(only);
+	// Every patch must apply before anything is changed.
+	const originals = new Map<string, string>();
+	for (const mutant of mutants) {
+		const path = join(REPO_ROOT, mutant.file);
+		if (!originals.has(path)) originals.set(path, readFileSync(path, 'utf8'));
+		mutate(originals.get(path)!, mutant);
+	}
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
+	process.on('exit', restoreAll);
+	const scratch = mkdtempSync(join(tmpdir(), 'mutants-'));
+	const started = Date.now();
+	try {
+		// The tests must pass on the source as it is, or a failure says nothing about a patch.
+		const files = [...new Set(mutants.flatMap((m) => m.tests))];
+		const baseline = await runJest(files, scratch);
+		console.log(`baseline (unpatched): ${baseline.outcome} in ${baseline.seconds.toFixed(1)} s`);
+		if (baseline.outcome !== 'passed') {
+			console.log(baseline.summary);
+			throw new Error('The tests fail on the unpatched source: fix that first');
+		}
+		const rows: Row[] = [];
+		for (const [n, mutant] of mutants.entries()) {
+			const path = join(REPO_ROOT, mutant.file);
+			const original = originals.get(path)!;
+			const row: Row = {
+				mutant,
+				caught: 0,
+				repeats: repeat,
+				broken: false,
+				failing: new Map(),
+				errors: new Set(),
+				seconds: 0,
+			};
+			changed.set(path, original);
+			try {
+				writeFileSync(path, mutate(original, mutant));
+				for (let r = 0; r < repeat; r++) {
+					const run = await runJest(mutant.tests, scratch);
+					row.seconds += run.seconds;
+					if (run.outcome === 'broken') {
+						row.broken = true;
+						console.log(run.summary);
+						break;
+					}
+					if (run.outcome === 'failed') row.caught++;
+					for (const f of run.failed) {
+						const before = row.failing.get(f.title);
+						row.failing.set(f.title, f.runs === undefined ? before : Math.max(before ?? 0, f.runs));
+						row.errors.add(`${f.title}: ${f.error}${f.seed ? ` (seed ${f.seed})` : ''}`);
+					}
+				}
+			} finally {
+				writeFileSync(path, original);
+				changed.delete(path);
+			}
+			rows.push(row);
+			const verdict = row.broken
+				? 'BROKEN PATCH'
+				: row.caught === repeat
+					? 'caught'
+					: `SURVIVED ${repeat - row.caught} of ${repeat}`;
+			console.log(
+				`[${n + 1}/${mutants.length}] ${mutant.id} ${verdict} (${row.seconds.toFixed(1)} s): ${mutant.name}`,
+			);
+			for (const error of row.errors) console.log(`      ${error}`);
+		}
+		const minutes = ((Date.now() - started) / 60000).toFixed(1);
+		console.log(`\n${table(rows)}\n`);
+		const survivors = rows.filter((r) => r.broken || r.caught < r.repeats);
+		console.log(
+			`${rows.length} mutants, ${rows.length - survivors.length} caught, ${survivors.length} not; ${repeat} run(s) each; ${minutes} min; ${new Date().toISOString()}`,
+		);
+		process.exitCode = survivors.length > 0 ? 1 : 0;
+	} finally {
+		restoreAll();
+		rmSync(scratch, { recursive: true, force: true });
+	}
+}
+
+if (require.main === module)
+	main().catch((error: unknown) => {
+		restoreAll();
+		console.error(error instanceof Error ? error.message : error);
+		process.exitCode = 1;
+	});
