@@ -412,6 +412,18 @@ export const MUTANTS: Mutant[] = [
 		tests: [TRIGGER_PROPERTIES],
 	}),
 	property({
+		id: '13d',
+		name: 'trigger: a list that turns unusable within a poll (a 404 after the walk, while reading watched tasks) fails every kind of the poll',
+		file: `${TRIGGER}/poller.ts`,
+		edits: [
+			{
+				find: "\t\tif ('error' in listed && listed.error instanceof UnusableList) break;\n",
+				replace: '',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES],
+	}),
+	property({
 		id: '14a',
 		name: 'trigger: the overlap window below the newest created_at set to 0',
 		file: `${TRIGGER}/cursor.ts`,

@@ -147,7 +147,13 @@ async function refreshFromList(
 	const seen = new Set<string>();
 	let cursor = 0;
 	while (worthIt() && allowance.takePage()) {
-		const page = await source.list({ cursor: cursor || undefined, limit: LIMITS.pageSize });
+		const listed = await settled(
+			source.list({ cursor: cursor || undefined, limit: LIMITS.pageSize }),
+		);
+		// The list turned unusable after the walk (a 404 within the poll): the rest are read by id.
+		if ('error' in listed && listed.error instanceof UnusableList) break;
+		if ('error' in listed) throw listed.error;
+		const page = listed.value;
 		let fresh = 0;
 		for (const task of page.videos) {
 			if (seen.has(task.video_id)) continue;
