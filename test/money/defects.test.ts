@@ -82,6 +82,38 @@ describe('1. the cap holds for videos whatever later reads say', () => {
 		).rejects.toMatchObject({ message: expect.stringMatching(/Max Credits per Execution \(30\)/) });
 		expect(charged()).toBe(20);
 	});
+
+	test('an AI video create whose answer was lost, and whose resend the service refused (429), counts at its price', async () => {
+		// Found by the cap's property test: the resend's 429 hid that the first attempt was charged.
+		engine.emu.setFaults({
+			failNext: [
+				{ method: 'POST', path: '/api/v1/ai_video', kind: 'resetAfter' },
+				{
+					method: 'POST',
+					path: '/api/v1/ai_video',
+					kind: 'respond',
+					respond: {
+						status: 429,
+						headers: { 'Retry-After': '1' },
+						body: {
+							error: { code: 429, message: 'Too many', details: { limit: 3, in_flight: 3 } },
+						},
+					},
+				},
+			],
+		});
+		const client = spending(30);
+		const request = { model_id: 'wan-2.5', prompt: 'A kite', duration_sec: 5, resolution: '720p' };
+		await expect(client.createAiVideo(request, { idempotencyContext: 'a' })).rejects.toMatchObject({
+			status: 429,
+			mayHaveSucceeded: true,
+		});
+		expect(client.ledger.spent()).toBe(20);
+		await expect(
+			client.createAiVideo({ ...request, prompt: 'Another kite' }, { idempotencyContext: 'b' }),
+		).rejects.toMatchObject({ message: expect.stringMatching(/Max Credits per Execution \(30\)/) });
+		expect(charged()).toBe(20);
+	});
 });
 
 describe('2. a charged call whose 2xx answer cannot be read is counted', () => {

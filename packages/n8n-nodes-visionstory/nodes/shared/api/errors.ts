@@ -40,6 +40,11 @@ export interface VisionStoryErrorInit {
 	concurrency?: { limit?: number; inFlight?: number };
 	/** An attempt of this call may have reached VisionStory (and been processed, and charged). */
 	mayHaveReachedService?: boolean;
+	/**
+	 * An attempt may have succeeded (so been charged), whatever the last one answered: its answer was
+	 * lost after the request reached VisionStory, or was a 2xx that could not be read.
+	 */
+	mayHaveSucceeded?: boolean;
 	/** The create's client_request_id: sent again within 24 hours, it returns what the call made. */
 	idempotencyKey?: string;
 }
@@ -56,6 +61,7 @@ export class VisionStoryError extends Error {
 	readonly retryAfterMs?: number;
 	readonly concurrency?: { limit?: number; inFlight?: number };
 	readonly mayHaveReachedService?: boolean;
+	readonly mayHaveSucceeded?: boolean;
 	readonly idempotencyKey?: string;
 
 	constructor(init: VisionStoryErrorInit) {
@@ -72,6 +78,7 @@ export class VisionStoryError extends Error {
 		this.retryAfterMs = init.retryAfterMs;
 		this.concurrency = init.concurrency;
 		this.mayHaveReachedService = init.mayHaveReachedService;
+		this.mayHaveSucceeded = init.mayHaveSucceeded;
 		this.idempotencyKey = init.idempotencyKey;
 	}
 
@@ -94,6 +101,7 @@ export class VisionStoryError extends Error {
 			retryAfterMs: this.retryAfterMs,
 			concurrency: this.concurrency,
 			mayHaveReachedService: this.mayHaveReachedService,
+			mayHaveSucceeded: this.mayHaveSucceeded,
 			idempotencyKey: this.idempotencyKey,
 		};
 	}

@@ -96,13 +96,15 @@ function probablyCharged(error: VisionStoryError, price: number | undefined): Vi
 
 /**
  * Whether a failed charged call may still have been charged: VisionStory answered success (a 2xx that
- * could not be read), or the answer was lost after the request reached it. An error answer is not a
- * success, and the service charges only on success.
+ * could not be read), or the answer was lost after the request reached it, whatever a resend was
+ * answered afterwards (a 429, a 5xx). An error answer is not a success, and the service charges only
+ * on success.
  */
 function mayHaveBeenCharged(error: unknown): error is VisionStoryError {
 	return (
 		error instanceof VisionStoryError &&
 		(error.category === 'response' ||
+			error.mayHaveSucceeded === true ||
 			(error.category === 'network' && error.mayHaveReachedService === true))
 	);
 }

@@ -208,8 +208,10 @@ export class Transport {
 		idempotencyKey?: string,
 	): Promise<T> {
 		const started = Date.now();
-		// Once an attempt may have reached the service, the call's final error says so, whatever came after.
+		// Once an attempt may have reached the service (or succeeded), the call's final error says so,
+		// whatever came after.
 		let reached = false;
+		let succeeded = false;
 		for (let n = 1; ; n++) {
 			if (signal?.aborted) throw abortedError();
 			let failure: VisionStoryError;
@@ -217,16 +219,17 @@ export class Transport {
 				return await attempt(n);
 			} catch (error) {
 				reached ||= mayHaveReached(error);
+				succeeded ||= mayHaveSucceeded(error);
 				try {
 					failure = this.retryableFailure(name, error, replayable, signal);
 				} catch (final) {
-					throw marked(final, reached, idempotencyKey);
+					throw marked(final, { reached, succeeded }, idempotencyKey);
 				}
 			}
 			// A Retry-After is waited out in full: the elapsed budget below still bounds it.
 			const wait = failure.retryAfterMs ?? this.backoff(n);
 			if (n >= this.retry.maxAttempts || Date.now() - started + wait > this.retry.maxElapsedMs)
-				throw marked(failure, reached, idempotencyKey);
+				throw marked(failure, { reached, succeeded }, idempotencyKey);
 			await this.sleep(wait, signal);
 		}
 	}
@@ -376,11 +379,26 @@ function mayHaveReached(error: unknown): boolean {
 	);
 }
 
-/** The final error of a call, saying whether an attempt may have reached the service, and the create's key. */
-function marked(error: unknown, reached: boolean, idempotencyKey?: string): unknown {
+/**
+ * Whether a failed attempt may have been a success the service charged: its answer was lost after
+ * the request left, or was a 2xx that could not be read. An error answer (5xx, 409) is not a success.
+ */
+function mayHaveSucceeded(error: unknown): boolean {
+	if (error instanceof NetworkError) return error.mayHaveReachedService;
+	return error instanceof VisionStoryError && error.category === 'response';
+}
+
+/** The final error of a call, saying whether an attempt may have reached the service (or succeeded), and the create's key. */
+function marked(
+	error: unknown,
+	attempts: { reached: boolean; succeeded: boolean },
+	idempotencyKey?: string,
+): unknown {
+	const { reached, succeeded } = attempts;
 	if (!(error instanceof VisionStoryError) || (!reached && !idempotencyKey)) return error;
 	return error.with({
 		...(reached ? { mayHaveReachedService: true } : {}),
+		...(succeeded ? { mayHaveSucceeded: true } : {}),
 		...(idempotencyKey ? { idempotencyKey } : {}),
 	});
 }
