@@ -91,16 +91,20 @@ export const MUTANTS: Mutant[] = [
 		tests: [MONEY_PROPERTIES],
 	}),
 	property({
+		id: '1c',
+		name: 'a create whose answer was lost is not counted when its resend is refused (429): the charge made by the lost attempt is missed',
+		file: `${API}/spendingClient.ts`,
+		edits: [{ find: '\t\t\terror.mayHaveSucceeded === true ||\n', replace: '' }],
+		tests: [MONEY_PROPERTIES],
+	}),
+	property({
 		id: '2a',
 		name: 'a charged 2xx answer that cannot be read (an image without url) is not counted',
 		file: `${API}/spendingClient.ts`,
 		edits: [
 			{
-				find: [
-					"\t\t(error.category === 'response' ||",
-					"\t\t\t(error.category === 'network' && error.mayHaveReachedService === true))",
-				].join('\n'),
-				replace: "\t\terror.category === 'network' &&\n\t\terror.mayHaveReachedService === true",
+				find: "\t\t(error.category === 'response' ||\n\t\t\terror.mayHaveSucceeded",
+				replace: '\t\t(error.mayHaveSucceeded',
 			},
 		],
 		tests: [MONEY_PROPERTIES],

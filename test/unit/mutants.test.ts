@@ -1,0 +1,37 @@
+/**
+ * `npm run mutants` (scripts/mutants.ts) puts each defect of issue 25 back with a text patch. A patch
+ * whose text the code no longer holds cannot be applied: this fails as soon as the code drifts, long
+ * before anyone runs the mutants again.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { MUTANTS, mutate } from '../../scripts/mutants';
+import { REPO_ROOT } from '../../scripts/paths';
+
+test.each(MUTANTS.map((m) => [m.id, m] as const))(
+	'mutant %s still applies to its file, and changes it',
+	(_id, mutant) => {
+		const source = readFileSync(join(REPO_ROOT, mutant.file), 'utf8');
+		expect(mutate(source, mutant)).not.toBe(source);
+		for (const file of mutant.tests) expect(existsSync(join(REPO_ROOT, file))).toBe(true);
+	},
+);
+
+test('every defect of issue 25 (1 to 14) has a mutant, each id once', () => {
+	expect([...new Set(MUTANTS.map((m) => m.defect))].sort((a, b) => a - b)).toEqual(
+		Array.from({ length: 14 }, (_, i) => i + 1),
+	);
+	expect(new Set(MUTANTS.map((m) => m.id)).size).toBe(MUTANTS.length);
+});
+
+test('a patch whose text is gone fails loudly, naming the mutant and the file', () => {
+	const [mutant] = MUTANTS;
+	expect(() => mutate('nothing of it here', mutant)).toThrow(
+		new RegExp(`Mutant ${mutant.id}: the text of edit 1 is not in ${mutant.file}`),
+	);
+	const twice = `${mutant.edits[0].find}\n${mutant.edits[0].find}`;
+	expect(() => mutate(twice, { ...mutant, edits: [mutant.edits[0]] })).toThrow(
+		/is more than once in/,
+	);
+});
