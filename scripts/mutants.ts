@@ -19,6 +19,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 import { REPO_ROOT } from './paths';
 
@@ -516,11 +517,22 @@ function onSignal(signal: NodeJS.Signals): void {
 	process.exit(130);
 }
 
-/** The first line of an assertion's failure worth reading: jest's matcher line, or the error. */
-function firstLine(message: string): string {
-	const plain = message.replace(/\x1b\[[0-9;]*m/g, '');
-	const got = /Got error: (.*)/.exec(plain)?.[1] ?? plain.split('\n').find((l) => l.trim());
-	return (got ?? '').trim().slice(0, 160);
+/**
+ * What a property's counterexample broke: the first line under "Cause:" in the section jest prints
+ * for the test (its JSON report leaves the cause out).
+ */
+function causeOf(printed: string, title: string): string | undefined {
+	const at = printed.indexOf(`● ${title}\n`);
+	if (at < 0) return undefined;
+	const next = printed.indexOf('\n  ● ', at + 1);
+	const section = printed.slice(at, next < 0 ? undefined : next);
+	return /\n\s*Cause:\s*\n\s*(.+)/.exec(section)?.[1];
+}
+
+/** The line of a failure worth reading: what the counterexample broke, else the error's first line. */
+function firstLine(message: string, cause?: string): string {
+	const line = cause ?? message.split('\n').find((l) => l.trim()) ?? '';
+	return line.trim().slice(0, 160);
 }
 
 async function runJest(files: string[], scratch: string): Promise<TestRun> {
@@ -558,6 +570,7 @@ async function runJest(files: string[], scratch: string): Promise<TestRun> {
 	} catch {
 		return { outcome: 'broken', failed: [], seconds, summary: log.join('').slice(-2000) };
 	}
+	const printed = stripVTControlCharacters(log.join(''));
 	const failed: TestRun['failed'] = [];
 	let broken = report.numRuntimeErrorTestSuites > 0;
 	for (const suite of report.testResults) {
@@ -569,7 +582,7 @@ async function runJest(files: string[], scratch: string): Promise<TestRun> {
 				title: test.title,
 				runs: Number(/Property failed after (\d+) tests/.exec(message)?.[1]) || undefined,
 				seed: /seed: (-?\d+)/.exec(message)?.[1],
-				error: firstLine(message),
+				error: firstLine(message, causeOf(printed, test.title)),
 			});
 		}
 	}
@@ -590,8 +603,8 @@ interface Row {
 	caught: number;
 	repeats: number;
 	broken: boolean;
-	/** Titles of the tests that failed, each with the most runs fast-check needed to fail it. */
-	failing: Map<string, number | undefined>;
+	/** Titles of the tests that failed: in how many repeats, and the runs fast-check needed each time. */
+	failing: Map<string, { times: number; runs: number[] }>;
 	errors: Set<string>;
 	seconds: number;
 }
@@ -629,9 +642,15 @@ function table(rows: Row[]): string {
 			? 'BROKEN PATCH'
 			: `${row.caught === row.repeats ? 'yes' : 'NO'}${row.repeats > 1 ? ` (${row.caught}/${row.repeats})` : ''}`;
 		const what = [...row.failing]
-			.map(([title, runs]) => {
-				const after = runs !== undefined ? ` (after ${runs} run${runs === 1 ? '' : 's'})` : '';
-				return `${short(title)}${after}`;
+			.map(([title, { times, runs }]) => {
+				const most = runs.length ? Math.max(...runs) : undefined;
+				const after =
+					most === undefined
+						? ''
+						: `after ${row.repeats > 1 && runs.length > 1 ? 'at most ' : ''}${most} run${most === 1 ? '' : 's'}`;
+				const often = row.repeats > 1 ? `${times}/${row.repeats}` : '';
+				const note = [often, after].filter(Boolean).join(', ');
+				return `${short(title)}${note ? ` (${note})` : ''}`;
 			})
 			.join('; ');
 		lines.push(
@@ -693,9 +712,11 @@ async function main(): Promise<void> {
 					}
 					if (run.outcome === 'failed') row.caught++;
 					for (const f of run.failed) {
-						const before = row.failing.get(f.title);
-						row.failing.set(f.title, f.runs === undefined ? before : Math.max(before ?? 0, f.runs));
-						row.errors.add(`${f.title}: ${f.error}${f.seed ? ` (seed ${f.seed})` : ''}`);
+						const seen = row.failing.get(f.title) ?? { times: 0, runs: [] };
+						seen.times++;
+						if (f.runs !== undefined) seen.runs.push(f.runs);
+						row.failing.set(f.title, seen);
+						row.errors.add(`${short(f.title)}: ${f.error}`);
 					}
 				}
 			} finally {

@@ -48,6 +48,9 @@ const TOO_MANY = [
 	{ error: { code: 429, message: 'Slow down', details: '{"limit":60}' } },
 ];
 
+/** 429s enough to outlast an item's time limit (20 s here, a Retry-After of 1 s each). */
+const LIMITED_FOR_GOOD = 40;
+
 const tooMany = (path: string, body: number, count: number): FaultScript => ({
 	method: 'POST',
 	path,
@@ -61,7 +64,8 @@ const faultsArb = (createPath: string, readPath: string) =>
 		.record({
 			lost: fc.integer({ min: 0, max: 2 }),
 			unavailable: fc.integer({ min: 0, max: 2 }),
-			limited: fc.integer({ min: 0, max: 2 }),
+			// A few, or more than an item's time limit outlasts (a rate limit that does not let up).
+			limited: fc.constantFrom(0, 1, 2, LIMITED_FOR_GOOD),
 			body: fc.integer({ min: 0, max: TOO_MANY.length - 1 }),
 			failedReads: fc.integer({ min: 0, max: 7 }),
 		})
@@ -187,8 +191,10 @@ async function play(client: SpendingClient, step: Step, n: number, made: string[
 test('the service never charges an execution more than its cap plus the price of one call whose price was unknown', async () => {
 	await fc.assert(
 		fc.asyncProperty(
-			fc.integer({ min: 5, max: 40 }),
-			fc.boolean(),
+			// Caps of a call or two as often as any up to a few calls: where one call too many shows.
+			fc.oneof(fc.integer({ min: 5, max: 15 }), fc.integer({ min: 5, max: 40 })),
+			// cost_credit 0 until a task finishes (the contract's default allows it) in two runs of three.
+			fc.constantFrom(true, true, false),
 			// A service whose image answers all come one way (as lateCost is one way), or each its own.
 			fc.constantFrom<ImageAnswer | 'mixed'>('mixed', ...IMAGE_ANSWERS),
 			faultsArb('/api/v1/video', '/api/v1/video'),
@@ -211,6 +217,69 @@ test('the service never charges an execution more than its cap plus the price of
 			},
 		),
 		{ numRuns: RUNS },
+	);
+});
+
+test('a charged call that may have succeeded counts, whatever it was answered: images whose answer lacks url or says cost 0, AI videos whose answer was lost and whose resend was refused', async () => {
+	type Call =
+		| Extract<Step, { kind: 'image' }>
+		| { kind: 'ai'; lost: boolean; refusal: 'cap' | 'unavailable' };
+	// Mostly calls that may have been charged; now and then one answered as it should be.
+	const callArb: fc.Arbitrary<Call> = fc.oneof(
+		{
+			weight: 1,
+			arbitrary: fc
+				.constantFrom<ImageAnswer>('noUrl', 'zeroCost', 'none')
+				.map((unreadable): Call => ({ kind: 'image', unreadable })),
+		},
+		{
+			weight: 1,
+			arbitrary: fc.record({
+				kind: fc.constant('ai' as const),
+				lost: fc.constantFrom(true, true, true, false),
+				refusal: fc.constantFrom<'cap' | 'unavailable'>('cap', 'unavailable'),
+			}),
+		},
+	);
+	await fc.assert(
+		fc.asyncProperty(
+			// Caps of a few calls (an AI video costs 10 here): a call left uncounted shows at once.
+			fc.integer({ min: 4, max: 16 }),
+			// A service whose image answers all come one way, or each its own; whose AI-video answers
+			// are all lost, or each its own.
+			fc.constantFrom<ImageAnswer | 'mixed'>('noUrl', 'zeroCost', 'mixed'),
+			fc.boolean(),
+			fc.array(callArb, { minLength: 2, maxLength: 10 }),
+			async (cap, imageAnswers, allLost, sequence) => {
+				emu.reset();
+				const client = new SpendingClient(base, new SpendLedger(), { cap });
+				const calls = sequence.map((call): Call => {
+					if (call.kind === 'image')
+						return imageAnswers === 'mixed' ? call : { ...call, unreadable: imageAnswers };
+					return allLost ? { ...call, lost: true } : call;
+				});
+				for (const [n, call] of calls.entries()) {
+					if (call.kind === 'image') {
+						await play(client, call, n, []);
+						continue;
+					}
+					const path = '/api/v1/ai_video';
+					emu.setFaults({
+						failNext: [
+							...(call.lost ? [{ method: 'POST', path, kind: 'resetAfter' as const }] : []),
+							call.refusal === 'cap'
+								? tooMany(path, 0, 2)
+								: { method: 'POST', path, kind: 'http503' as const, count: 2 },
+						],
+					});
+					await runTasks(client, 'aiVideo', [aiJob(client, n)], noWait);
+				}
+				emu.clearFaults();
+				expect(charged()).toBeLessThanOrEqual(cap + UNKNOWN_PRICE_MAX);
+			},
+		),
+		// Cheap runs (no waiting on renders): three times as many, so a missed count shows every time.
+		{ numRuns: RUNS * 3 },
 	);
 });
 
@@ -317,15 +386,17 @@ test('a 429 that is not the AI-video concurrency cap (no in_flight) never refuse
 test('Keep at Least N Credits: executions and MCP calls side by side never take the balance below it by more than one unknown price', async () => {
 	await fc.assert(
 		fc.asyncProperty(
-			// The balance near the floor (where it binds) as often as far above it, or below it already.
-			fc.integer({ min: -5, max: 40 }),
+			// The balance within a call or two of the floor (where it binds) as often as anywhere above
+			// it, or below it already.
+			fc.oneof(fc.integer({ min: -5, max: 12 }), fc.integer({ min: -5, max: 40 })),
 			fc.integer({ min: 0, max: 30 }),
 			fc.array(
-				fc.array(fc.constantFrom('speech', 'talking', 'image'), { minLength: 1, maxLength: 3 }),
-				{
+				// Talking videos (price known only after) as often as the calls of known price together.
+				fc.array(fc.constantFrom('speech', 'talking', 'talking', 'image'), {
 					minLength: 1,
-					maxLength: 4,
-				},
+					maxLength: 3,
+				}),
+				{ minLength: 1, maxLength: 4 },
 			),
 			async (headroom, keepAtLeast, executions) => {
 				const balance = Math.max(0, keepAtLeast + headroom);
