@@ -1,5 +1,45 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+/**
+ * An operation's description for its AI-tool variant (shown only there, `@tool`): `text` is what the
+ * model is told. A video create has one per Wait for Completion setting (`waitForCompletion`).
+ */
+export function toolDescription(text: string, waitForCompletion?: boolean): INodeProperties {
+	return {
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: text,
+		displayOptions: {
+			show:
+				waitForCompletion === undefined
+					? { '@tool': [true] }
+					: { '@tool': [true], waitForCompletion: [waitForCompletion] },
+		},
+		description:
+			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
+	};
+}
+
+/**
+ * The modes of every resource locator of the node, to spread into it: picked From List (searched with
+ * `searchListMethod`) or given By ID.
+ */
+export function locatorModes(searchListMethod: string): Pick<INodeProperties, 'modes'> {
+	return {
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod, searchable: true, searchFilterRequired: false },
+			},
+			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
+		],
+	};
+}
+
 export const waitForCompletionAsTool: INodeProperties = {
 	displayName: 'Wait for Completion',
 	name: 'waitForCompletion',
@@ -11,30 +51,19 @@ export const waitForCompletionAsTool: INodeProperties = {
 		'Whether the tool waits until the video is rendered (minutes). Off: it answers at once with the video ID and the model checks on it with a Check Status tool.',
 };
 
-export const downloadResultWhenWaiting: INodeProperties = {
+export const downloadResult: INodeProperties = {
 	displayName: 'Download Result',
 	name: 'downloadResult',
 	type: 'boolean',
 	default: true,
 	description: 'Whether to put a finished video into a binary field of the output item',
-	displayOptions: { show: { waitForCompletion: [true] }, hide: { '@tool': [true] } },
+	displayOptions: { hide: { '@tool': [true] } },
 };
 
 /**
  * As a tool, files stay out unless asked for: n8n hands a model only the JSON of a tool's output and
  * drops its binary data (with a log line), so a download would cost time and memory for nothing.
  */
-
-export const downloadResultWhenWaitingAsTool: INodeProperties = {
-	displayName: 'Download Result',
-	name: 'downloadResult',
-	type: 'boolean',
-	default: false,
-	description:
-		'Whether to download the file into the tool’s output. An AI model gets only the JSON (the URL is in it): n8n drops a tool’s files, so leave this off unless you need the file in the execution data.',
-	displayOptions: { show: { '@tool': [true], waitForCompletion: [true] } },
-};
-
 export const downloadResultAsTool: INodeProperties = {
 	displayName: 'Download Result',
 	name: 'downloadResult',
@@ -45,12 +74,33 @@ export const downloadResultAsTool: INodeProperties = {
 	displayOptions: { show: { '@tool': [true] } },
 };
 
-export const outputBinaryPropertyWhenWaiting: INodeProperties = {
+/** Download Result of a create, shown while it waits. */
+export const downloadResultWhenWaiting: INodeProperties = {
+	...downloadResult,
+	displayOptions: { show: { waitForCompletion: [true] }, hide: { '@tool': [true] } },
+};
+
+export const downloadResultWhenWaitingAsTool: INodeProperties = {
+	...downloadResultAsTool,
+	displayOptions: { show: { '@tool': [true], waitForCompletion: [true] } },
+};
+
+export const outputBinaryPropertyOption: INodeProperties = {
 	displayName: 'Put Output File in Field',
 	name: 'outputBinaryProperty',
 	type: 'string',
 	default: 'data',
 	hint: 'The name of the output binary field to put the file in',
+};
+
+/** The field a download goes to, shown when Download Result is on. */
+export const outputBinaryProperty: INodeProperties = {
+	...outputBinaryPropertyOption,
+	displayOptions: { show: { downloadResult: [true] } },
+};
+
+export const outputBinaryPropertyWhenWaiting: INodeProperties = {
+	...outputBinaryPropertyOption,
 	displayOptions: { show: { waitForCompletion: [true], downloadResult: [true] } },
 };
 
@@ -117,24 +167,6 @@ export const validateOnly: INodeProperties = {
 		'Whether to only check every item and return its estimated cost, sending nothing that is charged (a dry ctx)',
 };
 
-export const downloadResult: INodeProperties = {
-	displayName: 'Download Result',
-	name: 'downloadResult',
-	type: 'boolean',
-	default: true,
-	description: 'Whether to put a finished video into a binary field of the output item',
-	displayOptions: { hide: { '@tool': [true] } },
-};
-
-export const outputBinaryProperty: INodeProperties = {
-	displayName: 'Put Output File in Field',
-	name: 'outputBinaryProperty',
-	type: 'string',
-	default: 'data',
-	hint: 'The name of the output binary field to put the file in',
-	displayOptions: { show: { downloadResult: [true] } },
-};
-
 export const returnAll: INodeProperties = {
 	displayName: 'Return All',
 	name: 'returnAll',
@@ -151,14 +183,6 @@ export const limit: INodeProperties = {
 	default: 50,
 	displayOptions: { show: { returnAll: [false] } },
 	description: 'Max number of results to return',
-};
-
-export const outputBinaryPropertyOption: INodeProperties = {
-	displayName: 'Put Output File in Field',
-	name: 'outputBinaryProperty',
-	type: 'string',
-	default: 'data',
-	hint: 'The name of the output binary field to put the file in',
 };
 
 export const spendOptions: INodeProperties = {

@@ -24,6 +24,7 @@ import {
 	downloadResultWhenWaiting,
 	downloadResultWhenWaitingAsTool,
 	idempotencyKey,
+	locatorModes,
 	maxCreditsPerExecution,
 	mediaEntryAssetId,
 	mediaEntryBinaryProperty,
@@ -33,6 +34,7 @@ import {
 	pollIntervalSeconds,
 	requestsPerSecond,
 	timeoutMinutes,
+	toolDescription,
 	validateOnly,
 	waitForCompletionAsTool,
 } from '../../../shared/descriptions/parameters';
@@ -47,28 +49,14 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Returns at once with video_id; the video renders in minutes. Next: check it with the AI video Check Status tool using video_id until status is created, then use video_url. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
-		displayOptions: { show: { '@tool': [true], waitForCompletion: [false] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Waits until the video is rendered (minutes), then returns video_id, status created and video_url (the MP4). If it is still rendering when the time limit is reached, the error names video_id: check it later with the AI video Check Status tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
-		displayOptions: { show: { '@tool': [true], waitForCompletion: [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Returns at once with video_id; the video renders in minutes. Next: check it with the AI video Check Status tool using video_id until status is created, then use video_url. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
+		false,
+	),
+	toolDescription(
+		'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Waits until the video is rendered (minutes), then returns video_id, status created and video_url (the MP4). If it is still rendering when the time limit is reached, the error names video_id: check it later with the AI video Check Status tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
+		true,
+	),
 	modelId,
 	{
 		displayName: 'Prompt',
@@ -150,19 +138,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'A file from your VisionStory asset library',
 		displayOptions: { show: { firstFrameSource: ['asset'] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchAssets',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchAssets'),
 	},
 	{
 		displayName: 'End Frame Source',
@@ -208,19 +184,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'A file from your VisionStory asset library',
 		displayOptions: { show: { endFrameSource: ['asset'] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchAssets',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchAssets'),
 	},
 	{
 		displayName: 'Reference Media',

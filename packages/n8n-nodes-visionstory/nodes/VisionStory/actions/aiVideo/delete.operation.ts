@@ -8,6 +8,7 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { param } from '../../../shared/framework/params';
+import { locatorModes, toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Delete',
@@ -17,16 +18,7 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: 'Delete an AI video. Delete one of your AI videos for good.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription('Delete an AI video. Delete one of your AI videos for good.'),
 	{
 		displayName: 'Video',
 		name: 'videoId',
@@ -34,19 +26,7 @@ const properties: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'The AI video to use',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchAiVideos',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchAiVideos'),
 	},
 ];
 

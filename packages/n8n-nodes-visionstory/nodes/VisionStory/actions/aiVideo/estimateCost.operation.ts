@@ -11,6 +11,7 @@ import type {
 import { optional } from '../../../shared/framework/mapping';
 import { param } from '../../../shared/framework/params';
 import { generateAudio, modelId, resolution } from './parameters';
+import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Estimate Cost',
@@ -20,17 +21,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Tell the credit price of an AI video (model ID, duration in seconds, resolution) before creating it. Free; nothing is created.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Tell the credit price of an AI video (model ID, duration in seconds, resolution) before creating it. Free; nothing is created.',
+	),
 	modelId,
 	{
 		displayName: 'Duration (Seconds) Name or ID',

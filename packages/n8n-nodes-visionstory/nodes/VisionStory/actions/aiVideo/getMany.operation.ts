@@ -9,7 +9,12 @@ import type {
 } from '../../../shared/framework/action';
 import { listEntries, wantedOf } from '../../../shared/framework/lists';
 import { param } from '../../../shared/framework/params';
-import { limit, returnAll, videoStatuses } from '../../../shared/descriptions/parameters';
+import {
+	limit,
+	returnAll,
+	toolDescription,
+	videoStatuses,
+} from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Get Many',
@@ -19,17 +24,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'List your AI videos, newest first: video_id, status, video_url. Free. Use Limit to keep the list short.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'List your AI videos, newest first: video_id, status, video_url. Free. Use Limit to keep the list short.',
+	),
 	returnAll,
 	limit,
 	{

@@ -9,7 +9,7 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { param } from '../../../shared/framework/params';
-import { spendOptions } from '../../../shared/descriptions/parameters';
+import { spendOptions, toolDescription } from '../../../shared/descriptions/parameters';
 import { checkCaptionOptions, withCaptions } from './captionOutput';
 import { audioSecondsOf, checkAlignDuration } from './duration';
 import type { AudioRequest } from './speech';
@@ -32,17 +32,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Align a known script with its audio: word timings and captions. Costs 1 credit per started 5 minutes of audio. Returns words with start and end times, duration_sec and cost_credit.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Align a known script with its audio: word timings and captions. Costs 1 credit per started 5 minutes of audio. Returns words with start and end times, duration_sec and cost_credit.',
+	),
 	audioSource,
 	audioBinaryProperty,
 	audioUrl,

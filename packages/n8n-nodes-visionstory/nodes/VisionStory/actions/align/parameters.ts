@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { locatorModes } from '../../../shared/descriptions/parameters';
 
 export const audioSource: INodeProperties = {
 	displayName: 'Audio Source',
@@ -46,19 +47,7 @@ export const audioAssetId: INodeProperties = {
 	required: true,
 	description: 'A file from your VisionStory asset library',
 	displayOptions: { show: { audioSource: ['asset'] } },
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: {
-				searchListMethod: 'searchAssets',
-				searchable: true,
-				searchFilterRequired: false,
-			},
-		},
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-	],
+	...locatorModes('searchAssets'),
 };
 
 export const captions: INodeProperties = {

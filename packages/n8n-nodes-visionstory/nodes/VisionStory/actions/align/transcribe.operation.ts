@@ -13,6 +13,7 @@ import { param } from '../../../shared/framework/params';
 import {
 	maxCreditsPerExecution,
 	outputBinaryPropertyOption,
+	toolDescription,
 	validateOnly,
 } from '../../../shared/descriptions/parameters';
 import { checkCaptionOptions, withCaptions } from './captionOutput';
@@ -35,17 +36,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Transcribe speech audio to text with word timings. Costs 1 credit per started 5 minutes of audio. Returns text, words with times, duration_sec and cost_credit.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Transcribe speech audio to text with word timings. Costs 1 credit per started 5 minutes of audio. Returns text, words with times, duration_sec and cost_credit.',
+	),
 	audioSource,
 	audioBinaryProperty,
 	audioUrl,

@@ -10,7 +10,7 @@ import type {
 import { listEntries, wantedOf } from '../../../shared/framework/lists';
 import { optional } from '../../../shared/framework/mapping';
 import { param } from '../../../shared/framework/params';
-import { limit, returnAll } from '../../../shared/descriptions/parameters';
+import { limit, returnAll, toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Get Many',
@@ -20,16 +20,7 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: 'List uploaded assets (asset_id, kind, URL). Free.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription('List uploaded assets (asset_id, kind, URL). Free.'),
 	returnAll,
 	limit,
 	{

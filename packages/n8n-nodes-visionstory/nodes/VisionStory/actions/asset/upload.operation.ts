@@ -17,6 +17,7 @@ import type {
 } from '../../../shared/framework/action';
 import { ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
+import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Upload',
@@ -26,17 +27,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Upload an asset. Add an image, video or audio file to your library, to reuse by ID in other nodes.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Upload an asset. Add an image, video or audio file to your library, to reuse by ID in other nodes.',
+	),
 	{
 		displayName: 'File Source',
 		name: 'fileSource',

@@ -17,6 +17,7 @@ import type {
 } from '../../../shared/framework/action';
 import { ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
+import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Create',
@@ -26,17 +27,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Create an avatar from a portrait photo; returns the new avatar_id for talking videos.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Create an avatar from a portrait photo; returns the new avatar_id for talking videos.',
+	),
 	{
 		displayName: 'Image Source',
 		name: 'imageSource',

@@ -9,6 +9,7 @@ import type {
 } from '../../../shared/framework/action';
 import { param } from '../../../shared/framework/params';
 import { avatarId } from './parameters';
+import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Delete',
@@ -18,17 +19,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Delete an avatar. Delete one of your avatars for good (public avatars cannot be deleted).',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Delete an avatar. Delete one of your avatars for good (public avatars cannot be deleted).',
+	),
 	avatarId,
 ];
 

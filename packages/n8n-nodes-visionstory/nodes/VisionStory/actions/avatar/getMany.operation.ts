@@ -9,7 +9,7 @@ import type {
 } from '../../../shared/framework/action';
 import { listEntries, wantedOf } from '../../../shared/framework/lists';
 import { param } from '../../../shared/framework/params';
-import { limit, returnAll } from '../../../shared/descriptions/parameters';
+import { limit, returnAll, toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Get Many',
@@ -19,17 +19,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'List avatars (avatar_id, name, default_voice_id, preview image) to pick one for a talking video. Free. Use Limit to keep the list short.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'List avatars (avatar_id, name, default_voice_id, preview image) to pick one for a talking video. Free. Use Limit to keep the list short.',
+	),
 	{
 		displayName: 'Library',
 		name: 'library',

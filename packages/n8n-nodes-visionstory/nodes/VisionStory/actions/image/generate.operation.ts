@@ -17,12 +17,14 @@ import { ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import {
 	downloadResultAsTool,
+	locatorModes,
 	maxCreditsPerExecution,
 	mediaEntryAssetId,
 	mediaEntryBinaryProperty,
 	mediaEntryUrl,
 	mediaSources,
 	outputBinaryPropertyOption,
+	toolDescription,
 	validateOnly,
 } from '../../../shared/descriptions/parameters';
 import { checkImageModels } from './modelChecks';
@@ -35,17 +37,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Generate one image from a prompt with an image model (model ID from the image models tool). Costs credits per image (price by model and resolution). Returns url (PNG, usable as a reference or video frame), width, height and cost_credit.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Generate one image from a prompt with an image model (model ID from the image models tool). Costs credits per image (price by model and resolution). Returns url (PNG, usable as a reference or video frame), width, height and cost_credit.',
+	),
 	{
 		displayName: 'Model',
 		name: 'modelId',
@@ -53,19 +47,7 @@ const properties: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'Models differ in quality, speed, resolutions and how many references they take',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchImageModels',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchImageModels'),
 	},
 	{
 		displayName: 'Prompt',

@@ -7,6 +7,7 @@ import type {
 	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
+import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'List Models',
@@ -16,17 +17,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'List the image models with their resolutions, reference limits and credit prices. Free.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'List the image models with their resolutions, reference limits and credit prices. Free.',
+	),
 ];
 
 async function prepare(): Promise<undefined> {

@@ -23,11 +23,13 @@ import {
 	downloadResultWhenWaiting,
 	downloadResultWhenWaitingAsTool,
 	idempotencyKey,
+	locatorModes,
 	maxCreditsPerExecution,
 	outputBinaryPropertyWhenWaiting,
 	pollIntervalSeconds,
 	requestsPerSecond,
 	timeoutMinutes,
+	toolDescription,
 	validateOnly,
 	waitForCompletionAsTool,
 } from '../../../shared/descriptions/parameters';
@@ -40,28 +42,14 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Create a talking-avatar video: the avatar (avatar ID) reads the text with the voice (voice ID). Costs credits (by resolution; 720p is cheapest). Returns at once with video_id; the video renders in 1 to 5 minutes. Next: check it with the talking video Check Status tool using video_id until status is created, then use video_url. Get voice IDs from the voices tool and avatar IDs from the avatars tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
-		displayOptions: { show: { '@tool': [true], waitForCompletion: [false] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Create a talking-avatar video: the avatar (avatar ID) reads the text with the voice (voice ID). Costs credits (by resolution; 720p is cheapest). Waits until the video is rendered (usually 1 to 5 minutes), then returns video_id, status created and video_url (the MP4). If it is still rendering when the time limit is reached, the error names video_id: check it later with the talking video Check Status tool. Get voice IDs from the voices tool and avatar IDs from the avatars tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
-		displayOptions: { show: { '@tool': [true], waitForCompletion: [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Create a talking-avatar video: the avatar (avatar ID) reads the text with the voice (voice ID). Costs credits (by resolution; 720p is cheapest). Returns at once with video_id; the video renders in 1 to 5 minutes. Next: check it with the talking video Check Status tool using video_id until status is created, then use video_url. Get voice IDs from the voices tool and avatar IDs from the avatars tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
+		false,
+	),
+	toolDescription(
+		'Create a talking-avatar video: the avatar (avatar ID) reads the text with the voice (voice ID). Costs credits (by resolution; 720p is cheapest). Waits until the video is rendered (usually 1 to 5 minutes), then returns video_id, status created and video_url (the MP4). If it is still rendering when the time limit is reached, the error names video_id: check it later with the talking video Check Status tool. Get voice IDs from the voices tool and avatar IDs from the avatars tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
+		true,
+	),
 	{
 		displayName: 'Avatar',
 		name: 'avatarId',
@@ -69,19 +57,7 @@ const properties: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'Your own avatar or one from the public library',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchAvatars',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchAvatars'),
 	},
 	{
 		displayName: 'Script Type',
@@ -117,19 +93,7 @@ const properties: INodeProperties[] = [
 		description:
 			"The voice that reads the script. Tip: the avatar's own voice is its default_voice_id (see Avatar → Get Many).",
 		displayOptions: { show: { scriptType: ['text'] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchVoices',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchVoices'),
 	},
 	{
 		displayName: 'Speech Rate',
@@ -190,19 +154,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'The voice the recording is converted to',
 		displayOptions: { show: { scriptType: ['audio'], voiceChange: [true] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchVoices',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchVoices'),
 	},
 	{
 		displayName: 'Model',
@@ -210,19 +162,7 @@ const properties: INodeProperties[] = [
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		description: "Leave empty for VisionStory's default model",
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchTalkingVideoModels',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchTalkingVideoModels'),
 	},
 	{
 		displayName: 'Aspect Ratio',

@@ -9,6 +9,7 @@ import type {
 } from '../../../shared/framework/action';
 import { param } from '../../../shared/framework/params';
 import { videoId } from './parameters';
+import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Delete',
@@ -18,16 +19,7 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: 'Delete a talking video. Delete one of your talking videos for good.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription('Delete a talking video. Delete one of your talking videos for good.'),
 	videoId,
 ];
 

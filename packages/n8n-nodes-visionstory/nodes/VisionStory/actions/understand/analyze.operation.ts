@@ -23,6 +23,7 @@ import {
 	mediaEntryUrl,
 	mediaSources,
 	spendOptions,
+	toolDescription,
 } from '../../../shared/descriptions/parameters';
 import { understandSchema } from './schema';
 
@@ -35,17 +36,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			"Answer a question about images, audio or video as JSON fields. Costs credits by the model's usage (at least 1; known only afterwards). Returns output (the fields), usage and cost_credit.",
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		"Answer a question about images, audio or video as JSON fields. Costs credits by the model's usage (at least 1; known only afterwards). Returns output (the fields), usage and cost_credit.",
+	),
 	{
 		displayName: 'Media',
 		name: 'inputs',

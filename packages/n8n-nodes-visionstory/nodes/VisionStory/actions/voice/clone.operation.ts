@@ -18,6 +18,7 @@ import type {
 import { optional } from '../../../shared/framework/mapping';
 import { ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
+import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Clone',
@@ -27,16 +28,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: 'Clone a voice from a recording; returns the new voice_id. Takes up to a few minutes.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Clone a voice from a recording; returns the new voice_id. Takes up to a few minutes.',
+	),
 	{
 		displayName: 'Sample Source',
 		name: 'sampleSource',

@@ -8,6 +8,7 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { param } from '../../../shared/framework/params';
+import { locatorModes, toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Delete',
@@ -17,16 +18,7 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: 'Delete a voice. Delete one of your cloned voices.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription('Delete a voice. Delete one of your cloned voices.'),
 	{
 		displayName: 'Voice',
 		name: 'voiceId',
@@ -34,19 +26,7 @@ const properties: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'One of your cloned voices (public voices cannot be deleted)',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchOwnVoices',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchOwnVoices'),
 	},
 ];
 
