@@ -1,13 +1,7 @@
-import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
-import type {
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { param } from '../../../shared/framework/params';
+import type { OperationOption } from '../../../shared/framework/action';
+import { deleteOperation } from '../../../shared/framework/commonOperations';
 import { locatorModes, toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
@@ -30,24 +24,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-async function prepare(ctx: OperationContext, index: number): Promise<Checked<'deleteAiVideo'>> {
-	return ctx.client.validate('deleteAiVideo', {
-		video_id: param.id(ctx.n8n, 'videoId', index),
-	});
-}
-
-/** The answer is `{ deleted: true }`; the id is added so the item says what was deleted. */
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<Checked<'deleteAiVideo'>>,
-): Promise<INodeExecutionData[]> {
-	const result = await ctx.client.send('deleteAiVideo', item.request, { signal: ctx.signal });
-	return [{ json: { video_id: item.request.video_id, deleted: result.deleted ?? true } }];
-}
-
-export const remove: Operation<Checked<'deleteAiVideo'>> = {
+export const remove = deleteOperation({
 	option,
 	properties,
-	prepare,
-	execute,
-};
+	endpoint: 'deleteAiVideo',
+	idParameter: 'videoId',
+});

@@ -1,13 +1,7 @@
-import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
-import type {
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { listEntries, wantedOf } from '../../../shared/framework/lists';
+import type { OperationOption } from '../../../shared/framework/action';
+import { getManyOperation } from '../../../shared/framework/lists';
 import { optional } from '../../../shared/framework/mapping';
 import { param } from '../../../shared/framework/params';
 import { limit, returnAll, toolDescription } from '../../../shared/descriptions/parameters';
@@ -45,26 +39,13 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The kind filter, checked; paging is added per page. */
-async function prepare(ctx: OperationContext, index: number): Promise<Checked<'listAssets'>> {
-	const kind = optional(param.collection(ctx.n8n, 'filters', index).kind);
-	return ctx.client.validate('listAssets', kind ? { kind } : {});
-}
-
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<Checked<'listAssets'>>,
-): Promise<INodeExecutionData[]> {
-	const assets = await listEntries(ctx, 'listAssets', item.request, {
-		wanted: wantedOf(ctx, item.index),
-		pageSize: 100,
-	});
-	return assets.map((json) => ({ json }));
-}
-
-export const getMany: Operation<Checked<'listAssets'>> = {
+export const getMany = getManyOperation({
 	option,
 	properties,
-	prepare,
-	execute,
-};
+	list: 'listAssets',
+	/** The kind filter. */
+	filters(ctx, index) {
+		const kind = optional(param.collection(ctx.n8n, 'filters', index).kind);
+		return kind ? { kind } : {};
+	},
+});

@@ -1,14 +1,7 @@
-import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
-import type {
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { listEntries, wantedOf } from '../../../shared/framework/lists';
-import { param } from '../../../shared/framework/params';
+import type { OperationOption } from '../../../shared/framework/action';
+import { getManyOperation, statusFilter } from '../../../shared/framework/lists';
 import {
 	limit,
 	returnAll,
@@ -47,32 +40,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The status filter, checked; paging is added per page. */
-async function prepare(
-	ctx: OperationContext,
-	index: number,
-): Promise<Checked<'listTalkingVideos'>> {
-	const status = param.collection(ctx.n8n, 'filters', index).status;
-	return ctx.client.validate(
-		'listTalkingVideos',
-		Array.isArray(status) && status.length ? { status: status.map(String) } : {},
-	);
-}
-
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<Checked<'listTalkingVideos'>>,
-): Promise<INodeExecutionData[]> {
-	const videos = await listEntries(ctx, 'listTalkingVideos', item.request, {
-		wanted: wantedOf(ctx, item.index),
-		pageSize: 100,
-	});
-	return videos.map((json) => ({ json }));
-}
-
-export const getMany: Operation<Checked<'listTalkingVideos'>> = {
+export const getMany = getManyOperation({
 	option,
 	properties,
-	prepare,
-	execute,
-};
+	list: 'listTalkingVideos',
+	filters: statusFilter,
+});

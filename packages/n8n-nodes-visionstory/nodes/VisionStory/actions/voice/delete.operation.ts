@@ -1,13 +1,7 @@
-import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
-import type {
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { param } from '../../../shared/framework/params';
+import type { OperationOption } from '../../../shared/framework/action';
+import { deleteOperation } from '../../../shared/framework/commonOperations';
 import { locatorModes, toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
@@ -30,22 +24,9 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-async function prepare(ctx: OperationContext, index: number): Promise<Checked<'deleteVoice'>> {
-	return ctx.client.validate('deleteVoice', { voice_id: param.id(ctx.n8n, 'voiceId', index) });
-}
-
-/** The answer is `{ deleted: true }`; the id is added so the item says what was deleted. */
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<Checked<'deleteVoice'>>,
-): Promise<INodeExecutionData[]> {
-	const result = await ctx.client.send('deleteVoice', item.request, { signal: ctx.signal });
-	return [{ json: { voice_id: item.request.voice_id, deleted: result.deleted ?? true } }];
-}
-
-export const remove: Operation<Checked<'deleteVoice'>> = {
+export const remove = deleteOperation({
 	option,
 	properties,
-	prepare,
-	execute,
-};
+	endpoint: 'deleteVoice',
+	idParameter: 'voiceId',
+});
