@@ -16,9 +16,9 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
 import { ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
-import type { CreateRequest as VideoCreate } from '../../../shared/framework/videoTasks';
 import { createVideos, repeatedKeyErrors } from '../../../shared/framework/videoTasks';
 import {
 	downloadResultWhenWaiting,
@@ -286,7 +286,7 @@ const FRAME_PARAMETER: Record<string, string> = {
 	asset: 'AssetId',
 };
 
-type CreateRequest = VideoCreate<'createAiVideo'>;
+type CreateRequest = MediaRequest<'createAiVideo'>;
 
 /**
  * A frame checked with the contract's rule for a media reference, so a URL it refuses names the

@@ -1,18 +1,18 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { VisionStoryError } from '../../../shared/api/errors';
-import { mediaParts } from '../../../shared/n8n/binary';
 import type {
 	Operation,
 	OperationOption,
 	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { sendWithMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import { spendOptions, toolDescription } from '../../../shared/descriptions/parameters';
 import { checkCaptionOptions, withCaptions } from './captionOutput';
 import { audioSecondsOf, checkAlignDuration } from './duration';
-import type { AudioRequest } from './speech';
 import { readAudio } from './speech';
 import {
 	audioAssetId,
@@ -53,7 +53,7 @@ const properties: INodeProperties[] = [
 	spendOptions,
 ];
 
-type AlignRequest = AudioRequest<'alignAudio'>;
+type AlignRequest = MediaRequest<'alignAudio'>;
 
 /** One item's recording and text, read by name, into the checked request; nothing is sent. */
 async function prepare(ctx: OperationContext, index: number): Promise<AlignRequest> {
@@ -89,11 +89,8 @@ async function execute(
 	ctx: OperationContext,
 	item: Prepared<AlignRequest>,
 ): Promise<INodeExecutionData[]> {
-	const { request, media } = item.request;
-	const result = await ctx.client.send('alignAudio', request, {
-		signal: ctx.signal,
-		media: mediaParts(ctx.n8n, media),
-		audioSec: await audioSecondsOf(ctx, media),
+	const result = await sendWithMedia(ctx, 'alignAudio', item.request, {
+		audioSec: await audioSecondsOf(ctx, item.request.media),
 	});
 	return [await withCaptions(ctx, item.index, { json: result as IDataObject }, result.words)];
 }

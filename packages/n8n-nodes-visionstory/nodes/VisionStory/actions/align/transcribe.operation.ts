@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { VisionStoryError } from '../../../shared/api/errors';
-import { mediaParts, withBinary } from '../../../shared/n8n/binary';
+import { withBinary } from '../../../shared/n8n/binary';
 import type {
 	Operation,
 	OperationOption,
@@ -9,6 +9,8 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { sendWithMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import {
 	maxCreditsPerExecution,
@@ -17,7 +19,6 @@ import {
 	validateOnly,
 } from '../../../shared/descriptions/parameters';
 import { checkCaptionOptions, withCaptions } from './captionOutput';
-import type { AudioRequest } from './speech';
 import { readAudio } from './speech';
 import {
 	audioAssetId,
@@ -82,7 +83,7 @@ const properties: INodeProperties[] = [
 	captionOptions,
 ];
 
-type TranscribeRequest = AudioRequest<'transcribeAudio'>;
+type TranscribeRequest = MediaRequest<'transcribeAudio'>;
 
 /** One item's recording and choices, read by name, into the checked request; nothing is sent. */
 async function prepare(ctx: OperationContext, index: number): Promise<TranscribeRequest> {
@@ -117,11 +118,7 @@ async function execute(
 	ctx: OperationContext,
 	item: Prepared<TranscribeRequest>,
 ): Promise<INodeExecutionData[]> {
-	const { request, media } = item.request;
-	const result = await ctx.client.send('transcribeAudio', request, {
-		signal: ctx.signal,
-		media: mediaParts(ctx.n8n, media),
-	});
+	const result = await sendWithMedia(ctx, 'transcribeAudio', item.request);
 	let output: INodeExecutionData = { json: result as IDataObject };
 	if (result.srt) {
 		const options = param.collection(ctx.n8n, 'options', item.index);

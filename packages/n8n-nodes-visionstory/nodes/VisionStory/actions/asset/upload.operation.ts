@@ -1,22 +1,14 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
-import {
-	ALL_MEDIA_MIME_TYPES,
-	ASSET_MAX_BYTES,
-	HttpUrl,
-	inlineData,
-} from '../../../shared/api/contract/index';
-import type { MediaInput } from '../../../shared/n8n/binary';
-import { mediaParts } from '../../../shared/n8n/binary';
+import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES } from '../../../shared/api/contract/index';
 import type {
 	Operation,
 	OperationOption,
 	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
-import { ItemMedia } from '../../../shared/framework/mediaParams';
-import { param } from '../../../shared/framework/params';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { oneFile, sendWithMedia } from '../../../shared/framework/mediaParams';
 import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
@@ -68,37 +60,23 @@ const FILE_RULES = { mimeTypes: ALL_MEDIA_MIME_TYPES, maxBytes: ASSET_MAX_BYTES 
 /** Files up to 100 MB go up whole: two at a time. */
 const CONCURRENCY = 2;
 
-interface UploadRequest {
-	request: Checked<'uploadAsset'>;
-	/** The file behind the request's binary placeholder. */
-	media: MediaInput[];
-}
+type UploadRequest = MediaRequest<'uploadAsset'>;
 
 /** The file, checked; its API fields (url, inline_data) are checked under the parameters that set them. */
 async function prepare(ctx: OperationContext, index: number): Promise<UploadRequest> {
-	const media = new ItemMedia(ctx.n8n, index);
-	const file = await media.one('file', FILE_RULES);
-	media.check('uploadAsset');
+	const file = await oneFile(ctx, index, 'file', FILE_RULES, 'uploadAsset');
 	const request = ctx.client.validate('uploadAsset', {
-		url: param.checked('fileUrl', file?.url, HttpUrl.nullish()),
-		inline_data: param.checked(
-			'fileBinaryProperty',
-			file?.inline_data,
-			inlineData(FILE_RULES).nullish(),
-		),
+		url: file.url,
+		inline_data: file.inline_data,
 	});
-	return { request, media: media.inputs };
+	return { request, media: file.media };
 }
 
 async function execute(
 	ctx: OperationContext,
 	item: Prepared<UploadRequest>,
 ): Promise<INodeExecutionData[]> {
-	const asset = await ctx.client.send('uploadAsset', item.request.request, {
-		signal: ctx.signal,
-		media: mediaParts(ctx.n8n, item.request.media),
-	});
-	return [{ json: asset as IDataObject }];
+	return [{ json: (await sendWithMedia(ctx, 'uploadAsset', item.request)) as IDataObject }];
 }
 
 export const upload: Operation<UploadRequest> = {

@@ -1,22 +1,17 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
 import {
 	AVATAR_IMAGE_MAX_BYTES,
 	AVATAR_IMAGE_MIME_TYPES,
-	HttpUrl,
-	inlineData,
 } from '../../../shared/api/contract/index';
-import type { MediaInput } from '../../../shared/n8n/binary';
-import { mediaParts } from '../../../shared/n8n/binary';
 import type {
 	Operation,
 	OperationOption,
 	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
-import { ItemMedia } from '../../../shared/framework/mediaParams';
-import { param } from '../../../shared/framework/params';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { oneFile, sendWithMedia } from '../../../shared/framework/mediaParams';
 import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
@@ -65,38 +60,23 @@ const properties: INodeProperties[] = [
 
 const IMAGE_RULES = { mimeTypes: AVATAR_IMAGE_MIME_TYPES, maxBytes: AVATAR_IMAGE_MAX_BYTES };
 
-interface CreateRequest {
-	request: Checked<'createAvatar'>;
-	/** The file behind the request's binary placeholder. */
-	media: MediaInput[];
-}
+type CreateRequest = MediaRequest<'createAvatar'>;
 
 /** The portrait, read and checked; its API fields (img_url, inline_data) are checked under the parameters that set them. */
 async function prepare(ctx: OperationContext, index: number): Promise<CreateRequest> {
-	const media = new ItemMedia(ctx.n8n, index);
-	const image = await media.one('image', IMAGE_RULES);
-	media.check('createAvatar');
+	const image = await oneFile(ctx, index, 'image', IMAGE_RULES, 'createAvatar');
 	const request = ctx.client.validate('createAvatar', {
-		img_url: param.checked('imageUrl', image?.url, HttpUrl.nullish()),
-		inline_data: param.checked(
-			'imageBinaryProperty',
-			image?.inline_data,
-			inlineData(IMAGE_RULES).nullish(),
-		),
+		img_url: image.url,
+		inline_data: image.inline_data,
 	});
-	return { request, media: media.inputs };
+	return { request, media: image.media };
 }
 
 async function execute(
 	ctx: OperationContext,
 	item: Prepared<CreateRequest>,
 ): Promise<INodeExecutionData[]> {
-	const { request, media } = item.request;
-	const avatar = await ctx.client.send('createAvatar', request, {
-		signal: ctx.signal,
-		media: mediaParts(ctx.n8n, media),
-	});
-	return [{ json: avatar as IDataObject }];
+	return [{ json: (await sendWithMedia(ctx, 'createAvatar', item.request)) as IDataObject }];
 }
 
 export const create: Operation<CreateRequest> = {

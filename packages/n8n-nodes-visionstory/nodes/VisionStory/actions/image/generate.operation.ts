@@ -1,10 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
 import { IMAGE_REFS_MAX, MEDIA_MIME_TYPES, MIB } from '../../../shared/api/contract/index';
 import type { VisionStoryError } from '../../../shared/api/errors';
-import type { MediaInput } from '../../../shared/n8n/binary';
-import { mediaParts } from '../../../shared/n8n/binary';
 import type {
 	Operation,
 	OperationOption,
@@ -13,7 +10,8 @@ import type {
 } from '../../../shared/framework/action';
 import { withDownload } from '../../../shared/framework/download';
 import { optional } from '../../../shared/framework/mapping';
-import { ItemMedia } from '../../../shared/framework/mediaParams';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { ItemMedia, sendWithMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import {
 	downloadResultAsTool,
@@ -122,11 +120,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-interface GenerateRequest {
-	request: Checked<'generateImage'>;
-	/** The files behind the request's binary placeholders. */
-	media: MediaInput[];
-}
+type GenerateRequest = MediaRequest<'generateImage'>;
 
 /** One item's parameters, read by name, into the checked generate request; nothing is sent. */
 async function prepare(ctx: OperationContext, index: number): Promise<GenerateRequest> {
@@ -175,10 +169,7 @@ async function execute(
 	item: Prepared<GenerateRequest>,
 ): Promise<INodeExecutionData[]> {
 	const context = ctx.n8n;
-	const result = await ctx.client.send('generateImage', item.request.request, {
-		signal: ctx.signal,
-		media: mediaParts(context, item.request.media),
-	});
+	const result = await sendWithMedia(ctx, 'generateImage', item.request);
 	if (!param.boolean(context, 'downloadResult', item.index, true))
 		return [{ json: result as IDataObject }];
 	const options = param.collection(context, 'options', item.index);

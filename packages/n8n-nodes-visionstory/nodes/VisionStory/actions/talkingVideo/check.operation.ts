@@ -1,15 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requestBudgetOf } from '../../../shared/n8n/client';
-import type {
-	ItemOutcome,
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { param } from '../../../shared/framework/params';
-import { checkVideos } from '../../../shared/framework/videoTasks';
+import type { OperationOption } from '../../../shared/framework/action';
+import { checkStatusOperation } from '../../../shared/framework/videoTasks';
 import {
 	downloadResult,
 	downloadResultAsTool,
@@ -45,25 +37,4 @@ const properties: INodeProperties[] = [
 	outputBinaryProperty,
 ];
 
-async function prepare(ctx: OperationContext, index: number): Promise<string> {
-	return ctx.client.validate('getTalkingVideo', {
-		video_id: param.id(ctx.n8n, 'videoId', index),
-	}).video_id;
-}
-
-/** Every item's video read together; finished ones to the first output, those still rendering to the second. */
-async function executeAll(
-	ctx: OperationContext,
-	items: Array<Prepared<string>>,
-): Promise<ItemOutcome[]> {
-	return await checkVideos(ctx, 'talkingVideo', items, await requestBudgetOf(ctx.n8n));
-}
-
-export const check: Operation<string> = {
-	option,
-	properties,
-	outputs: ['Finished', 'Still Rendering'],
-	reportsSpend: true,
-	prepare,
-	executeAll,
-};
+export const check = checkStatusOperation('talkingVideo', { option, properties });

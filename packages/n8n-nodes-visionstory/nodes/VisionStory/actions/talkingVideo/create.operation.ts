@@ -15,9 +15,9 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
 import { ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
-import type { CreateRequest as VideoCreate } from '../../../shared/framework/videoTasks';
 import { createVideos, repeatedKeyErrors } from '../../../shared/framework/videoTasks';
 import {
 	downloadResultWhenWaiting,
@@ -247,7 +247,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-type CreateRequest = VideoCreate<'createTalkingVideo'>;
+type CreateRequest = MediaRequest<'createTalkingVideo'>;
 
 /** One item's parameters, read by name, into the checked create request; nothing is sent. */
 async function prepare(ctx: OperationContext, index: number): Promise<CreateRequest> {

@@ -1,21 +1,19 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
 import {
 	ALL_MEDIA_MIME_TYPES,
 	ASSET_MAX_BYTES,
 	OutputSchema,
 	UNDERSTAND_INPUTS_MAX,
 } from '../../../shared/api/contract/index';
-import type { MediaInput } from '../../../shared/n8n/binary';
-import { mediaParts } from '../../../shared/n8n/binary';
 import type {
 	Operation,
 	OperationOption,
 	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
-import { ItemMedia } from '../../../shared/framework/mediaParams';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { ItemMedia, sendWithMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import {
 	mediaEntryAssetId,
@@ -173,11 +171,7 @@ const properties: INodeProperties[] = [
 /** Analyses in flight at once: fewer than other operations, as each sends media and runs a model for a while. */
 const CONCURRENCY = 3;
 
-interface AnalyzeRequest {
-	request: Checked<'understandMedia'>;
-	/** The files behind the request's binary placeholders. */
-	media: MediaInput[];
-}
+type AnalyzeRequest = MediaRequest<'understandMedia'>;
 
 /** One item's parameters, read by name, into the checked analyze request; nothing is sent. */
 async function prepare(ctx: OperationContext, index: number): Promise<AnalyzeRequest> {
@@ -208,10 +202,7 @@ async function execute(
 	ctx: OperationContext,
 	item: Prepared<AnalyzeRequest>,
 ): Promise<INodeExecutionData[]> {
-	const result = await ctx.client.send('understandMedia', item.request.request, {
-		signal: ctx.signal,
-		media: mediaParts(ctx.n8n, item.request.media),
-	});
+	const result = await sendWithMedia(ctx, 'understandMedia', item.request);
 	return [{ json: result as IDataObject }];
 }
 

@@ -1,14 +1,9 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
 import {
-	HttpUrl,
-	inlineData,
 	VOICE_SAMPLE_MAX_BYTES,
 	VOICE_SAMPLE_MIME_TYPES,
 } from '../../../shared/api/contract/index';
-import type { MediaInput } from '../../../shared/n8n/binary';
-import { mediaParts } from '../../../shared/n8n/binary';
 import type {
 	Operation,
 	OperationOption,
@@ -16,7 +11,8 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
-import { ItemMedia } from '../../../shared/framework/mediaParams';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { oneFile, sendWithMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import { toolDescription } from '../../../shared/descriptions/parameters';
 
@@ -75,38 +71,24 @@ const SAMPLE_RULES = { mimeTypes: VOICE_SAMPLE_MIME_TYPES, maxBytes: VOICE_SAMPL
 /** Cloning takes minutes and uploads the whole sample: two at a time. */
 const CONCURRENCY = 2;
 
-interface CloneRequest {
-	request: Checked<'cloneVoice'>;
-	/** The file behind the request's binary placeholder. */
-	media: MediaInput[];
-}
+type CloneRequest = MediaRequest<'cloneVoice'>;
 
 /** The sample and preview text, checked; the sample's API fields (audio_url, inline_data) are checked under the parameters that set them. */
 async function prepare(ctx: OperationContext, index: number): Promise<CloneRequest> {
-	const media = new ItemMedia(ctx.n8n, index);
-	const sample = await media.one('sample', SAMPLE_RULES);
-	media.check('cloneVoice');
+	const sample = await oneFile(ctx, index, 'sample', SAMPLE_RULES, 'cloneVoice');
 	const request = ctx.client.validate('cloneVoice', {
-		audio_url: param.checked('sampleUrl', sample?.url, HttpUrl.nullish()),
-		inline_data: param.checked(
-			'sampleBinaryProperty',
-			sample?.inline_data,
-			inlineData(SAMPLE_RULES).nullish(),
-		),
+		audio_url: sample.url,
+		inline_data: sample.inline_data,
 		preview_text: optional(param.string(ctx.n8n, 'previewText', index)),
 	});
-	return { request, media: media.inputs };
+	return { request, media: sample.media };
 }
 
 async function execute(
 	ctx: OperationContext,
 	item: Prepared<CloneRequest>,
 ): Promise<INodeExecutionData[]> {
-	const voice = await ctx.client.send('cloneVoice', item.request.request, {
-		signal: ctx.signal,
-		media: mediaParts(ctx.n8n, item.request.media),
-	});
-	return [{ json: voice as IDataObject }];
+	return [{ json: (await sendWithMedia(ctx, 'cloneVoice', item.request)) as IDataObject }];
 }
 
 export const clone: Operation<CloneRequest> = {
