@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 /**
  * An operation's description for its AI-tool variant (shown only there, `@tool`): `text` is what the
@@ -194,16 +194,70 @@ export const spendOptions: INodeProperties = {
 	options: [maxCreditsPerExecution, validateOnly],
 };
 
-/** Where a media file comes from, for a list of media (References, Inputs). */
-export const mediaSources: INodePropertyOptions[] = [
+/** Where a file comes from, for media inputs that take no asset. */
+export const fileSources: INodePropertyOptions[] = [
 	{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
 	{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
+];
+
+/** Where a media file comes from, for a media input or a list of media (References, Inputs) that take assets too. */
+export const mediaSources: INodePropertyOptions[] = [
+	...fileSources,
 	{
 		name: 'Asset',
 		value: 'asset',
 		description: 'A file already in your VisionStory asset library',
 	},
 ];
+
+/**
+ * The fields of media input `name` after its source choice (`<name>Source`), each shown for its
+ * source, under the names `ItemMedia` reads: `<name>BinaryProperty`, `<name>Url` and, with
+ * `assets`, `<name>AssetId`; `label` begins their display names ("First Frame" → "First Frame URL").
+ * `shownWith`: display conditions the whole input has (Script Type: Audio).
+ */
+export function mediaSourceFields(
+	name: string,
+	label: string,
+	options: { assets?: boolean; binaryHint?: string; shownWith?: IDisplayOptions['show'] } = {},
+): INodeProperties[] {
+	const shownFor = (source: string) => ({
+		show: { ...options.shownWith, [`${name}Source`]: [source] },
+	});
+	const fields: INodeProperties[] = [
+		{
+			displayName: `${label} Input Binary Field`,
+			name: `${name}BinaryProperty`,
+			type: 'string',
+			default: 'data',
+			required: true,
+			displayOptions: shownFor('binary'),
+			hint: options.binaryHint ?? 'The name of the input binary field containing the file',
+		},
+		{
+			displayName: `${label} URL`,
+			name: `${name}Url`,
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://example.com/file',
+			displayOptions: shownFor('url'),
+			description: 'Public URL of the file',
+		},
+	];
+	if (options.assets)
+		fields.push({
+			displayName: `${label} Asset`,
+			name: `${name}AssetId`,
+			type: 'resourceLocator',
+			default: { mode: 'list', value: '' },
+			required: true,
+			description: 'A file from your VisionStory asset library',
+			displayOptions: shownFor('asset'),
+			...locatorModes('searchAssets'),
+		});
+	return fields;
+}
 
 /** The fields of one entry of a list of media, each shown for its source. */
 export const mediaEntryBinaryProperty: INodeProperties = {

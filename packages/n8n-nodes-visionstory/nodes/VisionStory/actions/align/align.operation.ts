@@ -14,14 +14,7 @@ import { spendOptions, toolDescription } from '../../../shared/descriptions/para
 import { checkCaptionOptions, withCaptions } from './captionOutput';
 import { audioSecondsOf, checkAlignDuration } from './duration';
 import { readAudio } from './speech';
-import {
-	audioAssetId,
-	audioBinaryProperty,
-	audioSource,
-	audioUrl,
-	captionOptions,
-	captions,
-} from './parameters';
+import { audioInput, captionOptions, captions } from './parameters';
 
 const option: OperationOption = {
 	name: 'Align',
@@ -35,10 +28,7 @@ const properties: INodeProperties[] = [
 	toolDescription(
 		'Align a known script with its audio: word timings and captions. Costs 1 credit per started 5 minutes of audio. Returns words with start and end times, duration_sec and cost_credit.',
 	),
-	audioSource,
-	audioBinaryProperty,
-	audioUrl,
-	audioAssetId,
+	...audioInput,
 	{
 		displayName: 'Text',
 		name: 'text',

@@ -20,14 +20,7 @@ import {
 } from '../../../shared/descriptions/parameters';
 import { checkCaptionOptions, withCaptions } from './captionOutput';
 import { readAudio } from './speech';
-import {
-	audioAssetId,
-	audioBinaryProperty,
-	audioSource,
-	audioUrl,
-	captionOptions,
-	captions,
-} from './parameters';
+import { audioInput, captionOptions, captions } from './parameters';
 
 const option: OperationOption = {
 	name: 'Transcribe',
@@ -40,10 +33,7 @@ const properties: INodeProperties[] = [
 	toolDescription(
 		'Transcribe speech audio to text with word timings. Costs 1 credit per started 5 minutes of audio. Returns text, words with times, duration_sec and cost_credit.',
 	),
-	audioSource,
-	audioBinaryProperty,
-	audioUrl,
-	audioAssetId,
+	...audioInput,
 	{
 		displayName: 'Identify Speakers',
 		name: 'diarize',

@@ -9,7 +9,11 @@ import type {
 } from '../../../shared/framework/action';
 import type { MediaRequest } from '../../../shared/framework/mediaParams';
 import { oneFile, sendWithMedia } from '../../../shared/framework/mediaParams';
-import { toolDescription } from '../../../shared/descriptions/parameters';
+import {
+	fileSources,
+	mediaSourceFields,
+	toolDescription,
+} from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Upload',
@@ -26,33 +30,12 @@ const properties: INodeProperties[] = [
 		displayName: 'File Source',
 		name: 'fileSource',
 		type: 'options',
-		options: [
-			{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
-			{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
-		],
+		options: fileSources,
 		default: 'binary',
 		description:
 			'Images up to 30 MB, audio up to 15 MB, video up to 100 MB. Uploading the same file twice returns the same asset.',
 	},
-	{
-		displayName: 'File Input Binary Field',
-		name: 'fileBinaryProperty',
-		type: 'string',
-		default: 'data',
-		required: true,
-		displayOptions: { show: { fileSource: ['binary'] } },
-		hint: 'The name of the input binary field containing the file',
-	},
-	{
-		displayName: 'File URL',
-		name: 'fileUrl',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'https://example.com/file',
-		displayOptions: { show: { fileSource: ['url'] } },
-		description: 'Public URL of the file',
-	},
+	...mediaSourceFields('file', 'File'),
 ];
 
 const FILE_RULES = { mimeTypes: ALL_MEDIA_MIME_TYPES, maxBytes: ASSET_MAX_BYTES };

@@ -12,7 +12,11 @@ import type {
 } from '../../../shared/framework/action';
 import type { MediaRequest } from '../../../shared/framework/mediaParams';
 import { oneFile, sendWithMedia } from '../../../shared/framework/mediaParams';
-import { toolDescription } from '../../../shared/descriptions/parameters';
+import {
+	fileSources,
+	mediaSourceFields,
+	toolDescription,
+} from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Create',
@@ -29,33 +33,12 @@ const properties: INodeProperties[] = [
 		displayName: 'Image Source',
 		name: 'imageSource',
 		type: 'options',
-		options: [
-			{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
-			{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
-		],
+		options: fileSources,
 		default: 'binary',
 		description:
 			'A portrait photo with one clearly visible face (JPEG, PNG, WEBP or HEIC, up to 10 MB)',
 	},
-	{
-		displayName: 'Image Input Binary Field',
-		name: 'imageBinaryProperty',
-		type: 'string',
-		default: 'data',
-		required: true,
-		displayOptions: { show: { imageSource: ['binary'] } },
-		hint: 'The name of the input binary field containing the file',
-	},
-	{
-		displayName: 'Image URL',
-		name: 'imageUrl',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'https://example.com/file',
-		displayOptions: { show: { imageSource: ['url'] } },
-		description: 'Public URL of the file',
-	},
+	...mediaSourceFields('image', 'Image'),
 ];
 
 const IMAGE_RULES = { mimeTypes: AVATAR_IMAGE_MIME_TYPES, maxBytes: AVATAR_IMAGE_MAX_BYTES };

@@ -14,7 +14,11 @@ import { optional } from '../../../shared/framework/mapping';
 import type { MediaRequest } from '../../../shared/framework/mediaParams';
 import { oneFile, sendWithMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
-import { toolDescription } from '../../../shared/descriptions/parameters';
+import {
+	fileSources,
+	mediaSourceFields,
+	toolDescription,
+} from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Clone',
@@ -31,32 +35,11 @@ const properties: INodeProperties[] = [
 		displayName: 'Sample Source',
 		name: 'sampleSource',
 		type: 'options',
-		options: [
-			{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
-			{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
-		],
+		options: fileSources,
 		default: 'binary',
 		description: 'A clean recording of the voice (MP3, WAV, M4A, MP4 or AVI, up to 30 MB)',
 	},
-	{
-		displayName: 'Sample Input Binary Field',
-		name: 'sampleBinaryProperty',
-		type: 'string',
-		default: 'data',
-		required: true,
-		displayOptions: { show: { sampleSource: ['binary'] } },
-		hint: 'The name of the input binary field containing the file',
-	},
-	{
-		displayName: 'Sample URL',
-		name: 'sampleUrl',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'https://example.com/file',
-		displayOptions: { show: { sampleSource: ['url'] } },
-		description: 'Public URL of the file',
-	},
+	...mediaSourceFields('sample', 'Sample'),
 	{
 		displayName: 'Preview Text',
 		name: 'previewText',
