@@ -40,7 +40,7 @@ export function locatorModes(searchListMethod: string): Pick<INodeProperties, 'm
 	};
 }
 
-export const waitForCompletionAsTool: INodeProperties = {
+const waitForCompletionAsTool: INodeProperties = {
 	displayName: 'Wait for Completion',
 	name: 'waitForCompletion',
 	type: 'boolean',
@@ -75,12 +75,12 @@ export const downloadResultAsTool: INodeProperties = {
 };
 
 /** Download Result of a create, shown while it waits. */
-export const downloadResultWhenWaiting: INodeProperties = {
+const downloadResultWhenWaiting: INodeProperties = {
 	...downloadResult,
 	displayOptions: { show: { waitForCompletion: [true] }, hide: { '@tool': [true] } },
 };
 
-export const downloadResultWhenWaitingAsTool: INodeProperties = {
+const downloadResultWhenWaitingAsTool: INodeProperties = {
 	...downloadResultAsTool,
 	displayOptions: { show: { '@tool': [true], waitForCompletion: [true] } },
 };
@@ -99,12 +99,12 @@ export const outputBinaryProperty: INodeProperties = {
 	displayOptions: { show: { downloadResult: [true] } },
 };
 
-export const outputBinaryPropertyWhenWaiting: INodeProperties = {
+const outputBinaryPropertyWhenWaiting: INodeProperties = {
 	...outputBinaryPropertyOption,
 	displayOptions: { show: { waitForCompletion: [true], downloadResult: [true] } },
 };
 
-export const pollIntervalSeconds: INodeProperties = {
+const pollIntervalSeconds: INodeProperties = {
 	displayName: 'Poll Interval (Seconds)',
 	name: 'pollIntervalSeconds',
 	type: 'number',
@@ -116,7 +116,7 @@ export const pollIntervalSeconds: INodeProperties = {
 		'How often to check on the videos (applies to all items); VisionStory asks for at least 5 seconds',
 };
 
-export const timeoutMinutes: INodeProperties = {
+const timeoutMinutes: INodeProperties = {
 	displayName: 'Timeout (Minutes)',
 	name: 'timeoutMinutes',
 	type: 'number',
@@ -126,6 +126,33 @@ export const timeoutMinutes: INodeProperties = {
 	description:
 		'How long to wait for each video before giving up. The video keeps rendering after a timeout; the error names its ID so you can fetch it later.',
 };
+
+/**
+ * The waiting knobs of a video create, in the order the editor shows them: Wait for Completion (its
+ * `hint` says how long the resource's videos take) and its tool-variant twin, Download Result, the
+ * output field, Poll Interval and Timeout.
+ */
+export function waitingParameters(hint: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Wait for Completion',
+			name: 'waitForCompletion',
+			type: 'boolean',
+			default: true,
+			noDataExpression: true,
+			hint,
+			displayOptions: { hide: { '@tool': [true] } },
+			description:
+				'Whether to wait until the videos are rendered (applies to all items). Turn off to return the video IDs at once (e.g. to answer a webhook) and pick the results up later with Check Status, Get or the VisionStory Trigger.',
+		},
+		waitForCompletionAsTool,
+		downloadResultWhenWaiting,
+		downloadResultWhenWaitingAsTool,
+		outputBinaryPropertyWhenWaiting,
+		pollIntervalSeconds,
+		timeoutMinutes,
+	];
+}
 
 export const idempotencyKey: INodeProperties = {
 	displayName: 'Idempotency Key',
@@ -192,6 +219,19 @@ export const spendOptions: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	options: [maxCreditsPerExecution, validateOnly],
+};
+
+/** How fast a voice reads a text: Text to Speech and a talking video's text script. */
+export const speechRate: INodeProperties = {
+	displayName: 'Speech Rate',
+	name: 'speechRate',
+	type: 'options',
+	options: [
+		{ name: 'Slow', value: 'slow' },
+		{ name: 'Normal', value: 'normal' },
+		{ name: 'Fast', value: 'fast' },
+	],
+	default: 'normal',
 };
 
 /** Where a file comes from, for media inputs that take no asset. */

@@ -46,16 +46,21 @@ function itemList(numbers: number[]): string {
 	return `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
 }
 
+/** A video create's items: talking videos or AI videos. */
+type CreateItems =
+	| Array<Prepared<MediaRequest<'createTalkingVideo'>>>
+	| Array<Prepared<MediaRequest<'createAiVideo'>>>;
+
 /**
  * Items given the same Idempotency Key: VisionStory would answer all of them with one video, so
  * each is refused before anything is sent.
  */
 export function repeatedKeyErrors(
-	endpoint: string,
-	items: Array<{ index: number; key?: string | null }>,
+	endpoint: CreateName,
+	items: CreateItems,
 ): Map<number, VisionStoryError> {
 	const errors = new Map<number, VisionStoryError>();
-	const keys = items.map((item) => item.key);
+	const keys = items.map((item) => item.request.request.client_request_id);
 	for (const [key, positions] of repeatedKeys(keys)) {
 		const error = new VisionStoryError({
 			category: 'validation',
@@ -159,11 +164,6 @@ export function taskRunOptions(
 		log: logger ? { to: logger, node: ctx.n8n.getNode().name } : undefined,
 	};
 }
-
-/** A video create's items: talking videos or AI videos. */
-type CreateItems =
-	| Array<Prepared<MediaRequest<'createTalkingVideo'>>>
-	| Array<Prepared<MediaRequest<'createAiVideo'>>>;
 
 /**
  * What both video creates do with their checked items: submit every one, wait on all of them

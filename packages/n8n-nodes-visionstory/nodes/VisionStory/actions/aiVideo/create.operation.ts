@@ -21,8 +21,6 @@ import { ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import { createVideos, repeatedKeyErrors } from '../../../shared/framework/videoTasks';
 import {
-	downloadResultWhenWaiting,
-	downloadResultWhenWaitingAsTool,
 	idempotencyKey,
 	maxCreditsPerExecution,
 	mediaEntryAssetId,
@@ -30,13 +28,10 @@ import {
 	mediaEntryUrl,
 	mediaSourceFields,
 	mediaSources,
-	outputBinaryPropertyWhenWaiting,
-	pollIntervalSeconds,
 	requestsPerSecond,
-	timeoutMinutes,
 	toolDescription,
 	validateOnly,
-	waitForCompletionAsTool,
+	waitingParameters,
 } from '../../../shared/descriptions/parameters';
 import { checkAiVideoModels } from './modelChecks';
 import { generateAudio, modelId, resolution } from './parameters';
@@ -141,23 +136,9 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: true,
-		noDataExpression: true,
-		hint: 'AI videos usually take 2 to 10 minutes; all items render at once, within your key’s concurrency limit',
-		displayOptions: { hide: { '@tool': [true] } },
-		description:
-			'Whether to wait until the videos are rendered (applies to all items). Turn off to return the video IDs at once (e.g. to answer a webhook) and pick the results up later with Check Status, Get or the VisionStory Trigger.',
-	},
-	waitForCompletionAsTool,
-	downloadResultWhenWaiting,
-	downloadResultWhenWaitingAsTool,
-	outputBinaryPropertyWhenWaiting,
-	pollIntervalSeconds,
-	timeoutMinutes,
+	...waitingParameters(
+		'AI videos usually take 2 to 10 minutes; all items render at once, within your key’s concurrency limit',
+	),
 	{
 		displayName: 'At Concurrency Limit',
 		name: 'atConcurrencyLimit',
@@ -270,10 +251,7 @@ async function check(
 	ctx: OperationContext,
 	items: Array<Prepared<CreateRequest>>,
 ): Promise<Map<number, VisionStoryError>> {
-	const repeated = repeatedKeyErrors(
-		'createAiVideo',
-		items.map((item) => ({ index: item.index, key: item.request.request.client_request_id })),
-	);
+	const repeated = repeatedKeyErrors('createAiVideo', items);
 	const rest = items
 		.filter((item) => !repeated.has(item.index))
 		.map((item) => ({ index: item.index, request: item.request.request }));

@@ -20,20 +20,16 @@ import { ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import { createVideos, repeatedKeyErrors } from '../../../shared/framework/videoTasks';
 import {
-	downloadResultWhenWaiting,
-	downloadResultWhenWaitingAsTool,
 	fileSources,
 	idempotencyKey,
 	locatorModes,
 	maxCreditsPerExecution,
 	mediaSourceFields,
-	outputBinaryPropertyWhenWaiting,
-	pollIntervalSeconds,
 	requestsPerSecond,
-	timeoutMinutes,
+	speechRate,
 	toolDescription,
 	validateOnly,
-	waitForCompletionAsTool,
+	waitingParameters,
 } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
@@ -97,18 +93,7 @@ const properties: INodeProperties[] = [
 		displayOptions: { show: { scriptType: ['text'] } },
 		...locatorModes('searchVoices'),
 	},
-	{
-		displayName: 'Speech Rate',
-		name: 'speechRate',
-		type: 'options',
-		options: [
-			{ name: 'Slow', value: 'slow' },
-			{ name: 'Normal', value: 'normal' },
-			{ name: 'Fast', value: 'fast' },
-		],
-		default: 'normal',
-		displayOptions: { show: { scriptType: ['text'] } },
-	},
+	{ ...speechRate, displayOptions: { show: { scriptType: ['text'] } } },
 	{
 		displayName: 'Audio Source',
 		name: 'audioSource',
@@ -168,23 +153,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Higher resolutions cost more credits and render longer. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: true,
-		noDataExpression: true,
-		hint: 'Rendering usually takes 1 to 5 minutes; all items render at the same time',
-		displayOptions: { hide: { '@tool': [true] } },
-		description:
-			'Whether to wait until the videos are rendered (applies to all items). Turn off to return the video IDs at once (e.g. to answer a webhook) and pick the results up later with Check Status, Get or the VisionStory Trigger.',
-	},
-	waitForCompletionAsTool,
-	downloadResultWhenWaiting,
-	downloadResultWhenWaitingAsTool,
-	outputBinaryPropertyWhenWaiting,
-	pollIntervalSeconds,
-	timeoutMinutes,
+	...waitingParameters('Rendering usually takes 1 to 5 minutes; all items render at the same time'),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -288,10 +257,7 @@ async function check(
 	_ctx: OperationContext,
 	items: Array<Prepared<CreateRequest>>,
 ): Promise<Map<number, VisionStoryError>> {
-	return repeatedKeyErrors(
-		'createTalkingVideo',
-		items.map((item) => ({ index: item.index, key: item.request.request.client_request_id })),
-	);
+	return repeatedKeyErrors('createTalkingVideo', items);
 }
 
 /** Submits every item, waits on all of them together, then streams the finished videos into binary. */

@@ -15,6 +15,7 @@ import {
 	outputBinaryPropertyOption,
 	toolDescription,
 	validateOnly,
+	speechRate,
 } from '../../../shared/descriptions/parameters';
 import type { SpeechRequest } from './longSpeech';
 import { checkedSpeech, joinParts, speechEstimate, sum, synthesizeParts } from './longSpeech';
@@ -49,17 +50,7 @@ const properties: INodeProperties[] = [
 		description: 'A public voice or one you cloned',
 		...locatorModes('searchVoices'),
 	},
-	{
-		displayName: 'Speech Rate',
-		name: 'speechRate',
-		type: 'options',
-		options: [
-			{ name: 'Slow', value: 'slow' },
-			{ name: 'Normal', value: 'normal' },
-			{ name: 'Fast', value: 'fast' },
-		],
-		default: 'normal',
-	},
+	speechRate,
 	{
 		displayName: 'Options',
 		name: 'options',
