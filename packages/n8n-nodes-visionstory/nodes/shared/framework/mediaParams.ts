@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { CallOptions, Checked } from '../api/client';
 import type { EndpointName, InlineRules, MediaRef, ResponseOf } from '../api/contract';
@@ -8,7 +8,7 @@ import { invalidInput } from '../api/errors';
 import { acceptedMimeType } from '../api/mediaTypes';
 import type { MediaInput } from '../n8n/binary';
 import { binaryMedia, checkInline, mediaParts, mediaRefOf } from '../n8n/binary';
-import type { OperationContext } from './action';
+import type { OperationContext, Prepared } from './action';
 import type { Params } from './params';
 import { param } from './params';
 
@@ -238,4 +238,20 @@ export async function sendWithMedia<N extends EndpointName>(
 		media: mediaParts(ctx.n8n, media),
 		...options,
 	});
+}
+
+/** `execute` of an operation whose answer is its output item: the item's request sent with its files. */
+export function executeSending<N extends EndpointName>(name: N) {
+	return async (
+		ctx: OperationContext,
+		item: Prepared<MediaRequest<N>>,
+	): Promise<INodeExecutionData[]> => [
+		{ json: (await sendWithMedia(ctx, name, item.request)) as IDataObject },
+	];
+}
+
+/** `estimate` (Validate Only) of an operation sending `name`: the client's price for the item's request, where one is known. */
+export function estimateOf<N extends EndpointName>(name: N) {
+	return async (ctx: OperationContext, item: MediaRequest<N>): Promise<number | undefined> =>
+		await ctx.client.estimate(name, item.request, { signal: ctx.signal });
 }

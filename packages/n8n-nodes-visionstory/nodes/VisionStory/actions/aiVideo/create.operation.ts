@@ -17,7 +17,7 @@ import type {
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
 import type { MediaRequest } from '../../../shared/framework/mediaParams';
-import { ItemMedia } from '../../../shared/framework/mediaParams';
+import { estimateOf, ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import { createVideos, repeatedKeyErrors } from '../../../shared/framework/videoTasks';
 import {
@@ -261,14 +261,6 @@ async function check(
 	return new Map([...repeated, ...rejected]);
 }
 
-/** Validate Only: the price the cost endpoint gives for the model, duration and resolution. */
-async function estimate(
-	ctx: OperationContext,
-	request: CreateRequest,
-): Promise<number | undefined> {
-	return await ctx.client.estimate('createAiVideo', request.request, { signal: ctx.signal });
-}
-
 /** Submits every item, waits on all of them together, then streams the finished videos into binary. */
 async function executeAll(
 	ctx: OperationContext,
@@ -283,6 +275,7 @@ export const create: Operation<CreateRequest> = {
 	charged: true,
 	prepare,
 	check,
-	estimate,
+	// Validate Only: the price the cost endpoint gives for the model, duration and resolution.
+	estimate: estimateOf('createAiVideo'),
 	executeAll,
 };

@@ -10,7 +10,7 @@ import type {
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
 import type { MediaRequest } from '../../../shared/framework/mediaParams';
-import { sendWithMedia } from '../../../shared/framework/mediaParams';
+import { estimateOf, sendWithMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import {
 	maxCreditsPerExecution,
@@ -95,14 +95,6 @@ async function check(
 	return await checkCaptionOptions(ctx, items);
 }
 
-/** The client's price for the call: none is known before it is sent (the spend cap then counts it as at least one credit). */
-async function estimate(
-	ctx: OperationContext,
-	request: TranscribeRequest,
-): Promise<number | undefined> {
-	return await ctx.client.estimate('transcribeAudio', request.request, { signal: ctx.signal });
-}
-
 /** Transcription; VisionStory's own SRT also comes as a .srt file, and captions built from the word timings when asked. */
 async function execute(
 	ctx: OperationContext,
@@ -129,6 +121,7 @@ export const transcribe: Operation<TranscribeRequest> = {
 	charged: true,
 	prepare,
 	check,
-	estimate,
+	// The client's price for the call: none is known before it is sent (the spend cap then counts it as at least one credit).
+	estimate: estimateOf('transcribeAudio'),
 	execute,
 };

@@ -1,14 +1,13 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { ALL_MEDIA_MIME_TYPES, ASSET_MAX_BYTES } from '../../../shared/api/contract/index';
 import type {
 	Operation,
 	OperationOption,
-	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
 import type { MediaRequest } from '../../../shared/framework/mediaParams';
-import { oneFile, sendWithMedia } from '../../../shared/framework/mediaParams';
+import { executeSending, oneFile } from '../../../shared/framework/mediaParams';
 import {
 	fileSources,
 	mediaSourceFields,
@@ -55,17 +54,10 @@ async function prepare(ctx: OperationContext, index: number): Promise<UploadRequ
 	return { request, media: file.media };
 }
 
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<UploadRequest>,
-): Promise<INodeExecutionData[]> {
-	return [{ json: (await sendWithMedia(ctx, 'uploadAsset', item.request)) as IDataObject }];
-}
-
 export const upload: Operation<UploadRequest> = {
 	option,
 	properties,
 	prepare,
-	execute,
+	execute: executeSending('uploadAsset'),
 	concurrency: CONCURRENCY,
 };

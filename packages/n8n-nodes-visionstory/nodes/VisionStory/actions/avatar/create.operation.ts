@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	AVATAR_IMAGE_MAX_BYTES,
@@ -7,11 +7,10 @@ import {
 import type {
 	Operation,
 	OperationOption,
-	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
 import type { MediaRequest } from '../../../shared/framework/mediaParams';
-import { oneFile, sendWithMedia } from '../../../shared/framework/mediaParams';
+import { executeSending, oneFile } from '../../../shared/framework/mediaParams';
 import {
 	fileSources,
 	mediaSourceFields,
@@ -55,18 +54,11 @@ async function prepare(ctx: OperationContext, index: number): Promise<CreateRequ
 	return { request, media: image.media };
 }
 
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<CreateRequest>,
-): Promise<INodeExecutionData[]> {
-	return [{ json: (await sendWithMedia(ctx, 'createAvatar', item.request)) as IDataObject }];
-}
-
 export const create: Operation<CreateRequest> = {
 	option,
 	properties,
 	// VisionStory may charge it (the contract gives no price): under the cap as a call of unknown price.
 	charged: true,
 	prepare,
-	execute,
+	execute: executeSending('createAvatar'),
 };

@@ -11,7 +11,7 @@ import type {
 import { withDownload } from '../../../shared/framework/download';
 import { optional } from '../../../shared/framework/mapping';
 import type { MediaRequest } from '../../../shared/framework/mediaParams';
-import { ItemMedia, sendWithMedia } from '../../../shared/framework/mediaParams';
+import { estimateOf, ItemMedia, sendWithMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import {
 	downloadResultAsTool,
@@ -153,13 +153,6 @@ async function check(
 	);
 }
 
-async function estimate(
-	ctx: OperationContext,
-	request: GenerateRequest,
-): Promise<number | undefined> {
-	return await ctx.client.estimate('generateImage', request.request, { signal: ctx.signal });
-}
-
 /**
  * The image as binary (PNG) beside its URL and cost; a failed download keeps the URL and cost. As a
  * tool (Download Result shown only there, off by default) the URL alone.
@@ -197,6 +190,6 @@ export const generate: Operation<GenerateRequest> = {
 	charged: true,
 	prepare,
 	check,
-	estimate,
+	estimate: estimateOf('generateImage'),
 	execute,
 };

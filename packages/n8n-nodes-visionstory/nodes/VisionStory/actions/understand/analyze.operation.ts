@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	ALL_MEDIA_MIME_TYPES,
@@ -9,11 +9,10 @@ import {
 import type {
 	Operation,
 	OperationOption,
-	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
 import type { MediaRequest } from '../../../shared/framework/mediaParams';
-import { ItemMedia, sendWithMedia } from '../../../shared/framework/mediaParams';
+import { estimateOf, executeSending, ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import {
 	mediaEntryAssetId,
@@ -191,27 +190,12 @@ async function prepare(ctx: OperationContext, index: number): Promise<AnalyzeReq
 	return { request, media: media.inputs };
 }
 
-async function estimate(
-	ctx: OperationContext,
-	request: AnalyzeRequest,
-): Promise<number | undefined> {
-	return await ctx.client.estimate('understandMedia', request.request, { signal: ctx.signal });
-}
-
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<AnalyzeRequest>,
-): Promise<INodeExecutionData[]> {
-	const result = await sendWithMedia(ctx, 'understandMedia', item.request);
-	return [{ json: result as IDataObject }];
-}
-
 export const analyze: Operation<AnalyzeRequest> = {
 	option,
 	properties,
 	charged: true,
 	prepare,
-	estimate,
-	execute,
+	estimate: estimateOf('understandMedia'),
+	execute: executeSending('understandMedia'),
 	concurrency: CONCURRENCY,
 };

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import {
 	VOICE_SAMPLE_MAX_BYTES,
@@ -7,12 +7,11 @@ import {
 import type {
 	Operation,
 	OperationOption,
-	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
 import type { MediaRequest } from '../../../shared/framework/mediaParams';
-import { oneFile, sendWithMedia } from '../../../shared/framework/mediaParams';
+import { executeSending, oneFile } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import {
 	fileSources,
@@ -67,19 +66,12 @@ async function prepare(ctx: OperationContext, index: number): Promise<CloneReque
 	return { request, media: sample.media };
 }
 
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<CloneRequest>,
-): Promise<INodeExecutionData[]> {
-	return [{ json: (await sendWithMedia(ctx, 'cloneVoice', item.request)) as IDataObject }];
-}
-
 export const clone: Operation<CloneRequest> = {
 	option,
 	properties,
 	// VisionStory may charge it (the contract gives no price): under the cap as a call of unknown price.
 	charged: true,
 	prepare,
-	execute,
+	execute: executeSending('cloneVoice'),
 	concurrency: CONCURRENCY,
 };
