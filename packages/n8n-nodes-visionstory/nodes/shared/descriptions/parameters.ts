@@ -300,7 +300,7 @@ export function mediaSourceFields(
 }
 
 /** The fields of one entry of a list of media, each shown for its source. */
-export const mediaEntryBinaryProperty: INodeProperties = {
+const mediaEntryBinaryProperty: INodeProperties = {
 	displayName: 'Input Binary Field',
 	name: 'binaryProperty',
 	type: 'string',
@@ -309,7 +309,7 @@ export const mediaEntryBinaryProperty: INodeProperties = {
 	hint: 'The name of the input binary field containing the file',
 };
 
-export const mediaEntryUrl: INodeProperties = {
+const mediaEntryUrl: INodeProperties = {
 	displayName: 'URL',
 	name: 'url',
 	type: 'string',
@@ -319,7 +319,7 @@ export const mediaEntryUrl: INodeProperties = {
 	description: 'Public URL of the file',
 };
 
-export const mediaEntryAssetId: INodeProperties = {
+const mediaEntryAssetId: INodeProperties = {
 	displayName: 'Asset ID',
 	name: 'assetId',
 	type: 'string',
@@ -327,6 +327,26 @@ export const mediaEntryAssetId: INodeProperties = {
 	displayOptions: { show: { source: ['asset'] } },
 	description: 'ID of a file in your VisionStory asset library (see the Asset node)',
 };
+
+/**
+ * The fields of one entry of a list of media (`ItemMedia.list` reads them by these names): where the
+ * file comes from (`sourceDescription` says what it is), then the field for that source.
+ */
+export function mediaEntryValues(sourceDescription: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Source',
+			name: 'source',
+			type: 'options',
+			options: mediaSources,
+			default: 'binary',
+			description: sourceDescription,
+		},
+		mediaEntryBinaryProperty,
+		mediaEntryUrl,
+		mediaEntryAssetId,
+	];
+}
 
 /** A video task's statuses, to filter a list by, labelled as everywhere (`descriptions/statuses.ts`). */
 export const videoStatuses: INodePropertyOptions[] = [
@@ -343,3 +363,24 @@ export const videoStatuses: INodePropertyOptions[] = [
 		description: 'Failed; its credits were refunded (status failed)',
 	},
 ];
+
+/** Filters of a video list: Status, read by `statusFilter` (`framework/lists.ts`); `statusDescription` says what to know of the resource's statuses. */
+export function videoStatusFilters(statusDescription?: string): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'multiOptions',
+				options: videoStatuses,
+				default: [],
+				...(statusDescription ? { description: statusDescription } : {}),
+			},
+		],
+	};
+}

@@ -23,9 +23,7 @@ import { createVideos, repeatedKeyErrors } from '../../../shared/framework/video
 import {
 	idempotencyKey,
 	maxCreditsPerExecution,
-	mediaEntryAssetId,
-	mediaEntryBinaryProperty,
-	mediaEntryUrl,
+	mediaEntryValues,
 	mediaSourceFields,
 	mediaSources,
 	requestsPerSecond,
@@ -34,7 +32,7 @@ import {
 	waitingParameters,
 } from '../../../shared/descriptions/parameters';
 import { checkAiVideoModels } from './modelChecks';
-import { generateAudio, modelId, resolution } from './parameters';
+import { duration, generateAudio, modelId, resolution } from './parameters';
 
 const option: OperationOption = {
 	name: 'Create',
@@ -63,18 +61,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Slow dolly shot of the sneaker on a marble plinth, soft morning light',
 		description: 'What happens in the video; each model has its own length limit',
 	},
-	{
-		displayName: 'Duration (Seconds) Name or ID',
-		name: 'duration',
-		type: 'options',
-		typeOptions: {
-			loadOptionsMethod: 'getAiVideoDurations',
-			loadOptionsDependsOn: ['modelId.value'],
-		},
-		default: '',
-		description:
-			'Length of the video; the list shows what the model offers. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+	duration,
 	resolution,
 	{
 		displayName: 'Aspect Ratio Name or ID',
@@ -120,19 +107,7 @@ const properties: INodeProperties[] = [
 			{
 				displayName: 'Reference',
 				name: 'ref',
-				values: [
-					{
-						displayName: 'Source',
-						name: 'source',
-						type: 'options',
-						options: mediaSources,
-						default: 'binary',
-						description: 'Where the reference comes from',
-					},
-					mediaEntryBinaryProperty,
-					mediaEntryUrl,
-					mediaEntryAssetId,
-				],
+				values: mediaEntryValues('Where the reference comes from'),
 			},
 		],
 	},

@@ -11,6 +11,19 @@ export const modelId: INodeProperties = {
 	...locatorModes('searchAiVideoModels'),
 };
 
+export const duration: INodeProperties = {
+	displayName: 'Duration (Seconds) Name or ID',
+	name: 'duration',
+	type: 'options',
+	typeOptions: {
+		loadOptionsMethod: 'getAiVideoDurations',
+		loadOptionsDependsOn: ['modelId.value'],
+	},
+	default: '',
+	description:
+		'Length of the video; the list shows what the model offers. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
 export const resolution: INodeProperties = {
 	displayName: 'Resolution Name or ID',
 	name: 'resolution',

@@ -6,7 +6,7 @@ import {
 	limit,
 	returnAll,
 	toolDescription,
-	videoStatuses,
+	videoStatusFilters,
 } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
@@ -22,22 +22,7 @@ const properties: INodeProperties[] = [
 	),
 	returnAll,
 	limit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'multiOptions',
-				options: videoStatuses,
-				default: [],
-			},
-		],
-	},
+	videoStatusFilters(),
 ];
 
 export const getMany = getManyOperation({

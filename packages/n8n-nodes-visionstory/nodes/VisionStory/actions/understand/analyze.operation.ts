@@ -15,10 +15,7 @@ import type { MediaRequest } from '../../../shared/framework/mediaParams';
 import { estimateOf, executeSending, ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import {
-	mediaEntryAssetId,
-	mediaEntryBinaryProperty,
-	mediaEntryUrl,
-	mediaSources,
+	mediaEntryValues,
 	spendOptions,
 	toolDescription,
 } from '../../../shared/descriptions/parameters';
@@ -50,19 +47,7 @@ const properties: INodeProperties[] = [
 			{
 				displayName: 'Media',
 				name: 'input',
-				values: [
-					{
-						displayName: 'Source',
-						name: 'source',
-						type: 'options',
-						options: mediaSources,
-						default: 'binary',
-						description: 'Where the file comes from',
-					},
-					mediaEntryBinaryProperty,
-					mediaEntryUrl,
-					mediaEntryAssetId,
-				],
+				values: mediaEntryValues('Where the file comes from'),
 			},
 		],
 	},
