@@ -1,5 +1,5 @@
 /**
- * VisionStory as tools of n8n's AI Agent, with no LLM: the agent example runs with `n8n execute`, its
+ * VisionStory as tools of n8n's AI Agent, with no LLM: the agent example runs manually, its
  * OpenAI Chat Model credential pointed at a scripted OpenAI-compatible server on loopback that plays
  * the tool calls (list voices and avatars → synthesize speech → create a talking video → check its
  * status). Asserted: the tool schemas n8n sent, the tool results the "model" got back (readable JSON,

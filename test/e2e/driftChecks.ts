@@ -20,11 +20,11 @@ function driftOn(ctx: SuiteContext): void {
 	afterAll(() => ctx.emulator.setConfig({ drift: false }));
 }
 
-/** The examples run with `n8n execute` (the manual ones and the agent), under drift. */
+/** The examples run manually (the manual ones and the agent), under drift. */
 export function describeDriftExamples(ctx: SuiteContext): void {
 	describe('with the emulator in drift mode', () => {
 		driftOn(ctx);
-		describeExampleChecks(ctx, 'manual examples run with `n8n execute`, under drift');
+		describeExampleChecks(ctx, 'manual examples run from the editor API, under drift');
 		describeAgentChecks(ctx);
 	});
 }

@@ -1,5 +1,5 @@
 /**
- * The manually started examples, each run once with `n8n execute` and checked against what a user
+ * The manually started examples, each run once as the editor's Execute Workflow runs it, and checked against what a user
  * would look at (the files, the JSON) and what the service recorded (requests, tasks, charges).
  */
 import { TTS_TEXT_MAX } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
@@ -116,7 +116,7 @@ function captionProblems(cues: ParsedCue[], words: string[]): string[] {
 
 export function describeExampleChecks(
 	ctx: SuiteContext,
-	title = 'manual examples run with `n8n execute`',
+	title = 'manual examples run from the editor API',
 ): void {
 	describe(title, () => {
 		test('script-to-talking-video: a 9:16 MP4 of a public avatar, one task, one charge', async () => {

@@ -38,7 +38,8 @@ export function describeWebhookAndTrigger(ctx: SuiteContext): void {
 			).toMatchObject({ active: true });
 		});
 
-		test('the webhook answers 202 with the video id in well under the render time, while it still renders', async () => {
+		// "At once" is shown by the task still rendering when the answer arrives, not by a time limit that a loaded machine can miss.
+		test('the webhook answers 202 with the video id while the video still renders', async () => {
 			const webhookNode = ctx.session.examples['webhook-start-talking-video'].nodes.find(
 				(n) => n.type === 'n8n-nodes-base.webhook',
 			)!;
@@ -53,7 +54,6 @@ export function describeWebhookAndTrigger(ctx: SuiteContext): void {
 				status: 202,
 				body: { video_id: expect.stringMatching(/^vid_/), status: 'rendering' },
 			});
-			expect(answer.ms).toBeLessThan(RENDER_MS / 4);
 			expect(task?.status).toMatch(/^(queued|creating)$/);
 			expect(ctx.emulator.tasks()).toHaveLength(tasksBefore + 1);
 			expect(

@@ -2,95 +2,31 @@
 // without status, failing) and against created_at values a few seconds out of order.
 jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
 
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { Emulator } from '../emulator';
-import { startEmulator } from '../emulator';
-import type { Harness, PollOptions, PollResult } from '../harness';
-import { createHarness } from '../harness';
 import { logListeners } from '../harness/logger';
-import { createUndiciClient } from '../support/undiciTransport';
-import { virtualClock } from '../support/virtualTime';
+import type { Kind } from '../support/trigger';
+import { emittedIds, FINISH, triggerNode, useTrigger } from '../support/trigger';
 
-const RENDER_MS = 60_000;
-const FINISH = RENDER_MS + 5_000;
-
-type Kind = 'talkingVideo' | 'aiVideo';
-
-let emu: Emulator;
-let harness: Harness;
-let client: ReturnType<typeof createUndiciClient>;
-let credentials: NonNullable<PollOptions['credentials']>;
-let modelId: string;
-let avatarId: string;
+const engine = useTrigger();
 let warnings: string[] = [];
 const listen = (level: string, message: string) => {
 	if (level === 'warn') warnings.push(message);
 };
 
-beforeAll(async () => {
-	emu = await startEmulator({ clock: 'manual', renderMs: RENDER_MS });
-	virtualClock.target = emu;
-	harness = await createHarness();
-	client = createUndiciClient(emu.apiKey, {
-		baseUrl: emu.baseUrl,
-		retry: { baseDelayMs: 5, maxDelayMs: 40 },
-	});
-	credentials = { visionStoryApi: { apiKey: emu.apiKey, baseUrl: emu.baseUrl } };
-	modelId = (await client.listAiVideoModels()).models[0].model_id;
-	avatarId = (await client.listAvatars({ is_public: true, limit: 1 })).avatars[0].avatar_id;
+beforeAll(() => {
 	logListeners.add(listen);
 });
-afterAll(async () => {
+afterAll(() => {
 	logListeners.delete(listen);
-	await harness.shutdown();
-	await emu.stop();
 });
 beforeEach(() => {
-	emu.reset();
-	emu.setConfig({ renderMs: RENDER_MS, aiConcurrencyCap: 1000 });
 	warnings = [];
 });
 
-function triggerNode(parameters: IDataObject = {}): INode {
-	return {
-		id: 'trigger-node-1',
-		name: 'VisionStory Trigger',
-		type: 'n8n-nodes-visionstory.visionStoryTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {
-			events: ['talkingVideo', 'aiVideo'],
-			statuses: ['created'],
-			downloadResult: false,
-			...parameters,
-		},
-		credentials: { visionStoryApi: { id: 'vsTriggerCred001', name: 'VisionStory account' } },
-	};
-}
-
-async function poll(
-	staticData: IDataObject | undefined,
-	parameters: IDataObject = {},
-): Promise<PollResult> {
-	return await harness.poll(triggerNode(parameters), { credentials, staticData, mode: 'trigger' });
-}
-
-function emittedIds(result: PollResult): string[] {
-	return (result.items?.[0] ?? []).map((item) => String(item.json.video_id));
-}
-
 let serial = 0;
 async function make(kind: Kind): Promise<string> {
-	const text = `Clip ${++serial}`;
-	return kind === 'talkingVideo'
-		? (
-				await client.createTalkingVideo({
-					avatar_id: avatarId,
-					text_script: { text, voice_id: 'Alice' },
-				})
-			).video_id
-		: (await client.createAiVideo({ model_id: modelId, prompt: text })).video_id;
+	return await engine.makeVideo(kind, `Clip ${++serial}`);
 }
 
 /** Polls until one poll emits nothing, collecting every id emitted on the way. */
@@ -98,7 +34,7 @@ async function drain(staticData: IDataObject, parameters: IDataObject = {}) {
 	const all: string[] = [];
 	let data = staticData;
 	for (let i = 0; i < 10; i++) {
-		const result = await poll(data, parameters);
+		const result = await engine.poll(data, parameters);
 		data = result.staticData;
 		if (!result.items) break;
 		all.push(...emittedIds(result));
@@ -108,63 +44,63 @@ async function drain(staticData: IDataObject, parameters: IDataObject = {}) {
 
 describe('defect 13: each kind is watched on its own, with a fallback when its list cannot be used', () => {
 	test('GET /api/v1/videos answering 404: AI videos are still announced, and the log says talking videos cannot be seen', async () => {
-		emu.setConfig({ talkingVideoList: 'absent' });
-		const activation = await poll(undefined);
+		engine.emu.setConfig({ talkingVideoList: 'absent' });
+		const activation = await engine.poll(undefined);
 		expect(activation.items).toBeNull();
 		const ai = [await make('aiVideo'), await make('aiVideo')];
 		await make('talkingVideo');
-		emu.advance(FINISH);
-		const next = await poll(activation.staticData);
+		engine.emu.advance(FINISH);
+		const next = await engine.poll(activation.staticData);
 		expect(emittedIds(next).sort()).toEqual(ai.sort());
 		expect(warnings.join('\n')).toMatch(/talking videos.*GET \/api\/v1\/videos.*404/is);
-		expect((await poll(next.staticData)).items).toBeNull();
+		expect((await engine.poll(next.staticData)).items).toBeNull();
 	});
 
 	test('list entries without status: talking videos finishing after activation are announced, each read on its own, with a warning', async () => {
-		emu.setConfig({ talkingVideoList: 'idsOnly' });
+		engine.emu.setConfig({ talkingVideoList: 'idsOnly' });
 		const before = await make('talkingVideo');
-		emu.advance(FINISH);
+		engine.emu.advance(FINISH);
 		const rendering = await make('talkingVideo');
-		emu.advance(1_000);
-		const activation = await poll(undefined, { events: ['talkingVideo'] });
+		engine.emu.advance(1_000);
+		const activation = await engine.poll(undefined, { events: ['talkingVideo'] });
 		expect(activation.items).toBeNull();
 		const later = [await make('talkingVideo'), await make('talkingVideo')];
-		emu.advance(FINISH);
+		engine.emu.advance(FINISH);
 		const { all } = await drain(activation.staticData, { events: ['talkingVideo'] });
 		expect(all.sort()).toEqual([rendering, ...later].sort());
 		expect(all).not.toContain(before);
 		expect(
-			emu.requests({ method: 'GET', path: '/api/v1/video' }).map((r) => r.query.video_id),
+			engine.emu.requests({ method: 'GET', path: '/api/v1/video' }).map((r) => r.query.video_id),
 		).toEqual(expect.arrayContaining([rendering, ...later]));
 		expect(warnings.join('\n')).toMatch(/talking videos.*no status.*one by one/is);
 	});
 
 	test('the AI list failing past the retries does not hold back talking videos; the AI backlog follows', async () => {
-		const activation = await poll(undefined);
+		const activation = await engine.poll(undefined);
 		const talking = [await make('talkingVideo'), await make('talkingVideo')];
 		const ai = [await make('aiVideo'), await make('aiVideo')];
-		emu.advance(FINISH);
-		emu.setFaults({
+		engine.emu.advance(FINISH);
+		engine.emu.setFaults({
 			failNext: [{ method: 'GET', path: '/api/v1/ai_videos', kind: 'http500', count: 3 }],
 		});
-		const first = await poll(activation.staticData);
+		const first = await engine.poll(activation.staticData);
 		expect(emittedIds(first).sort()).toEqual(talking.sort());
 		expect(warnings.join('\n')).toMatch(/AI videos/);
-		const second = await poll(first.staticData);
+		const second = await engine.poll(first.staticData);
 		expect(emittedIds(second).sort()).toEqual(ai.sort());
-		expect((await poll(second.staticData)).items).toBeNull();
+		expect((await engine.poll(second.staticData)).items).toBeNull();
 	});
 
 	test('a list that stops answering (404): the renders the trigger already watched are still announced, read by id', async () => {
-		const activation = await poll(undefined);
+		const activation = await engine.poll(undefined);
 		const talking = await make('talkingVideo');
 		const ai = [await make('aiVideo'), await make('aiVideo')];
-		emu.advance(1_000);
-		const watching = await poll(activation.staticData);
+		engine.emu.advance(1_000);
+		const watching = await engine.poll(activation.staticData);
 		expect(watching.items).toBeNull();
-		emu.setConfig({ talkingVideoList: 'absent' });
-		emu.advance(FINISH);
-		emu.setFaults({
+		engine.emu.setConfig({ talkingVideoList: 'absent' });
+		engine.emu.advance(FINISH);
+		engine.emu.setFaults({
 			failNext: [
 				{
 					method: 'GET',
@@ -175,20 +111,25 @@ describe('defect 13: each kind is watched on its own, with a fallback when its l
 				},
 			],
 		});
-		const next = await poll(watching.staticData);
+		const next = await engine.poll(watching.staticData);
 		expect(emittedIds(next).sort()).toEqual([talking, ...ai].sort());
-		expect(emu.requests({ method: 'GET', path: '/api/v1/video' }).length).toBeGreaterThan(0);
+		expect(engine.emu.requests({ method: 'GET', path: '/api/v1/video' }).length).toBeGreaterThan(0);
 		expect(
-			emu.requests({ method: 'GET', path: '/api/v1/ai_video' }).some((r) => r.query.video_ids),
+			engine.emu
+				.requests({ method: 'GET', path: '/api/v1/ai_video' })
+				.some((r) => r.query.video_ids),
 		).toBe(true);
-		expect((await poll(next.staticData)).items).toBeNull();
+		expect((await engine.poll(next.staticData)).items).toBeNull();
 	});
 
 	test('Fetch test event with GET /api/v1/videos answering 404 returns the newest finished AI video', async () => {
-		emu.setConfig({ talkingVideoList: 'absent' });
+		engine.emu.setConfig({ talkingVideoList: 'absent' });
 		const ai = await make('aiVideo');
-		emu.advance(FINISH);
-		const manual = await harness.poll(triggerNode(), { credentials, mode: 'manual' });
+		engine.emu.advance(FINISH);
+		const manual = await engine.harness.poll(triggerNode(), {
+			credentials: engine.credentials,
+			mode: 'manual',
+		});
 		expect(manual.items?.[0]?.[0]?.json).toMatchObject({ video_id: ai, kind: 'aiVideo' });
 	});
 });
@@ -198,22 +139,22 @@ describe('defect 14: tasks whose created_at is a few seconds older than the newe
 		'%s: every one created after activation is announced once (created_at up to 5 s early, a poll every second)',
 		async (kind) => {
 			const params = { events: [kind] };
-			emu.setConfig({ createdAtSkewSeconds: 5 });
+			engine.emu.setConfig({ createdAtSkewSeconds: 5 });
 			await make(kind);
-			emu.advance(FINISH);
-			const activation = await poll(undefined, params);
+			engine.emu.advance(FINISH);
+			const activation = await engine.poll(undefined, params);
 			let staticData = activation.staticData;
 			const made: string[] = [];
 			const emitted: string[] = [];
 			// A poll every second: each finds the tasks of the second before, some reporting an older time.
 			for (let round = 0; round < 8; round++) {
 				for (let i = 0; i < 2; i++) made.push(await make(kind));
-				emu.advance(1_000);
-				const result = await poll(staticData, params);
+				engine.emu.advance(1_000);
+				const result = await engine.poll(staticData, params);
 				staticData = result.staticData;
 				emitted.push(...emittedIds(result));
 			}
-			emu.advance(FINISH);
+			engine.emu.advance(FINISH);
 			const rest = await drain(staticData, params);
 			emitted.push(...rest.all);
 			const reported = new Map(
@@ -221,8 +162,8 @@ describe('defect 14: tasks whose created_at is a few seconds older than the newe
 					await Promise.all(
 						made.map(async (id) =>
 							kind === 'talkingVideo'
-								? await client.getTalkingVideo({ video_id: id })
-								: await client.getAiVideo({ video_id: id }),
+								? await engine.client.getTalkingVideo({ video_id: id })
+								: await engine.client.getAiVideo({ video_id: id }),
 						),
 					)
 				).map((t) => [t.video_id, Number(t.created_at)]),

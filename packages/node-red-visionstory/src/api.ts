@@ -38,6 +38,7 @@ export {
 	VisionStoryError,
 	invalidInput,
 	isAborted,
+	redact,
 	redactText,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/errors';
 export type { FieldIssue } from '../../n8n-nodes-visionstory/nodes/shared/api/errors';
@@ -55,8 +56,9 @@ export {
 } from '../../n8n-nodes-visionstory/nodes/shared/api/mediaTypes';
 export { budgetFor } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
 export type { RequestBudget } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
+export { AccountReservations } from '../../n8n-nodes-visionstory/nodes/shared/api/balance';
 export { SpendLedger } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
-export type { SpendPolicy } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
+export type { BalanceFloor, SpendPolicy } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
 export {
 	TalkingVideoList,
 	notFoundError,

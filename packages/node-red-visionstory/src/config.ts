@@ -1,9 +1,9 @@
 /**
  * The config node: the API key (a credential, stored encrypted by Node-RED), the Base URL, the spend
- * cap per message and the request rate; it makes each message's client, and serves the editor's
+ * limits (a cap per message, a floor under the account's balance) and the request rate; it makes each message's client, and serves the editor's
  * pickers (avatars, voices, models) through an admin endpoint.
  */
-import type { RequestBudget } from './api';
+import type { FieldIssue, RequestBudget } from './api';
 import {
 	SpendLedger,
 	SpendingClient,
@@ -14,6 +14,13 @@ import {
 } from './api';
 import { NodeHttpChannel } from './channel';
 import { describe } from './errors';
+import {
+	KEEP_AT_LEAST_FIELD,
+	MAX_CREDITS_FIELD,
+	balanceFloor,
+	limitsProblem,
+	readLimit,
+} from './limits';
 import type { Node, RED } from './red';
 import type { PickerList } from './field';
 import { PICKER_LISTS } from './field';
@@ -25,13 +32,18 @@ export interface ConfigProps {
 	name?: string;
 	baseUrl?: string;
 	maxCreditsPerMessage?: string | number;
+	keepAtLeastCredits?: string | number;
 	requestsPerSecond?: string | number;
 }
 
 export interface ConfigNode extends Node {
 	baseUrl: string;
 	cap?: number;
+	/** Keep at Least N Credits: the balance no charged call may take the account below. */
+	keepAtLeast?: number;
 	perSecond?: number;
+	/** A spend limit that is not a whole number: every message is refused, naming it. */
+	limitsProblem?: VisionStoryError;
 	/** A client for one message: its spend ledger is the message's (by _msgid), across every node it passes. */
 	clientFor(msgId: string | undefined): { client: SpendingClient; budget: RequestBudget };
 	secrets(): string[];
@@ -69,6 +81,7 @@ export function configProblem(config: ConfigNode | undefined): VisionStoryError 
 			'No VisionStory config node is selected',
 			'Open the node, choose or add a VisionStory config (API key and Base URL), and deploy. Nothing was sent.',
 		);
+	if (config.limitsProblem) return config.limitsProblem;
 	if (!config.credentials?.apiKey)
 		return problem(
 			`The VisionStory config "${config.name || config.id}" has no API key`,
@@ -139,9 +152,15 @@ export function registerConfig(RED: RED): void {
 			String(props.baseUrl ?? '')
 				.trim()
 				.replace(/\/+$/, '') || DEFAULT_BASE_URL;
-		this.cap = wholeOrUndefined(props.maxCreditsPerMessage);
+		const label = props.name || this.id;
+		const issues: FieldIssue[] = [];
+		this.cap = readLimit(props.maxCreditsPerMessage, MAX_CREDITS_FIELD, issues, label);
+		this.keepAtLeast = readLimit(props.keepAtLeastCredits, KEEP_AT_LEAST_FIELD, issues, label);
+		this.limitsProblem = limitsProblem(issues);
+		// Said once when deployed, too: the messages refused later say it again, each to its Catch node.
+		if (this.limitsProblem) this.error(this.limitsProblem.message);
 		this.perSecond = wholeOrUndefined(props.requestsPerSecond);
-		const capSource = `Max credits per message in the VisionStory config "${props.name || this.id}"`;
+		const capSource = `Max credits per message in the VisionStory config "${label}"`;
 		this.secrets = () => [this.credentials?.apiKey ?? ''].filter(Boolean);
 		this.clientFor = (msgId) => {
 			const apiKey = this.credentials?.apiKey ?? '';
@@ -155,6 +174,7 @@ export function registerConfig(RED: RED): void {
 				client: new SpendingClient(new VisionStoryClient(transport), ledger, {
 					cap: this.cap,
 					capSource,
+					floor: balanceFloor(this.baseUrl, apiKey, this.keepAtLeast, label),
 				}),
 				budget: budgetFor(this.baseUrl, apiKey, this.perSecond),
 			};

@@ -1,5 +1,5 @@
 import type { FieldIssue } from './api';
-import { VisionStoryError, redactText } from './api';
+import { VisionStoryError, redact, redactText } from './api';
 
 /** An error as a flow sees it in msg.error / msg.errors: the service's own words first. */
 export interface MsgError {
@@ -12,6 +12,28 @@ export interface MsgError {
 	/** Position in a batch. */
 	index?: number;
 	category?: string;
+	/** What the error is about in numbers: a spend limit's value, the balance, the credits spent. */
+	details?: Record<string, unknown>;
+}
+
+/** The calls a spend limit can refuse, as a flow's author would name them. */
+const CHARGED_CALLS: Record<string, string> = {
+	createTalkingVideo: 'Creating a talking video',
+	createAiVideo: 'Creating an AI video',
+	generateImage: 'Generating an image',
+	synthesizeSpeech: 'Text to speech',
+	alignAudio: 'Aligning audio',
+	transcribeAudio: 'Transcribing audio',
+	understandMedia: 'Understanding media',
+	cloneVoice: 'Cloning a voice',
+	createAvatar: 'Creating an avatar',
+};
+
+/** A spend limit's refusal starts with what it refused: the shared client says only "this call". */
+function refused(error: VisionStoryError, message: string): string {
+	const limit = error.details?.keepAtLeastCredits ?? error.details?.maxCreditsPerExecution;
+	const call = error.operation ? CHARGED_CALLS[error.operation] : undefined;
+	return limit !== undefined && call ? `${call} was refused: ${message}` : message;
 }
 
 /** The shared client speaks of executions (n8n's word); here the cap is per message. */
@@ -19,18 +41,27 @@ function inNodeRedWords(text: string): string {
 	return text
 		.replace(/Max Credits per Execution/g, 'Max credits per message')
 		.replace(/this execution/g, 'this message')
-		.replace(/in a new execution/g, 'in a new message');
+		.replace(/in a new execution/g, 'in a new message')
+		.replace(/n8n-nodes-visionstory maintainers/g, 'node-red-visionstory maintainers');
+}
+
+/** The cap's numbers under the config field's name. */
+function detailsInNodeRedWords(details: Record<string, unknown>): Record<string, unknown> {
+	if (!('maxCreditsPerExecution' in details)) return details;
+	const { maxCreditsPerExecution, ...rest } = details;
+	return { maxCreditsPerMessage: maxCreditsPerExecution, ...rest };
 }
 
 export function describe(error: unknown, secrets: readonly string[] = []): MsgError {
 	if (error instanceof VisionStoryError) {
 		return {
-			message: inNodeRedWords(redactText(error.message, secrets)),
+			message: refused(error, inNodeRedWords(redactText(error.message, secrets))),
 			...(error.hint ? { hint: inNodeRedWords(redactText(error.hint, secrets)) } : {}),
 			...(error.status !== undefined ? { status: error.status } : {}),
 			...(error.code !== undefined ? { code: error.code } : {}),
 			...(error.issues ? { issues: error.issues } : {}),
 			...(error.videoIds ? { videoIds: error.videoIds } : {}),
+			...(error.details ? { details: detailsInNodeRedWords(redact(error.details, secrets)) } : {}),
 			category: error.category,
 		};
 	}
@@ -73,5 +104,6 @@ export function batchError(failed: MsgError[], total: number): FlowError {
 		status: first.status,
 		code: first.code,
 		videoIds: failed.flatMap((f) => f.videoIds ?? []),
+		...(first.details ? { details: first.details } : {}),
 	});
 }

@@ -12,7 +12,17 @@ import {
 
 const T = 'vs-tests';
 
-/** The test tab: POST /vs/talking runs a talking-video batch; GET /vs/watched and /vs/results read the recorders. */
+/** The account the floor test spends from, its config node's id, and the floor set there. */
+export const FLOOR = {
+	apiKey: 'sk-vs-emulator-nr-e2e-floor-00000000',
+	config: 'vs-floor-config',
+	keepAtLeast: 10,
+};
+
+/**
+ * The test tab: POST /vs/talking runs a talking-video batch, POST /vs/floor one talking video through a
+ * config node with Keep at Least N Credits set; GET /vs/watched and /vs/results read the recorders.
+ */
 export function testTab(): FlowNode[] {
 	return [
 		{ id: T, type: 'tab', label: 'VisionStory tests', disabled: false, info: '' },
@@ -92,5 +102,53 @@ export function testTab(): FlowNode[] {
 		]),
 		httpOut('t-watched-out', T),
 		...resultsEndpoint(T),
+		httpIn('t-floor-in', T, 'post', '/vs/floor', 't-floor-prep'),
+		fn(
+			't-floor-prep',
+			T,
+			'request',
+			'msg.avatarId = msg.payload.avatarId; msg.voiceId = msg.payload.voiceId; msg.payload = msg.payload.text; return msg;',
+			[['t-floor']],
+		),
+		{
+			id: 't-floor',
+			type: 'visionstory-talking-video',
+			z: T,
+			name: 'above the floor',
+			config: FLOOR.config,
+			operation: 'create',
+			scriptType: 'text',
+			waitForCompletion: false,
+			downloadResult: false,
+			x: 0,
+			y: 0,
+			wires: [['t-floor-out']],
+		},
+		httpOut('t-floor-out', T),
+		{
+			id: 't-floor-catch',
+			type: 'catch',
+			z: T,
+			name: '',
+			scope: ['t-floor'],
+			uncaught: false,
+			x: 0,
+			y: 0,
+			wires: [['t-error']],
+		},
 	];
+}
+
+/** A second config node on the floor test's account, as the editor sends it on deploy. */
+export function floorConfig(baseUrl: string): FlowNode {
+	return {
+		id: FLOOR.config,
+		type: 'visionstory-config',
+		name: 'with a floor',
+		baseUrl,
+		maxCreditsPerMessage: '',
+		keepAtLeastCredits: String(FLOOR.keepAtLeast),
+		requestsPerSecond: '',
+		credentials: { apiKey: FLOOR.apiKey },
+	};
 }

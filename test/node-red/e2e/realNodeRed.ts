@@ -14,7 +14,7 @@ import { REPO_ROOT } from '../../../scripts/paths';
 import { startEmulator, type Emulator } from '../../emulator';
 import { firstPublicAvatarId } from '../../support/avatars';
 import { emulatorConfig, exampleFiles, preparedExamples } from '../../../scripts/node-red/examples';
-import { testTab } from './flows';
+import { FLOOR, floorConfig, testTab } from './flows';
 
 const TYPES = [
 	'visionstory-config',
@@ -59,6 +59,7 @@ export function describeLine(line: NodeRedLine): void {
 		beforeAll(async () => {
 			const started = Date.now();
 			emulator = await startEmulator({ renderMs: 1000 });
+			emulator.addAccount(FLOOR.apiKey, 15);
 			avatarId = await firstPublicAvatarId(emulator);
 			voiceId = 'Alice';
 			const install = await ensureNodeRed(line, () => undefined);
@@ -75,6 +76,7 @@ export function describeLine(line: NodeRedLine): void {
 				...testTab(),
 				...examples.flows,
 				emulatorConfig(emulator.baseUrl, emulator.apiKey),
+				floorConfig(emulator.baseUrl),
 			]);
 		}, 300_000);
 
@@ -169,6 +171,36 @@ export function describeLine(line: NodeRedLine): void {
 			expect(emulator.ledger()).toHaveLength(ledger);
 		});
 
+		it('Keep at Least N Credits refuses the video that would take the balance below it, nothing charged', async () => {
+			const floor = async (text: string) => {
+				const response = await fetch(`${red.baseUrl}/vs/floor`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ avatarId, voiceId, text }),
+				});
+				return { status: response.status, body: (await response.json()) as Record<string, any> };
+			};
+			// 15 credits, a floor of 10: the first video (10 credits) fits, the second would go below.
+			const first = await floor('Above the floor.');
+			expect(first.status).toBe(200);
+			expect(emulator.balance(FLOOR.apiKey)).toBe(5);
+			const second = await floor('Below the floor.');
+			expect(second.status).toBe(500);
+			expect(second.body.error.source.id).toBe('t-floor');
+			expect(second.body.error.message).toContain(
+				'Creating a talking video was refused: Keep at Least 10 Credits would be passed: the account has 5 credits',
+			);
+			expect(second.body.error.cause.details).toMatchObject({ keepAtLeastCredits: 10, balance: 5 });
+			const account = emulator.accountId(FLOOR.apiKey);
+			expect(emulator.ledger(FLOOR.apiKey).map((e) => e.kind)).toEqual(['charge']);
+			expect(
+				emulator
+					.requests({ method: 'POST', path: '/api/v1/video' })
+					.filter((r) => r.account === account),
+			).toHaveLength(1);
+			expect(emulator.balance(FLOOR.apiKey)).toBe(5);
+		});
+
 		it('runs every example flow against the emulator', async () => {
 			const started = Date.now();
 			for (const id of examples.injects) await red.inject(id);
@@ -183,9 +215,10 @@ export function describeLine(line: NodeRedLine): void {
 		});
 
 		it('the watch node sends each finished or failed task once, across a restart', async () => {
+			// The watch node's account: the floor test's video is another account's.
 			const finished = () =>
 				emulator
-					.tasks()
+					.tasks(emulator.apiKey)
 					.filter((t) => t.finishedAt !== null)
 					.map((t) => t.video_id)
 					.sort();

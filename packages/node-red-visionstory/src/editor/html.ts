@@ -166,17 +166,28 @@ ${help(spec)}
 
 export function configNodeHtml(): string {
 	return `<script type="text/javascript">
+(function () {
+// A spend limit: empty or 0 for none, else a whole number of credits (the runtime checks it again).
+// Two parameters: Node-RED shows a returned string as the reason only for such validators.
+function wholeCredits(field) {
+	return function (v, opt) {
+		var text = v === undefined || v === null ? '' : String(v).trim();
+		return text === '' || /^\\d+$/.test(text) || field + ': a whole number of credits, empty or 0 for none';
+	};
+}
 RED.nodes.registerType('visionstory-config', {
 	category: 'config',
 	defaults: {
 		name: { value: '' },
 		baseUrl: { value: 'https://openapi.visionstory.ai', required: true },
-		maxCreditsPerMessage: { value: '', validate: function (v) { return v === '' || /^\\d+$/.test(v); } },
+		maxCreditsPerMessage: { value: '', label: 'Max credits / message', validate: wholeCredits('Max credits / message') },
+		keepAtLeastCredits: { value: '', label: 'Keep at Least N Credits', validate: wholeCredits('Keep at Least N Credits') },
 		requestsPerSecond: { value: '', validate: function (v) { return v === '' || /^\\d+$/.test(v); } }
 	},
 	credentials: { apiKey: { type: 'password' } },
 	label: function () { return this.name || 'VisionStory'; }
 });
+})();
 </script>
 
 <script type="text/html" data-template-name="visionstory-config">
@@ -198,6 +209,11 @@ RED.nodes.registerType('visionstory-config', {
 </div>
 <div class="form-tips">A charged call that would take one message (and everything it started, across VisionStory nodes) past this many credits is refused before it is sent.</div>
 <div class="form-row">
+	<label for="node-config-input-keepAtLeastCredits">Keep at Least N Credits</label>
+	<input type="text" id="node-config-input-keepAtLeastCredits" placeholder="no limit">
+</div>
+<div class="form-tips">A limit across every message, node and flow using this account: before each charged call the account balance is read (free), and a call that could take it below this many credits is refused, with nothing charged. Calls under way in this Node-RED count as spent. Empty or 0: no limit.</div>
+<div class="form-row">
 	<label for="node-config-input-requestsPerSecond">Requests / s</label>
 	<input type="text" id="node-config-input-requestsPerSecond" placeholder="5">
 </div>
@@ -209,6 +225,7 @@ RED.nodes.registerType('visionstory-config', {
 <dt>API key</dt><dd>Starts with <code>sk-vs-</code>. It is sent only to the Base URL's origin, never to the hosts that serve result files.</dd>
 <dt>Base URL</dt><dd><code>https://openapi.visionstory.ai</code>. <code>http://</code> is refused except on this machine (localhost), so the key never travels in clear text.</dd>
 <dt>Max credits / message</dt><dd>The spend cap of one message, summed over every VisionStory node it passes (its <code>_msgid</code>). Prices known in advance (AI video, images, speech) are checked before sending; others are charged one at a time and refused once the cap is reached. Empty: no cap.</dd>
+<dt>Keep at Least N Credits</dt><dd>A floor under the account's balance that holds across messages, nodes, flows and loops, where the cap above counts one message. Before every charged call the balance is read (<code>GET /api/v1/billing/credits</code>, free) and the call is refused, with nothing sent, when its price (1 credit when known only afterwards, as for talking videos) would take the balance below this. Calls under way in this Node-RED, from every config node with the same key, are counted as spent; calls of unknown price go one at a time. Other programs using the key are seen only through the balance. Empty or 0: no limit.</dd>
 <dt>Requests / s</dt><dd>The most requests a second for this key, shared by every node using it (default 5, at most 20); a rate-limit answer slows it down further.</dd>
 </dl>
 </script>

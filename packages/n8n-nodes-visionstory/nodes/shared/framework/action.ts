@@ -76,6 +76,12 @@ export interface Operation<R = unknown> {
 	executeAll?(ctx: OperationContext, items: Array<Prepared<R>>): Promise<ItemOutcome[]>;
 }
 
+/**
+ * What an operation file states of itself where an operation several resources share does the work
+ * (`deleteOperation`, `getManyOperation`, `listModelsOperation`): its picker entry and its parameters.
+ */
+export type OperationDescription = Pick<Operation, 'option' | 'properties'>;
+
 /** A resource of the node: its entry in the Resource picker and its operations, listed once. */
 export interface Resource {
 	option: Omit<OperationOption, 'action'>;

@@ -1,12 +1,16 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { InlineRules, MediaRef } from '../api/contract';
+import type { CallOptions, Checked } from '../api/client';
+import type { EndpointName, InlineRules, MediaRef, ResponseOf } from '../api/contract';
+import { HttpUrl, inlineData } from '../api/contract';
 import type { FieldIssue } from '../api/errors';
 import { invalidInput } from '../api/errors';
 import { acceptedMimeType } from '../api/mediaTypes';
 import type { MediaInput } from '../n8n/binary';
-import { binaryMedia, checkInline, mediaRefOf } from '../n8n/binary';
+import { binaryMedia, checkInline, mediaParts, mediaRefOf } from '../n8n/binary';
+import type { OperationContext, Prepared } from './action';
 import type { Params } from './params';
+import { param } from './params';
 
 /** A media input of an operation: its parameters' prefix, the endpoint's rules for it, and for a list its entries. */
 export interface MediaDecl {
@@ -188,4 +192,66 @@ export class ItemMedia {
 		this.inputs.push(input);
 		return mediaRefOf(input, this.inputs.length - 1);
 	}
+}
+
+/** An item's checked request and the files behind its binary placeholders, in placeholder order. */
+export interface MediaRequest<N extends EndpointName> {
+	request: Checked<N>;
+	media: MediaInput[];
+}
+
+/**
+ * An item's one file, from a binary field or a URL, for an endpoint that takes it as a URL or as inline
+ * data: read by `name` (`<name>Source`, `<name>BinaryProperty`, `<name>Url`) and checked, each API field under the
+ * parameter that set it, so an error names what the editor shows.
+ */
+export async function oneFile(
+	ctx: OperationContext,
+	index: number,
+	name: string,
+	rules: InlineRules,
+	endpoint: EndpointName,
+) {
+	const media = new ItemMedia(ctx.n8n, index);
+	const file = await media.one(name, rules);
+	media.check(endpoint);
+	return {
+		url: param.checked(`${name}Url`, file?.url, HttpUrl.nullish()),
+		inline_data: param.checked(
+			`${name}BinaryProperty`,
+			file?.inline_data,
+			inlineData(rules).nullish(),
+		),
+		media: media.inputs,
+	};
+}
+
+/** Sends an item's checked request, its files streamed into the body as the request is sent. */
+export async function sendWithMedia<N extends EndpointName>(
+	ctx: OperationContext,
+	name: N,
+	{ request, media }: MediaRequest<N>,
+	options: Pick<CallOptions, 'audioSec'> = {},
+): Promise<ResponseOf<N>> {
+	return await ctx.client.send(name, request, {
+		signal: ctx.signal,
+		media: mediaParts(ctx.n8n, media),
+		...options,
+	});
+}
+
+/** `execute` of an operation whose answer is its output item: the item's request sent with its files. */
+export function executeSending<N extends EndpointName>(name: N) {
+	return async (
+		ctx: OperationContext,
+		item: Prepared<MediaRequest<N>>,
+	): Promise<INodeExecutionData[]> => [
+		{ json: (await sendWithMedia(ctx, name, item.request)) as IDataObject },
+	];
+}
+
+/** `estimate` (Validate Only) of an operation sending `name`: the client's price for the item's request, where one is known. */
+export function estimateOf<N extends EndpointName>(name: N) {
+	return async (ctx: OperationContext, item: MediaRequest<N>): Promise<number | undefined> =>
+		await ctx.client.estimate(name, item.request, { signal: ctx.signal });
 }

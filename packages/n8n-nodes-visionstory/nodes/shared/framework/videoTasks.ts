@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { CallOptions, Checked } from '../api/client';
+import type { CallOptions } from '../api/client';
 import { isFinished } from '../api/contract';
 import { VisionStoryError } from '../api/errors';
 import { repeatedKeys } from '../api/idempotency';
@@ -13,13 +13,19 @@ import {
 	TalkingVideoList,
 	taskFailedError,
 } from '../api/tasks';
-import type { MediaInput } from '../n8n/binary';
 import { mediaParts } from '../n8n/binary';
 import { requestBudgetOf } from '../n8n/client';
 import type { RequestBudget } from '../api/requestBudget';
-import type { ItemOutcome, Prepared, OperationContext } from './action';
+import type {
+	ItemOutcome,
+	Operation,
+	OperationContext,
+	OperationDescription,
+	Prepared,
+} from './action';
 import { idempotencyContext } from './action';
 import { videoItems } from './download';
+import type { MediaRequest } from './mediaParams';
 import { param } from './params';
 
 /**
@@ -29,12 +35,6 @@ import { param } from './params';
  */
 
 export type CreateName = 'createTalkingVideo' | 'createAiVideo';
-
-/** A create item: its checked request and the files behind the request's binary placeholders. */
-export interface CreateRequest<N extends CreateName = CreateName> {
-	request: Checked<N>;
-	media: MediaInput[];
-}
 
 const minutes = (value: unknown, fallback: number) =>
 	Math.max(1, Number(value ?? fallback) || fallback) * 60_000;
@@ -46,16 +46,21 @@ function itemList(numbers: number[]): string {
 	return `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
 }
 
+/** A video create's items: talking videos or AI videos. */
+type CreateItems =
+	| Array<Prepared<MediaRequest<'createTalkingVideo'>>>
+	| Array<Prepared<MediaRequest<'createAiVideo'>>>;
+
 /**
  * Items given the same Idempotency Key: VisionStory would answer all of them with one video, so
  * each is refused before anything is sent.
  */
 export function repeatedKeyErrors(
-	endpoint: string,
-	items: Array<{ index: number; key?: string | null }>,
+	endpoint: CreateName,
+	items: CreateItems,
 ): Map<number, VisionStoryError> {
 	const errors = new Map<number, VisionStoryError>();
-	const keys = items.map((item) => item.key);
+	const keys = items.map((item) => item.request.request.client_request_id);
 	for (const [key, positions] of repeatedKeys(keys)) {
 		const error = new VisionStoryError({
 			category: 'validation',
@@ -126,7 +131,7 @@ export function downloadFieldOf(
 export function videoJobs(
 	ctx: OperationContext,
 	items: Array<
-		Prepared<CreateRequest<'createTalkingVideo'>> | Prepared<CreateRequest<'createAiVideo'>>
+		Prepared<MediaRequest<'createTalkingVideo'>> | Prepared<MediaRequest<'createAiVideo'>>
 	>,
 	settings: WaitSettings,
 ): TaskJob[] {
@@ -159,11 +164,6 @@ export function taskRunOptions(
 		log: logger ? { to: logger, node: ctx.n8n.getNode().name } : undefined,
 	};
 }
-
-/** A video create's items: talking videos or AI videos. */
-type CreateItems =
-	| Array<Prepared<CreateRequest<'createTalkingVideo'>>>
-	| Array<Prepared<CreateRequest<'createAiVideo'>>>;
 
 /**
  * What both video creates do with their checked items: submit every one, wait on all of them
@@ -231,4 +231,32 @@ export async function checkVideos(
 		fields,
 		finished.map((done) => (done ? 0 : 1)),
 	);
+}
+
+/** The status read of each kind: the request Check Status checks a video id with. */
+const STATUS_READS = { talkingVideo: 'getTalkingVideo', aiVideo: 'getAiVideo' } as const;
+
+/**
+ * Check Status of `kind`: the video picked in Video (`videoId`) checked as its status read takes it,
+ * then every item's video read together (`checkVideos`); two outputs, Finished and Still Rendering.
+ */
+export function checkStatusOperation(
+	kind: TaskKind,
+	stated: OperationDescription,
+): Operation<string> {
+	return {
+		option: stated.option,
+		properties: stated.properties,
+		outputs: ['Finished', 'Still Rendering'],
+		reportsSpend: true,
+		async prepare(ctx, index) {
+			const request = ctx.client.validate(STATUS_READS[kind], {
+				video_id: param.id(ctx.n8n, 'videoId', index),
+			});
+			return request.video_id ?? '';
+		},
+		async executeAll(ctx, items) {
+			return await checkVideos(ctx, kind, items, await requestBudgetOf(ctx.n8n));
+		},
+	};
 }

@@ -7,6 +7,7 @@ import type {
 	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
+import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Get Credits',
@@ -16,16 +17,7 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: 'Tell how many VisionStory credits the account has left. Free.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription('Tell how many VisionStory credits the account has left. Free.'),
 ];
 
 async function prepare(ctx: OperationContext): Promise<Checked<'getCredits'>> {

@@ -1,19 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { requestBudgetOf } from '../../../shared/n8n/client';
-import type {
-	ItemOutcome,
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { param } from '../../../shared/framework/params';
-import { checkVideos } from '../../../shared/framework/videoTasks';
+import type { OperationOption } from '../../../shared/framework/action';
+import { checkStatusOperation } from '../../../shared/framework/videoTasks';
 import {
 	downloadResult,
 	downloadResultAsTool,
+	locatorModes,
 	outputBinaryProperty,
+	toolDescription,
 } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
@@ -25,17 +19,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Check a AI video by video_id: status (queued, creating: still rendering, call again in a minute; created: done, video_url is the MP4; failed: error says why, refunded), duration_sec and cost_credit. Free.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Check a AI video by video_id: status (queued, creating: still rendering, call again in a minute; created: done, video_url is the MP4; failed: error says why, refunded), duration_sec and cost_credit. Free.',
+	),
 	{
 		displayName: 'Video',
 		name: 'videoId',
@@ -43,19 +29,7 @@ const properties: INodeProperties[] = [
 		default: { mode: 'id', value: '={{ $json.video_id }}' },
 		required: true,
 		description: 'The AI video to use',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchAiVideos',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchAiVideos'),
 		hint: 'Finished videos leave by the Finished output; those still rendering by Still Rendering, which you connect back to a Wait node',
 	},
 	downloadResult,
@@ -63,26 +37,4 @@ const properties: INodeProperties[] = [
 	outputBinaryProperty,
 ];
 
-async function prepare(ctx: OperationContext, index: number): Promise<string> {
-	return (
-		ctx.client.validate('getAiVideo', { video_id: param.id(ctx.n8n, 'videoId', index) }).video_id ??
-		''
-	);
-}
-
-/** Every item's video read together; finished ones to the first output, those still rendering to the second. */
-async function executeAll(
-	ctx: OperationContext,
-	items: Array<Prepared<string>>,
-): Promise<ItemOutcome[]> {
-	return await checkVideos(ctx, 'aiVideo', items, await requestBudgetOf(ctx.n8n));
-}
-
-export const check: Operation<string> = {
-	option,
-	properties,
-	outputs: ['Finished', 'Still Rendering'],
-	reportsSpend: true,
-	prepare,
-	executeAll,
-};
+export const check = checkStatusOperation('aiVideo', { option, properties });

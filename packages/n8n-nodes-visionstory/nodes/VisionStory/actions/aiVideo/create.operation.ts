@@ -16,28 +16,23 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
-import { ItemMedia } from '../../../shared/framework/mediaParams';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { estimateOf, ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
-import type { CreateRequest as VideoCreate } from '../../../shared/framework/videoTasks';
 import { createVideos, repeatedKeyErrors } from '../../../shared/framework/videoTasks';
 import {
-	downloadResultWhenWaiting,
-	downloadResultWhenWaitingAsTool,
 	idempotencyKey,
 	maxCreditsPerExecution,
-	mediaEntryAssetId,
-	mediaEntryBinaryProperty,
-	mediaEntryUrl,
+	mediaEntryValues,
+	mediaSourceFields,
 	mediaSources,
-	outputBinaryPropertyWhenWaiting,
-	pollIntervalSeconds,
 	requestsPerSecond,
-	timeoutMinutes,
+	toolDescription,
 	validateOnly,
-	waitForCompletionAsTool,
+	waitingParameters,
 } from '../../../shared/descriptions/parameters';
 import { checkAiVideoModels } from './modelChecks';
-import { generateAudio, modelId, resolution } from './parameters';
+import { duration, generateAudio, modelId, resolution } from './parameters';
 
 const option: OperationOption = {
 	name: 'Create',
@@ -47,28 +42,14 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Returns at once with video_id; the video renders in minutes. Next: check it with the AI video Check Status tool using video_id until status is created, then use video_url. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
-		displayOptions: { show: { '@tool': [true], waitForCompletion: [false] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Waits until the video is rendered (minutes), then returns video_id, status created and video_url (the MP4). If it is still rendering when the time limit is reached, the error names video_id: check it later with the AI video Check Status tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
-		displayOptions: { show: { '@tool': [true], waitForCompletion: [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Returns at once with video_id; the video renders in minutes. Next: check it with the AI video Check Status tool using video_id until status is created, then use video_url. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
+		false,
+	),
+	toolDescription(
+		'Create an AI video from a prompt with a model (model ID from the AI video models tool). Costs credits by model, duration and resolution (the Estimate Cost tool tells the price first). Waits until the video is rendered (minutes), then returns video_id, status created and video_url (the MP4). If it is still rendering when the time limit is reached, the error names video_id: check it later with the AI video Check Status tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
+		true,
+	),
 	modelId,
 	{
 		displayName: 'Prompt',
@@ -80,18 +61,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. Slow dolly shot of the sneaker on a marble plinth, soft morning light',
 		description: 'What happens in the video; each model has its own length limit',
 	},
-	{
-		displayName: 'Duration (Seconds) Name or ID',
-		name: 'duration',
-		type: 'options',
-		typeOptions: {
-			loadOptionsMethod: 'getAiVideoDurations',
-			loadOptionsDependsOn: ['modelId.value'],
-		},
-		default: '',
-		description:
-			'Length of the video; the list shows what the model offers. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+	duration,
 	resolution,
 	{
 		displayName: 'Aspect Ratio Name or ID',
@@ -110,118 +80,20 @@ const properties: INodeProperties[] = [
 		displayName: 'First Frame Source',
 		name: 'firstFrameSource',
 		type: 'options',
-		options: [
-			{ name: 'None', value: 'none', description: 'No first frame' },
-			{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
-			{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
-			{
-				name: 'Asset',
-				value: 'asset',
-				description: 'A file already in your VisionStory asset library',
-			},
-		],
+		options: [{ name: 'None', value: 'none', description: 'No first frame' }, ...mediaSources],
 		default: 'none',
 		description: 'An image the video starts from (e.g. a product photo)',
 	},
-	{
-		displayName: 'First Frame Input Binary Field',
-		name: 'firstFrameBinaryProperty',
-		type: 'string',
-		default: 'data',
-		required: true,
-		displayOptions: { show: { firstFrameSource: ['binary'] } },
-		hint: 'The name of the input binary field containing the file',
-	},
-	{
-		displayName: 'First Frame URL',
-		name: 'firstFrameUrl',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'https://example.com/file',
-		displayOptions: { show: { firstFrameSource: ['url'] } },
-		description: 'Public URL of the file',
-	},
-	{
-		displayName: 'First Frame Asset',
-		name: 'firstFrameAssetId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: 'A file from your VisionStory asset library',
-		displayOptions: { show: { firstFrameSource: ['asset'] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchAssets',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
-	},
+	...mediaSourceFields('firstFrame', 'First Frame', { assets: true }),
 	{
 		displayName: 'End Frame Source',
 		name: 'endFrameSource',
 		type: 'options',
-		options: [
-			{ name: 'None', value: 'none', description: 'No end frame' },
-			{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
-			{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
-			{
-				name: 'Asset',
-				value: 'asset',
-				description: 'A file already in your VisionStory asset library',
-			},
-		],
+		options: [{ name: 'None', value: 'none', description: 'No end frame' }, ...mediaSources],
 		default: 'none',
 		description: 'An image the video ends on (models that support it)',
 	},
-	{
-		displayName: 'End Frame Input Binary Field',
-		name: 'endFrameBinaryProperty',
-		type: 'string',
-		default: 'data',
-		required: true,
-		displayOptions: { show: { endFrameSource: ['binary'] } },
-		hint: 'The name of the input binary field containing the file',
-	},
-	{
-		displayName: 'End Frame URL',
-		name: 'endFrameUrl',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'https://example.com/file',
-		displayOptions: { show: { endFrameSource: ['url'] } },
-		description: 'Public URL of the file',
-	},
-	{
-		displayName: 'End Frame Asset',
-		name: 'endFrameAssetId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: 'A file from your VisionStory asset library',
-		displayOptions: { show: { endFrameSource: ['asset'] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchAssets',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
-	},
+	...mediaSourceFields('endFrame', 'End Frame', { assets: true }),
 	{
 		displayName: 'Reference Media',
 		name: 'refs',
@@ -235,39 +107,13 @@ const properties: INodeProperties[] = [
 			{
 				displayName: 'Reference',
 				name: 'ref',
-				values: [
-					{
-						displayName: 'Source',
-						name: 'source',
-						type: 'options',
-						options: mediaSources,
-						default: 'binary',
-						description: 'Where the reference comes from',
-					},
-					mediaEntryBinaryProperty,
-					mediaEntryUrl,
-					mediaEntryAssetId,
-				],
+				values: mediaEntryValues('Where the reference comes from'),
 			},
 		],
 	},
-	{
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: true,
-		noDataExpression: true,
-		hint: 'AI videos usually take 2 to 10 minutes; all items render at once, within your key’s concurrency limit',
-		displayOptions: { hide: { '@tool': [true] } },
-		description:
-			'Whether to wait until the videos are rendered (applies to all items). Turn off to return the video IDs at once (e.g. to answer a webhook) and pick the results up later with Check Status, Get or the VisionStory Trigger.',
-	},
-	waitForCompletionAsTool,
-	downloadResultWhenWaiting,
-	downloadResultWhenWaitingAsTool,
-	outputBinaryPropertyWhenWaiting,
-	pollIntervalSeconds,
-	timeoutMinutes,
+	...waitingParameters(
+		'AI videos usually take 2 to 10 minutes; all items render at once, within your key’s concurrency limit',
+	),
 	{
 		displayName: 'At Concurrency Limit',
 		name: 'atConcurrencyLimit',
@@ -322,7 +168,7 @@ const FRAME_PARAMETER: Record<string, string> = {
 	asset: 'AssetId',
 };
 
-type CreateRequest = VideoCreate<'createAiVideo'>;
+type CreateRequest = MediaRequest<'createAiVideo'>;
 
 /**
  * A frame checked with the contract's rule for a media reference, so a URL it refuses names the
@@ -380,10 +226,7 @@ async function check(
 	ctx: OperationContext,
 	items: Array<Prepared<CreateRequest>>,
 ): Promise<Map<number, VisionStoryError>> {
-	const repeated = repeatedKeyErrors(
-		'createAiVideo',
-		items.map((item) => ({ index: item.index, key: item.request.request.client_request_id })),
-	);
+	const repeated = repeatedKeyErrors('createAiVideo', items);
 	const rest = items
 		.filter((item) => !repeated.has(item.index))
 		.map((item) => ({ index: item.index, request: item.request.request }));
@@ -391,14 +234,6 @@ async function check(
 		? await checkAiVideoModels(ctx, rest)
 		: new Map<number, VisionStoryError>();
 	return new Map([...repeated, ...rejected]);
-}
-
-/** Validate Only: the price the cost endpoint gives for the model, duration and resolution. */
-async function estimate(
-	ctx: OperationContext,
-	request: CreateRequest,
-): Promise<number | undefined> {
-	return await ctx.client.estimate('createAiVideo', request.request, { signal: ctx.signal });
 }
 
 /** Submits every item, waits on all of them together, then streams the finished videos into binary. */
@@ -415,6 +250,7 @@ export const create: Operation<CreateRequest> = {
 	charged: true,
 	prepare,
 	check,
-	estimate,
+	// Validate Only: the price the cost endpoint gives for the model, duration and resolution.
+	estimate: estimateOf('createAiVideo'),
 	executeAll,
 };

@@ -10,7 +10,8 @@ import type {
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
 import { param } from '../../../shared/framework/params';
-import { generateAudio, modelId, resolution } from './parameters';
+import { duration, generateAudio, modelId, resolution } from './parameters';
+import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Estimate Cost',
@@ -20,31 +21,11 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Tell the credit price of an AI video (model ID, duration in seconds, resolution) before creating it. Free; nothing is created.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Tell the credit price of an AI video (model ID, duration in seconds, resolution) before creating it. Free; nothing is created.',
+	),
 	modelId,
-	{
-		displayName: 'Duration (Seconds) Name or ID',
-		name: 'duration',
-		type: 'options',
-		typeOptions: {
-			loadOptionsMethod: 'getAiVideoDurations',
-			loadOptionsDependsOn: ['modelId.value'],
-		},
-		default: '',
-		description:
-			'Length of the video; the list shows what the model offers. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		required: true,
-	},
+	{ ...duration, required: true },
 	resolution,
 	generateAudio,
 ];

@@ -12,6 +12,7 @@ import { param } from '../../../shared/framework/params';
 import { attachVideo, videoJson } from '../../../shared/framework/download';
 import { outputFieldOf } from '../../../shared/framework/videoTasks';
 import { getAiVideos } from './getSeveral';
+import { locatorModes, toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Get',
@@ -21,17 +22,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Get an AI video by video_id: status (queued, creating, created, failed), video_url when created, duration_sec and cost_credit. Free.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Get an AI video by video_id: status (queued, creating, created, failed), video_url when created, duration_sec and cost_credit. Free.',
+	),
 	{
 		displayName: 'Select',
 		name: 'select',
@@ -50,19 +43,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'The AI video to use',
 		displayOptions: { show: { select: ['one'] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchAiVideos',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchAiVideos'),
 	},
 	{
 		displayName: 'Video IDs',

@@ -1,15 +1,13 @@
-import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
-import type {
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { listEntries, wantedOf } from '../../../shared/framework/lists';
-import { param } from '../../../shared/framework/params';
-import { limit, returnAll, videoStatuses } from '../../../shared/descriptions/parameters';
+import type { OperationOption } from '../../../shared/framework/action';
+import { getManyOperation, statusFilter } from '../../../shared/framework/lists';
+import {
+	limit,
+	returnAll,
+	toolDescription,
+	videoStatusFilters,
+} from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Get Many',
@@ -19,61 +17,17 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'List your AI videos, newest first: video_id, status, video_url. Free. Use Limit to keep the list short.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'List your AI videos, newest first: video_id, status, video_url. Free. Use Limit to keep the list short.',
+	),
 	returnAll,
 	limit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'multiOptions',
-				options: videoStatuses,
-				default: [],
-				description: 'Queued and Creating together are the videos holding your concurrency slots',
-			},
-		],
-	},
+	videoStatusFilters('Queued and Creating together are the videos holding your concurrency slots'),
 ];
 
-/** The status filter, checked; paging is added per page. */
-async function prepare(ctx: OperationContext, index: number): Promise<Checked<'listAiVideos'>> {
-	const status = param.collection(ctx.n8n, 'filters', index).status;
-	return ctx.client.validate(
-		'listAiVideos',
-		Array.isArray(status) && status.length ? { status: status.map(String) } : {},
-	);
-}
-
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<Checked<'listAiVideos'>>,
-): Promise<INodeExecutionData[]> {
-	const videos = await listEntries(ctx, 'listAiVideos', item.request, {
-		wanted: wantedOf(ctx, item.index),
-		pageSize: 100,
-	});
-	return videos.map((json) => ({ json }));
-}
-
-export const getMany: Operation<Checked<'listAiVideos'>> = {
+export const getMany = getManyOperation({
 	option,
 	properties,
-	prepare,
-	execute,
-};
+	list: 'listAiVideos',
+	filters: statusFilter,
+});

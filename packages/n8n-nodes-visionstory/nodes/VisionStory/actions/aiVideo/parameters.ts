@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { locatorModes } from '../../../shared/descriptions/parameters';
 
 export const modelId: INodeProperties = {
 	displayName: 'Model',
@@ -7,19 +8,20 @@ export const modelId: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	description: 'The model decides the durations, resolutions and media it accepts',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: {
-				searchListMethod: 'searchAiVideoModels',
-				searchable: true,
-				searchFilterRequired: false,
-			},
-		},
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-	],
+	...locatorModes('searchAiVideoModels'),
+};
+
+export const duration: INodeProperties = {
+	displayName: 'Duration (Seconds) Name or ID',
+	name: 'duration',
+	type: 'options',
+	typeOptions: {
+		loadOptionsMethod: 'getAiVideoDurations',
+		loadOptionsDependsOn: ['modelId.value'],
+	},
+	default: '',
+	description:
+		'Length of the video; the list shows what the model offers. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
 export const resolution: INodeProperties = {

@@ -1,27 +1,20 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { VisionStoryError } from '../../../shared/api/errors';
-import { mediaParts } from '../../../shared/n8n/binary';
 import type {
 	Operation,
 	OperationOption,
 	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { sendWithMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
-import { spendOptions } from '../../../shared/descriptions/parameters';
+import { spendOptions, toolDescription } from '../../../shared/descriptions/parameters';
 import { checkCaptionOptions, withCaptions } from './captionOutput';
 import { audioSecondsOf, checkAlignDuration } from './duration';
-import type { AudioRequest } from './speech';
 import { readAudio } from './speech';
-import {
-	audioAssetId,
-	audioBinaryProperty,
-	audioSource,
-	audioUrl,
-	captionOptions,
-	captions,
-} from './parameters';
+import { audioInput, captionOptions, captions } from './parameters';
 
 const option: OperationOption = {
 	name: 'Align',
@@ -32,21 +25,10 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Align a known script with its audio: word timings and captions. Costs 1 credit per started 5 minutes of audio. Returns words with start and end times, duration_sec and cost_credit.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
-	audioSource,
-	audioBinaryProperty,
-	audioUrl,
-	audioAssetId,
+	toolDescription(
+		'Align a known script with its audio: word timings and captions. Costs 1 credit per started 5 minutes of audio. Returns words with start and end times, duration_sec and cost_credit.',
+	),
+	...audioInput,
 	{
 		displayName: 'Text',
 		name: 'text',
@@ -61,7 +43,7 @@ const properties: INodeProperties[] = [
 	spendOptions,
 ];
 
-type AlignRequest = AudioRequest<'alignAudio'>;
+type AlignRequest = MediaRequest<'alignAudio'>;
 
 /** One item's recording and text, read by name, into the checked request; nothing is sent. */
 async function prepare(ctx: OperationContext, index: number): Promise<AlignRequest> {
@@ -97,11 +79,8 @@ async function execute(
 	ctx: OperationContext,
 	item: Prepared<AlignRequest>,
 ): Promise<INodeExecutionData[]> {
-	const { request, media } = item.request;
-	const result = await ctx.client.send('alignAudio', request, {
-		signal: ctx.signal,
-		media: mediaParts(ctx.n8n, media),
-		audioSec: await audioSecondsOf(ctx, media),
+	const result = await sendWithMedia(ctx, 'alignAudio', item.request, {
+		audioSec: await audioSecondsOf(ctx, item.request.media),
 	});
 	return [await withCaptions(ctx, item.index, { json: result as IDataObject }, result.words)];
 }

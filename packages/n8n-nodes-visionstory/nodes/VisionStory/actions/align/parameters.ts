@@ -1,65 +1,22 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-export const audioSource: INodeProperties = {
-	displayName: 'Audio Source',
-	name: 'audioSource',
-	type: 'options',
-	options: [
-		{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
-		{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
-		{
-			name: 'Asset',
-			value: 'asset',
-			description: 'A file already in your VisionStory asset library',
-		},
-	],
-	default: 'binary',
-	description: 'The speech recording (WAV or MP3, up to 30 minutes)',
-};
+import { mediaSourceFields, mediaSources } from '../../../shared/descriptions/parameters';
 
-export const audioBinaryProperty: INodeProperties = {
-	displayName: 'Audio Input Binary Field',
-	name: 'audioBinaryProperty',
-	type: 'string',
-	default: 'data',
-	required: true,
-	displayOptions: { show: { audioSource: ['binary'] } },
-	hint: 'Local files: WAV or MP3 up to 15 MB',
-};
-
-export const audioUrl: INodeProperties = {
-	displayName: 'Audio URL',
-	name: 'audioUrl',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'https://example.com/file',
-	displayOptions: { show: { audioSource: ['url'] } },
-	description: 'Public URL of the file',
-};
-
-export const audioAssetId: INodeProperties = {
-	displayName: 'Audio Asset',
-	name: 'audioAssetId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'A file from your VisionStory asset library',
-	displayOptions: { show: { audioSource: ['asset'] } },
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: {
-				searchListMethod: 'searchAssets',
-				searchable: true,
-				searchFilterRequired: false,
-			},
-		},
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-	],
-};
+/** The recording of Align and Transcribe: where it comes from, then the field for that source. */
+export const audioInput: INodeProperties[] = [
+	{
+		displayName: 'Audio Source',
+		name: 'audioSource',
+		type: 'options',
+		options: mediaSources,
+		default: 'binary',
+		description: 'The speech recording (WAV or MP3, up to 30 minutes)',
+	},
+	...mediaSourceFields('audio', 'Audio', {
+		assets: true,
+		binaryHint: 'Local files: WAV or MP3 up to 15 MB',
+	}),
+];
 
 export const captions: INodeProperties = {
 	displayName: 'Captions',

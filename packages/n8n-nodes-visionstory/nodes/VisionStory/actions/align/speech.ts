@@ -1,4 +1,3 @@
-import type { Checked } from '../../../shared/api/client';
 import type { MediaRef } from '../../../shared/api/contract/index';
 import { HttpUrl, MEDIA_MIME_TYPES, MIB } from '../../../shared/api/contract/index';
 import { invalidInput } from '../../../shared/api/errors';
@@ -9,12 +8,6 @@ import { param } from '../../../shared/framework/params';
 
 /** Alignment and transcription take WAV or MP3, up to 15 MB as a file in the workflow. */
 const AUDIO_RULES = { mimeTypes: MEDIA_MIME_TYPES.audio, maxBytes: { audio: 15 * MIB } };
-
-/** An item's checked request and the files behind its binary placeholders. */
-export interface AudioRequest<N extends 'alignAudio' | 'transcribeAudio'> {
-	request: Checked<N>;
-	media: MediaInput[];
-}
 
 /** The recording of one item, read from its source parameters; every problem names the parameter the user sees. */
 export async function readAudio(

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { VisionStoryError } from '../../../shared/api/errors';
-import { mediaParts, withBinary } from '../../../shared/n8n/binary';
+import { withBinary } from '../../../shared/n8n/binary';
 import type {
 	Operation,
 	OperationOption,
@@ -9,23 +9,18 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { estimateOf, sendWithMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import {
 	maxCreditsPerExecution,
 	outputBinaryPropertyOption,
+	toolDescription,
 	validateOnly,
 } from '../../../shared/descriptions/parameters';
 import { checkCaptionOptions, withCaptions } from './captionOutput';
-import type { AudioRequest } from './speech';
 import { readAudio } from './speech';
-import {
-	audioAssetId,
-	audioBinaryProperty,
-	audioSource,
-	audioUrl,
-	captionOptions,
-	captions,
-} from './parameters';
+import { audioInput, captionOptions, captions } from './parameters';
 
 const option: OperationOption = {
 	name: 'Transcribe',
@@ -35,21 +30,10 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Transcribe speech audio to text with word timings. Costs 1 credit per started 5 minutes of audio. Returns text, words with times, duration_sec and cost_credit.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
-	audioSource,
-	audioBinaryProperty,
-	audioUrl,
-	audioAssetId,
+	toolDescription(
+		'Transcribe speech audio to text with word timings. Costs 1 credit per started 5 minutes of audio. Returns text, words with times, duration_sec and cost_credit.',
+	),
+	...audioInput,
 	{
 		displayName: 'Identify Speakers',
 		name: 'diarize',
@@ -89,7 +73,7 @@ const properties: INodeProperties[] = [
 	captionOptions,
 ];
 
-type TranscribeRequest = AudioRequest<'transcribeAudio'>;
+type TranscribeRequest = MediaRequest<'transcribeAudio'>;
 
 /** One item's recording and choices, read by name, into the checked request; nothing is sent. */
 async function prepare(ctx: OperationContext, index: number): Promise<TranscribeRequest> {
@@ -111,24 +95,12 @@ async function check(
 	return await checkCaptionOptions(ctx, items);
 }
 
-/** The client's price for the call: none is known before it is sent (the spend cap then counts it as at least one credit). */
-async function estimate(
-	ctx: OperationContext,
-	request: TranscribeRequest,
-): Promise<number | undefined> {
-	return await ctx.client.estimate('transcribeAudio', request.request, { signal: ctx.signal });
-}
-
 /** Transcription; VisionStory's own SRT also comes as a .srt file, and captions built from the word timings when asked. */
 async function execute(
 	ctx: OperationContext,
 	item: Prepared<TranscribeRequest>,
 ): Promise<INodeExecutionData[]> {
-	const { request, media } = item.request;
-	const result = await ctx.client.send('transcribeAudio', request, {
-		signal: ctx.signal,
-		media: mediaParts(ctx.n8n, media),
-	});
+	const result = await sendWithMedia(ctx, 'transcribeAudio', item.request);
 	let output: INodeExecutionData = { json: result as IDataObject };
 	if (result.srt) {
 		const options = param.collection(ctx.n8n, 'options', item.index);
@@ -149,6 +121,7 @@ export const transcribe: Operation<TranscribeRequest> = {
 	charged: true,
 	prepare,
 	check,
-	estimate,
+	// The client's price for the call: none is known before it is sent (the spend cap then counts it as at least one credit).
+	estimate: estimateOf('transcribeAudio'),
 	execute,
 };

@@ -1,13 +1,8 @@
-import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
-import type {
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { param } from '../../../shared/framework/params';
+import type { OperationOption } from '../../../shared/framework/action';
+import { deleteOperation } from '../../../shared/framework/commonOperations';
+import { locatorModes, toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Delete',
@@ -17,16 +12,7 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: 'Delete an asset. Remove a file from your asset library.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription('Delete an asset. Remove a file from your asset library.'),
 	{
 		displayName: 'Asset',
 		name: 'assetId',
@@ -34,38 +20,13 @@ const properties: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'A file from your VisionStory asset library',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchAssets',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchAssets'),
 	},
 ];
 
-async function prepare(ctx: OperationContext, index: number): Promise<Checked<'deleteAsset'>> {
-	return ctx.client.validate('deleteAsset', { asset_id: param.id(ctx.n8n, 'assetId', index) });
-}
-
-/** The answer is `{ deleted: true }`; the id is added so the item says what was deleted. */
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<Checked<'deleteAsset'>>,
-): Promise<INodeExecutionData[]> {
-	const result = await ctx.client.send('deleteAsset', item.request, { signal: ctx.signal });
-	return [{ json: { asset_id: item.request.asset_id, deleted: result.deleted ?? true } }];
-}
-
-export const remove: Operation<Checked<'deleteAsset'>> = {
+export const remove = deleteOperation({
 	option,
 	properties,
-	prepare,
-	execute,
-};
+	endpoint: 'deleteAsset',
+	idParameter: 'assetId',
+});

@@ -1,16 +1,10 @@
-import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
-import type {
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { listEntries, wantedOf } from '../../../shared/framework/lists';
+import type { OperationOption } from '../../../shared/framework/action';
+import { getManyOperation } from '../../../shared/framework/lists';
 import { optional } from '../../../shared/framework/mapping';
 import { param } from '../../../shared/framework/params';
-import { limit, returnAll } from '../../../shared/descriptions/parameters';
+import { limit, returnAll, toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Get Many',
@@ -20,16 +14,7 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: 'List uploaded assets (asset_id, kind, URL). Free.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription('List uploaded assets (asset_id, kind, URL). Free.'),
 	returnAll,
 	limit,
 	{
@@ -54,26 +39,13 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-/** The kind filter, checked; paging is added per page. */
-async function prepare(ctx: OperationContext, index: number): Promise<Checked<'listAssets'>> {
-	const kind = optional(param.collection(ctx.n8n, 'filters', index).kind);
-	return ctx.client.validate('listAssets', kind ? { kind } : {});
-}
-
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<Checked<'listAssets'>>,
-): Promise<INodeExecutionData[]> {
-	const assets = await listEntries(ctx, 'listAssets', item.request, {
-		wanted: wantedOf(ctx, item.index),
-		pageSize: 100,
-	});
-	return assets.map((json) => ({ json }));
-}
-
-export const getMany: Operation<Checked<'listAssets'>> = {
+export const getMany = getManyOperation({
 	option,
 	properties,
-	prepare,
-	execute,
-};
+	list: 'listAssets',
+	/** The kind filter. */
+	filters(ctx, index) {
+		const kind = optional(param.collection(ctx.n8n, 'filters', index).kind);
+		return kind ? { kind } : {};
+	},
+});

@@ -1,13 +1,8 @@
-import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
-import type {
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { param } from '../../../shared/framework/params';
+import type { OperationOption } from '../../../shared/framework/action';
+import { deleteOperation } from '../../../shared/framework/commonOperations';
+import { toolDescription } from '../../../shared/descriptions/parameters';
 import { avatarId } from './parameters';
 
 const option: OperationOption = {
@@ -18,38 +13,15 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Delete an avatar. Delete one of your avatars for good (public avatars cannot be deleted).',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Delete an avatar. Delete one of your avatars for good (public avatars cannot be deleted).',
+	),
 	avatarId,
 ];
 
-async function prepare(ctx: OperationContext, index: number): Promise<Checked<'deleteAvatar'>> {
-	return ctx.client.validate('deleteAvatar', {
-		avatar_id: param.id(ctx.n8n, 'avatarId', index),
-	});
-}
-
-/** The answer is `{ deleted: true }`; the id is added so the item says what was deleted. */
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<Checked<'deleteAvatar'>>,
-): Promise<INodeExecutionData[]> {
-	const result = await ctx.client.send('deleteAvatar', item.request, { signal: ctx.signal });
-	return [{ json: { avatar_id: item.request.avatar_id, deleted: result.deleted ?? true } }];
-}
-
-export const remove: Operation<Checked<'deleteAvatar'>> = {
+export const remove = deleteOperation({
 	option,
 	properties,
-	prepare,
-	execute,
-};
+	endpoint: 'deleteAvatar',
+	idParameter: 'avatarId',
+});

@@ -1,15 +1,9 @@
-import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
-import type {
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { listEntries, wantedOf } from '../../../shared/framework/lists';
+import type { OperationOption } from '../../../shared/framework/action';
+import { getManyOperation } from '../../../shared/framework/lists';
 import { param } from '../../../shared/framework/params';
-import { limit, returnAll } from '../../../shared/descriptions/parameters';
+import { limit, returnAll, toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Get Many',
@@ -19,17 +13,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'List avatars (avatar_id, name, default_voice_id, preview image) to pick one for a talking video. Free. Use Limit to keep the list short.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'List avatars (avatar_id, name, default_voice_id, preview image) to pick one for a talking video. Free. Use Limit to keep the list short.',
+	),
 	{
 		displayName: 'Library',
 		name: 'library',
@@ -44,27 +30,12 @@ const properties: INodeProperties[] = [
 	limit,
 ];
 
-/** Which library, checked; paging is added per page. */
-async function prepare(ctx: OperationContext, index: number): Promise<Checked<'listAvatars'>> {
-	return ctx.client.validate('listAvatars', {
-		is_public: param.string(ctx.n8n, 'library', index) === 'public',
-	});
-}
-
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<Checked<'listAvatars'>>,
-): Promise<INodeExecutionData[]> {
-	const avatars = await listEntries(ctx, 'listAvatars', item.request, {
-		wanted: wantedOf(ctx, item.index),
-		pageSize: 100,
-	});
-	return avatars.map((json) => ({ json }));
-}
-
-export const getMany: Operation<Checked<'listAvatars'>> = {
+export const getMany = getManyOperation({
 	option,
 	properties,
-	prepare,
-	execute,
-};
+	list: 'listAvatars',
+	/** Which library. */
+	filters(ctx, index) {
+		return { is_public: param.string(ctx.n8n, 'library', index) === 'public' };
+	},
+});

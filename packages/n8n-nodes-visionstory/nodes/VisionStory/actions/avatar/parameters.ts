@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { locatorModes } from '../../../shared/descriptions/parameters';
 
 export const avatarId: INodeProperties = {
 	displayName: 'Avatar',
@@ -7,17 +8,5 @@ export const avatarId: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	description: 'One of your own avatars (public library avatars cannot be changed)',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: {
-				searchListMethod: 'searchOwnAvatars',
-				searchable: true,
-				searchFilterRequired: false,
-			},
-		},
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-	],
+	...locatorModes('searchOwnAvatars'),
 };

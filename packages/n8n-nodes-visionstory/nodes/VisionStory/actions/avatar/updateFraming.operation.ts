@@ -14,6 +14,7 @@ import { param } from '../../../shared/framework/params';
 import type { Changes } from './framing';
 import { applyFraming } from './framing';
 import { avatarId } from './parameters';
+import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Update Framing',
@@ -24,17 +25,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Update the framing of an avatar. Zoom and position the avatar for one aspect ratio; values you leave out keep their current setting.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Update the framing of an avatar. Zoom and position the avatar for one aspect ratio; values you leave out keep their current setting.',
+	),
 	avatarId,
 	{
 		displayName: 'Aspect Ratio',

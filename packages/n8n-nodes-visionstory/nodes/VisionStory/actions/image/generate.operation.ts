@@ -1,10 +1,7 @@
 import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
 import { IMAGE_REFS_MAX, MEDIA_MIME_TYPES, MIB } from '../../../shared/api/contract/index';
 import type { VisionStoryError } from '../../../shared/api/errors';
-import type { MediaInput } from '../../../shared/n8n/binary';
-import { mediaParts } from '../../../shared/n8n/binary';
 import type {
 	Operation,
 	OperationOption,
@@ -13,16 +10,16 @@ import type {
 } from '../../../shared/framework/action';
 import { withDownload } from '../../../shared/framework/download';
 import { optional } from '../../../shared/framework/mapping';
-import { ItemMedia } from '../../../shared/framework/mediaParams';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { estimateOf, ItemMedia, sendWithMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import {
 	downloadResultAsTool,
+	locatorModes,
 	maxCreditsPerExecution,
-	mediaEntryAssetId,
-	mediaEntryBinaryProperty,
-	mediaEntryUrl,
-	mediaSources,
+	mediaEntryValues,
 	outputBinaryPropertyOption,
+	toolDescription,
 	validateOnly,
 } from '../../../shared/descriptions/parameters';
 import { checkImageModels } from './modelChecks';
@@ -35,17 +32,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Generate one image from a prompt with an image model (model ID from the image models tool). Costs credits per image (price by model and resolution). Returns url (PNG, usable as a reference or video frame), width, height and cost_credit.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Generate one image from a prompt with an image model (model ID from the image models tool). Costs credits per image (price by model and resolution). Returns url (PNG, usable as a reference or video frame), width, height and cost_credit.',
+	),
 	{
 		displayName: 'Model',
 		name: 'modelId',
@@ -53,19 +42,7 @@ const properties: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'Models differ in quality, speed, resolutions and how many references they take',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchImageModels',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchImageModels'),
 	},
 	{
 		displayName: 'Prompt',
@@ -113,19 +90,7 @@ const properties: INodeProperties[] = [
 			{
 				displayName: 'Reference Image',
 				name: 'ref',
-				values: [
-					{
-						displayName: 'Source',
-						name: 'source',
-						type: 'options',
-						options: mediaSources,
-						default: 'binary',
-						description: 'Where the image comes from',
-					},
-					mediaEntryBinaryProperty,
-					mediaEntryUrl,
-					mediaEntryAssetId,
-				],
+				values: mediaEntryValues('Where the image comes from'),
 			},
 		],
 	},
@@ -140,11 +105,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-interface GenerateRequest {
-	request: Checked<'generateImage'>;
-	/** The files behind the request's binary placeholders. */
-	media: MediaInput[];
-}
+type GenerateRequest = MediaRequest<'generateImage'>;
 
 /** One item's parameters, read by name, into the checked generate request; nothing is sent. */
 async function prepare(ctx: OperationContext, index: number): Promise<GenerateRequest> {
@@ -177,13 +138,6 @@ async function check(
 	);
 }
 
-async function estimate(
-	ctx: OperationContext,
-	request: GenerateRequest,
-): Promise<number | undefined> {
-	return await ctx.client.estimate('generateImage', request.request, { signal: ctx.signal });
-}
-
 /**
  * The image as binary (PNG) beside its URL and cost; a failed download keeps the URL and cost. As a
  * tool (Download Result shown only there, off by default) the URL alone.
@@ -193,10 +147,7 @@ async function execute(
 	item: Prepared<GenerateRequest>,
 ): Promise<INodeExecutionData[]> {
 	const context = ctx.n8n;
-	const result = await ctx.client.send('generateImage', item.request.request, {
-		signal: ctx.signal,
-		media: mediaParts(context, item.request.media),
-	});
+	const result = await sendWithMedia(ctx, 'generateImage', item.request);
 	if (!param.boolean(context, 'downloadResult', item.index, true))
 		return [{ json: result as IDataObject }];
 	const options = param.collection(context, 'options', item.index);
@@ -224,6 +175,6 @@ export const generate: Operation<GenerateRequest> = {
 	charged: true,
 	prepare,
 	check,
-	estimate,
+	estimate: estimateOf('generateImage'),
 	execute,
 };

@@ -1,12 +1,8 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type {
-	ItemOutcome,
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
+import type { OperationOption } from '../../../shared/framework/action';
+import { listModelsOperation } from '../../../shared/framework/commonOperations';
+import { toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'List Models',
@@ -16,38 +12,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'List the image models with their resolutions, reference limits and credit prices. Free.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'List the image models with their resolutions, reference limits and credit prices. Free.',
+	),
 ];
 
-async function prepare(): Promise<undefined> {
-	return undefined;
-}
-
-/** The same catalog for every item: fetched once. */
-async function executeAll(
-	ctx: OperationContext,
-	items: Array<Prepared<undefined>>,
-): Promise<ItemOutcome[]> {
-	const { models } = await ctx.client.listImageModels({ signal: ctx.signal });
-	return items.map(() => ({
-		ok: true,
-		value: models.map((model) => ({ json: model as IDataObject })),
-	}));
-}
-
-export const listModels: Operation<undefined> = {
-	option,
-	properties,
-	prepare,
-	executeAll,
-};
+export const listModels = listModelsOperation({ option, properties, models: 'listImageModels' });

@@ -15,21 +15,21 @@ import type {
 	OperationContext,
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
 import { ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
-import type { CreateRequest as VideoCreate } from '../../../shared/framework/videoTasks';
 import { createVideos, repeatedKeyErrors } from '../../../shared/framework/videoTasks';
 import {
-	downloadResultWhenWaiting,
-	downloadResultWhenWaitingAsTool,
+	fileSources,
 	idempotencyKey,
+	locatorModes,
 	maxCreditsPerExecution,
-	outputBinaryPropertyWhenWaiting,
-	pollIntervalSeconds,
+	mediaSourceFields,
 	requestsPerSecond,
-	timeoutMinutes,
+	speechRate,
+	toolDescription,
 	validateOnly,
-	waitForCompletionAsTool,
+	waitingParameters,
 } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
@@ -40,28 +40,14 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Create a talking-avatar video: the avatar (avatar ID) reads the text with the voice (voice ID). Costs credits (by resolution; 720p is cheapest). Returns at once with video_id; the video renders in 1 to 5 minutes. Next: check it with the talking video Check Status tool using video_id until status is created, then use video_url. Get voice IDs from the voices tool and avatar IDs from the avatars tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
-		displayOptions: { show: { '@tool': [true], waitForCompletion: [false] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Create a talking-avatar video: the avatar (avatar ID) reads the text with the voice (voice ID). Costs credits (by resolution; 720p is cheapest). Waits until the video is rendered (usually 1 to 5 minutes), then returns video_id, status created and video_url (the MP4). If it is still rendering when the time limit is reached, the error names video_id: check it later with the talking video Check Status tool. Get voice IDs from the voices tool and avatar IDs from the avatars tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
-		displayOptions: { show: { '@tool': [true], waitForCompletion: [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Create a talking-avatar video: the avatar (avatar ID) reads the text with the voice (voice ID). Costs credits (by resolution; 720p is cheapest). Returns at once with video_id; the video renders in 1 to 5 minutes. Next: check it with the talking video Check Status tool using video_id until status is created, then use video_url. Get voice IDs from the voices tool and avatar IDs from the avatars tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
+		false,
+	),
+	toolDescription(
+		'Create a talking-avatar video: the avatar (avatar ID) reads the text with the voice (voice ID). Costs credits (by resolution; 720p is cheapest). Waits until the video is rendered (usually 1 to 5 minutes), then returns video_id, status created and video_url (the MP4). If it is still rendering when the time limit is reached, the error names video_id: check it later with the talking video Check Status tool. Get voice IDs from the voices tool and avatar IDs from the avatars tool. Calling it again with the same input returns the same video, not charged again (existingVideo is true), unless that video failed or was deleted: then a new one is made.',
+		true,
+	),
 	{
 		displayName: 'Avatar',
 		name: 'avatarId',
@@ -69,19 +55,7 @@ const properties: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'Your own avatar or one from the public library',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchAvatars',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchAvatars'),
 	},
 	{
 		displayName: 'Script Type',
@@ -117,63 +91,19 @@ const properties: INodeProperties[] = [
 		description:
 			"The voice that reads the script. Tip: the avatar's own voice is its default_voice_id (see Avatar → Get Many).",
 		displayOptions: { show: { scriptType: ['text'] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchVoices',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchVoices'),
 	},
-	{
-		displayName: 'Speech Rate',
-		name: 'speechRate',
-		type: 'options',
-		options: [
-			{ name: 'Slow', value: 'slow' },
-			{ name: 'Normal', value: 'normal' },
-			{ name: 'Fast', value: 'fast' },
-		],
-		default: 'normal',
-		displayOptions: { show: { scriptType: ['text'] } },
-	},
+	{ ...speechRate, displayOptions: { show: { scriptType: ['text'] } } },
 	{
 		displayName: 'Audio Source',
 		name: 'audioSource',
 		type: 'options',
-		options: [
-			{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
-			{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
-		],
+		options: fileSources,
 		default: 'binary',
 		description: 'The recording the avatar lip-syncs to (MP3, WAV, M4A, MP4 audio)',
 		displayOptions: { show: { scriptType: ['audio'] } },
 	},
-	{
-		displayName: 'Audio Input Binary Field',
-		name: 'audioBinaryProperty',
-		type: 'string',
-		default: 'data',
-		required: true,
-		displayOptions: { show: { scriptType: ['audio'], audioSource: ['binary'] } },
-		hint: 'The name of the input binary field containing the file',
-	},
-	{
-		displayName: 'Audio URL',
-		name: 'audioUrl',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'https://example.com/file',
-		displayOptions: { show: { scriptType: ['audio'], audioSource: ['url'] } },
-		description: 'Public URL of the file',
-	},
+	...mediaSourceFields('audio', 'Audio', { shownWith: { scriptType: ['audio'] } }),
 	{
 		displayName: 'Change Voice',
 		name: 'voiceChange',
@@ -190,19 +120,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'The voice the recording is converted to',
 		displayOptions: { show: { scriptType: ['audio'], voiceChange: [true] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchVoices',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchVoices'),
 	},
 	{
 		displayName: 'Model',
@@ -210,19 +128,7 @@ const properties: INodeProperties[] = [
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		description: "Leave empty for VisionStory's default model",
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchTalkingVideoModels',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchTalkingVideoModels'),
 	},
 	{
 		displayName: 'Aspect Ratio',
@@ -247,23 +153,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Higher resolutions cost more credits and render longer. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{
-		displayName: 'Wait for Completion',
-		name: 'waitForCompletion',
-		type: 'boolean',
-		default: true,
-		noDataExpression: true,
-		hint: 'Rendering usually takes 1 to 5 minutes; all items render at the same time',
-		displayOptions: { hide: { '@tool': [true] } },
-		description:
-			'Whether to wait until the videos are rendered (applies to all items). Turn off to return the video IDs at once (e.g. to answer a webhook) and pick the results up later with Check Status, Get or the VisionStory Trigger.',
-	},
-	waitForCompletionAsTool,
-	downloadResultWhenWaiting,
-	downloadResultWhenWaitingAsTool,
-	outputBinaryPropertyWhenWaiting,
-	pollIntervalSeconds,
-	timeoutMinutes,
+	...waitingParameters('Rendering usually takes 1 to 5 minutes; all items render at the same time'),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -307,7 +197,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-type CreateRequest = VideoCreate<'createTalkingVideo'>;
+type CreateRequest = MediaRequest<'createTalkingVideo'>;
 
 /** One item's parameters, read by name, into the checked create request; nothing is sent. */
 async function prepare(ctx: OperationContext, index: number): Promise<CreateRequest> {
@@ -367,10 +257,7 @@ async function check(
 	_ctx: OperationContext,
 	items: Array<Prepared<CreateRequest>>,
 ): Promise<Map<number, VisionStoryError>> {
-	return repeatedKeyErrors(
-		'createTalkingVideo',
-		items.map((item) => ({ index: item.index, key: item.request.request.client_request_id })),
-	);
+	return repeatedKeyErrors('createTalkingVideo', items);
 }
 
 /** Submits every item, waits on all of them together, then streams the finished videos into binary. */

@@ -10,7 +10,7 @@ import type {
 import { param } from '../../../shared/framework/params';
 import { attachVideo, videoJson } from '../../../shared/framework/download';
 import { outputFieldOf } from '../../../shared/framework/videoTasks';
-import { outputBinaryProperty } from '../../../shared/descriptions/parameters';
+import { outputBinaryProperty, toolDescription } from '../../../shared/descriptions/parameters';
 import { videoId } from './parameters';
 
 const option: OperationOption = {
@@ -21,17 +21,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Get one talking video by video_id: status (queued, creating, created, failed), video_url when created, duration_sec and cost_credit. Free.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Get one talking video by video_id: status (queued, creating, created, failed), video_url when created, duration_sec and cost_credit. Free.',
+	),
 	videoId,
 	{
 		displayName: 'Download Result',

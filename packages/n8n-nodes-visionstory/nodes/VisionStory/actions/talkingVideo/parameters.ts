@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { locatorModes } from '../../../shared/descriptions/parameters';
 
 export const videoId: INodeProperties = {
 	displayName: 'Video',
@@ -7,17 +8,5 @@ export const videoId: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	description: 'The talking video to use',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: {
-				searchListMethod: 'searchTalkingVideos',
-				searchable: true,
-				searchFilterRequired: false,
-			},
-		},
-		{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-	],
+	...locatorModes('searchTalkingVideos'),
 };

@@ -10,9 +10,12 @@ import type {
 import { optional } from '../../../shared/framework/mapping';
 import { param } from '../../../shared/framework/params';
 import {
+	locatorModes,
 	maxCreditsPerExecution,
 	outputBinaryPropertyOption,
+	toolDescription,
 	validateOnly,
+	speechRate,
 } from '../../../shared/descriptions/parameters';
 import type { SpeechRequest } from './longSpeech';
 import { checkedSpeech, joinParts, speechEstimate, sum, synthesizeParts } from './longSpeech';
@@ -25,17 +28,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'Turn a text into speech (MP3) with a voice (voice ID from the voices tool). Costs 2 credits per started 1,000 characters. Returns duration_sec, characters, cost_credit and audio_id; the MP3 itself is not part of this answer (the service keeps no copy and gives no URL). Next: a talking video can speak the same text with the same voice.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Turn a text into speech (MP3) with a voice (voice ID from the voices tool). Costs 2 credits per started 1,000 characters. Returns duration_sec, characters, cost_credit and audio_id; the MP3 itself is not part of this answer (the service keeps no copy and gives no URL). Next: a talking video can speak the same text with the same voice.',
+	),
 	{
 		displayName: 'Text',
 		name: 'text',
@@ -53,31 +48,9 @@ const properties: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'A public voice or one you cloned',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchVoices',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchVoices'),
 	},
-	{
-		displayName: 'Speech Rate',
-		name: 'speechRate',
-		type: 'options',
-		options: [
-			{ name: 'Slow', value: 'slow' },
-			{ name: 'Normal', value: 'normal' },
-			{ name: 'Fast', value: 'fast' },
-		],
-		default: 'normal',
-	},
+	speechRate,
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -1,28 +1,23 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
 import {
 	ALL_MEDIA_MIME_TYPES,
 	ASSET_MAX_BYTES,
 	OutputSchema,
 	UNDERSTAND_INPUTS_MAX,
 } from '../../../shared/api/contract/index';
-import type { MediaInput } from '../../../shared/n8n/binary';
-import { mediaParts } from '../../../shared/n8n/binary';
 import type {
 	Operation,
 	OperationOption,
-	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
-import { ItemMedia } from '../../../shared/framework/mediaParams';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { estimateOf, executeSending, ItemMedia } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
 import {
-	mediaEntryAssetId,
-	mediaEntryBinaryProperty,
-	mediaEntryUrl,
-	mediaSources,
+	mediaEntryValues,
 	spendOptions,
+	toolDescription,
 } from '../../../shared/descriptions/parameters';
 import { understandSchema } from './schema';
 
@@ -35,17 +30,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			"Answer a question about images, audio or video as JSON fields. Costs credits by the model's usage (at least 1; known only afterwards). Returns output (the fields), usage and cost_credit.",
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		"Answer a question about images, audio or video as JSON fields. Costs credits by the model's usage (at least 1; known only afterwards). Returns output (the fields), usage and cost_credit.",
+	),
 	{
 		displayName: 'Media',
 		name: 'inputs',
@@ -60,19 +47,7 @@ const properties: INodeProperties[] = [
 			{
 				displayName: 'Media',
 				name: 'input',
-				values: [
-					{
-						displayName: 'Source',
-						name: 'source',
-						type: 'options',
-						options: mediaSources,
-						default: 'binary',
-						description: 'Where the file comes from',
-					},
-					mediaEntryBinaryProperty,
-					mediaEntryUrl,
-					mediaEntryAssetId,
-				],
+				values: mediaEntryValues('Where the file comes from'),
 			},
 		],
 	},
@@ -180,11 +155,7 @@ const properties: INodeProperties[] = [
 /** Analyses in flight at once: fewer than other operations, as each sends media and runs a model for a while. */
 const CONCURRENCY = 3;
 
-interface AnalyzeRequest {
-	request: Checked<'understandMedia'>;
-	/** The files behind the request's binary placeholders. */
-	media: MediaInput[];
-}
+type AnalyzeRequest = MediaRequest<'understandMedia'>;
 
 /** One item's parameters, read by name, into the checked analyze request; nothing is sent. */
 async function prepare(ctx: OperationContext, index: number): Promise<AnalyzeRequest> {
@@ -204,30 +175,12 @@ async function prepare(ctx: OperationContext, index: number): Promise<AnalyzeReq
 	return { request, media: media.inputs };
 }
 
-async function estimate(
-	ctx: OperationContext,
-	request: AnalyzeRequest,
-): Promise<number | undefined> {
-	return await ctx.client.estimate('understandMedia', request.request, { signal: ctx.signal });
-}
-
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<AnalyzeRequest>,
-): Promise<INodeExecutionData[]> {
-	const result = await ctx.client.send('understandMedia', item.request.request, {
-		signal: ctx.signal,
-		media: mediaParts(ctx.n8n, item.request.media),
-	});
-	return [{ json: result as IDataObject }];
-}
-
 export const analyze: Operation<AnalyzeRequest> = {
 	option,
 	properties,
 	charged: true,
 	prepare,
-	estimate,
-	execute,
+	estimate: estimateOf('understandMedia'),
+	execute: executeSending('understandMedia'),
 	concurrency: CONCURRENCY,
 };

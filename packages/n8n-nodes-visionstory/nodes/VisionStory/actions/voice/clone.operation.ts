@@ -1,23 +1,23 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
 import {
-	HttpUrl,
-	inlineData,
 	VOICE_SAMPLE_MAX_BYTES,
 	VOICE_SAMPLE_MIME_TYPES,
 } from '../../../shared/api/contract/index';
-import type { MediaInput } from '../../../shared/n8n/binary';
-import { mediaParts } from '../../../shared/n8n/binary';
 import type {
 	Operation,
 	OperationOption,
-	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
-import { ItemMedia } from '../../../shared/framework/mediaParams';
+import type { MediaRequest } from '../../../shared/framework/mediaParams';
+import { executeSending, oneFile } from '../../../shared/framework/mediaParams';
 import { param } from '../../../shared/framework/params';
+import {
+	fileSources,
+	mediaSourceFields,
+	toolDescription,
+} from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Clone',
@@ -27,46 +27,18 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: 'Clone a voice from a recording; returns the new voice_id. Takes up to a few minutes.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'Clone a voice from a recording; returns the new voice_id. Takes up to a few minutes.',
+	),
 	{
 		displayName: 'Sample Source',
 		name: 'sampleSource',
 		type: 'options',
-		options: [
-			{ name: 'Binary File', value: 'binary', description: 'A file from a previous node' },
-			{ name: 'URL', value: 'url', description: 'A public link VisionStory can download' },
-		],
+		options: fileSources,
 		default: 'binary',
 		description: 'A clean recording of the voice (MP3, WAV, M4A, MP4 or AVI, up to 30 MB)',
 	},
-	{
-		displayName: 'Sample Input Binary Field',
-		name: 'sampleBinaryProperty',
-		type: 'string',
-		default: 'data',
-		required: true,
-		displayOptions: { show: { sampleSource: ['binary'] } },
-		hint: 'The name of the input binary field containing the file',
-	},
-	{
-		displayName: 'Sample URL',
-		name: 'sampleUrl',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'https://example.com/file',
-		displayOptions: { show: { sampleSource: ['url'] } },
-		description: 'Public URL of the file',
-	},
+	...mediaSourceFields('sample', 'Sample'),
 	{
 		displayName: 'Preview Text',
 		name: 'previewText',
@@ -81,38 +53,17 @@ const SAMPLE_RULES = { mimeTypes: VOICE_SAMPLE_MIME_TYPES, maxBytes: VOICE_SAMPL
 /** Cloning takes minutes and uploads the whole sample: two at a time. */
 const CONCURRENCY = 2;
 
-interface CloneRequest {
-	request: Checked<'cloneVoice'>;
-	/** The file behind the request's binary placeholder. */
-	media: MediaInput[];
-}
+type CloneRequest = MediaRequest<'cloneVoice'>;
 
 /** The sample and preview text, checked; the sample's API fields (audio_url, inline_data) are checked under the parameters that set them. */
 async function prepare(ctx: OperationContext, index: number): Promise<CloneRequest> {
-	const media = new ItemMedia(ctx.n8n, index);
-	const sample = await media.one('sample', SAMPLE_RULES);
-	media.check('cloneVoice');
+	const sample = await oneFile(ctx, index, 'sample', SAMPLE_RULES, 'cloneVoice');
 	const request = ctx.client.validate('cloneVoice', {
-		audio_url: param.checked('sampleUrl', sample?.url, HttpUrl.nullish()),
-		inline_data: param.checked(
-			'sampleBinaryProperty',
-			sample?.inline_data,
-			inlineData(SAMPLE_RULES).nullish(),
-		),
+		audio_url: sample.url,
+		inline_data: sample.inline_data,
 		preview_text: optional(param.string(ctx.n8n, 'previewText', index)),
 	});
-	return { request, media: media.inputs };
-}
-
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<CloneRequest>,
-): Promise<INodeExecutionData[]> {
-	const voice = await ctx.client.send('cloneVoice', item.request.request, {
-		signal: ctx.signal,
-		media: mediaParts(ctx.n8n, item.request.media),
-	});
-	return [{ json: voice as IDataObject }];
+	return { request, media: sample.media };
 }
 
 export const clone: Operation<CloneRequest> = {
@@ -121,6 +72,6 @@ export const clone: Operation<CloneRequest> = {
 	// VisionStory may charge it (the contract gives no price): under the cap as a call of unknown price.
 	charged: true,
 	prepare,
-	execute,
+	execute: executeSending('cloneVoice'),
 	concurrency: CONCURRENCY,
 };

@@ -1,13 +1,8 @@
-import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
-import type {
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { param } from '../../../shared/framework/params';
+import type { OperationOption } from '../../../shared/framework/action';
+import { deleteOperation } from '../../../shared/framework/commonOperations';
+import { locatorModes, toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Delete',
@@ -17,16 +12,7 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: 'Delete a voice. Delete one of your cloned voices.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription('Delete a voice. Delete one of your cloned voices.'),
 	{
 		displayName: 'Voice',
 		name: 'voiceId',
@@ -34,38 +20,13 @@ const properties: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'One of your cloned voices (public voices cannot be deleted)',
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: {
-					searchListMethod: 'searchOwnVoices',
-					searchable: true,
-					searchFilterRequired: false,
-				},
-			},
-			{ displayName: 'By ID', name: 'id', type: 'string', placeholder: 'e.g. 1a2b3c4d' },
-		],
+		...locatorModes('searchOwnVoices'),
 	},
 ];
 
-async function prepare(ctx: OperationContext, index: number): Promise<Checked<'deleteVoice'>> {
-	return ctx.client.validate('deleteVoice', { voice_id: param.id(ctx.n8n, 'voiceId', index) });
-}
-
-/** The answer is `{ deleted: true }`; the id is added so the item says what was deleted. */
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<Checked<'deleteVoice'>>,
-): Promise<INodeExecutionData[]> {
-	const result = await ctx.client.send('deleteVoice', item.request, { signal: ctx.signal });
-	return [{ json: { voice_id: item.request.voice_id, deleted: result.deleted ?? true } }];
-}
-
-export const remove: Operation<Checked<'deleteVoice'>> = {
+export const remove = deleteOperation({
 	option,
 	properties,
-	prepare,
-	execute,
-};
+	endpoint: 'deleteVoice',
+	idParameter: 'voiceId',
+});

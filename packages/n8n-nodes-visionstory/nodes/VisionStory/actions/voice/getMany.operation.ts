@@ -1,16 +1,10 @@
-import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { Checked } from '../../../shared/api/client';
-import type {
-	Operation,
-	OperationOption,
-	Prepared,
-	OperationContext,
-} from '../../../shared/framework/action';
-import { listEntries, wantedOf } from '../../../shared/framework/lists';
+import type { OperationOption } from '../../../shared/framework/action';
+import { getManyOperation } from '../../../shared/framework/lists';
 import { optional } from '../../../shared/framework/mapping';
 import { param } from '../../../shared/framework/params';
-import { limit, returnAll } from '../../../shared/descriptions/parameters';
+import { limit, returnAll, toolDescription } from '../../../shared/descriptions/parameters';
 
 const option: OperationOption = {
 	name: 'Get Many',
@@ -20,17 +14,9 @@ const option: OperationOption = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default:
-			'List voices (voice_id, name, language, gender, preview URL) to pick one for speech or a talking video. Free. Use Limit to keep the list short.',
-		displayOptions: { show: { '@tool': [true] } },
-		description:
-			'What the AI model is told about this tool: what it does, what it costs, what it returns and what to call next',
-	},
+	toolDescription(
+		'List voices (voice_id, name, language, gender, preview URL) to pick one for speech or a talking video. Free. Use Limit to keep the list short.',
+	),
 	{
 		displayName: 'Library',
 		name: 'library',
@@ -77,33 +63,21 @@ const LIBRARY_FIELDS: Record<string, Record<string, IDataObject>> = {
 	public: { public_voices: { library: 'public' } },
 };
 
-/** The filters, checked; paging is added per page. */
-async function prepare(ctx: OperationContext, index: number): Promise<Checked<'listVoices'>> {
-	const filters = param.collection(ctx.n8n, 'filters', index);
-	return ctx.client.validate('listVoices', {
-		locale: optional(filters.locale),
-		provider: optional(filters.provider),
-	});
-}
-
-async function execute(
-	ctx: OperationContext,
-	item: Prepared<Checked<'listVoices'>>,
-): Promise<INodeExecutionData[]> {
-	const library = param.string(ctx.n8n, 'library', item.index) || 'all';
-	const voices = await listEntries(ctx, 'listVoices', item.request, {
-		wanted: wantedOf(ctx, item.index),
-		pageSize: 500,
-		// Own voices come whole on the first page; the public part of it is not wanted, so ask for the least.
-		onePage: library === 'own' ? 1 : undefined,
-		fields: LIBRARY_FIELDS[library] ?? LIBRARY_FIELDS.all,
-	});
-	return voices.map((json) => ({ json }));
-}
-
-export const getMany: Operation<Checked<'listVoices'>> = {
+export const getMany = getManyOperation({
 	option,
 	properties,
-	prepare,
-	execute,
-};
+	list: 'listVoices',
+	filters(ctx, index) {
+		const filters = param.collection(ctx.n8n, 'filters', index);
+		return { locale: optional(filters.locale), provider: optional(filters.provider) };
+	},
+	/** The voices of the library chosen, each marked with the library it is from. */
+	paging(ctx, index) {
+		const library = param.string(ctx.n8n, 'library', index) || 'all';
+		return {
+			// Own voices come whole on the first page; the public part of it is not wanted, so ask for the least.
+			onePage: library === 'own' ? 1 : undefined,
+			fields: LIBRARY_FIELDS[library] ?? LIBRARY_FIELDS.all,
+		};
+	},
+});
