@@ -483,6 +483,7 @@ export function mutate(source: string, mutant: Mutant): string {
 
 interface JestAssertion {
 	title: string;
+	ancestorTitles: string[];
 	status: string;
 	failureMessages: string[];
 }
@@ -577,12 +578,14 @@ async function runJest(files: string[], scratch: string): Promise<TestRun> {
 		if (suite.assertionResults.length === 0 && suite.message) broken = true;
 		for (const test of suite.assertionResults) {
 			if (test.status !== 'failed') continue;
-			const message = test.failureMessages.join('\n').replace(/\x1b\[[0-9;]*m/g, '');
+			const message = stripVTControlCharacters(test.failureMessages.join('\n'));
+			// As jest prints it: a title under describe blocks is told apart by them.
+			const title = [...test.ancestorTitles, test.title].join(' › ');
 			failed.push({
-				title: test.title,
+				title,
 				runs: Number(/Property failed after (\d+) tests/.exec(message)?.[1]) || undefined,
 				seed: /seed: (-?\d+)/.exec(message)?.[1],
-				error: firstLine(message, causeOf(printed, test.title)),
+				error: firstLine(message, causeOf(printed, title)),
 			});
 		}
 	}
