@@ -27,7 +27,7 @@ import {
 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/sources';
 
 const KINDS: TaskKind[] = ['talkingVideo', 'aiVideo'];
-/** Runs per property: enough that each defect of issue 25 put back is found (see the report in git). */
+/** Runs per property: enough that each defect of issue 25 put back is found (npm run mutants, docs/mutants.md). */
 const RUNS = Number(process.env.TRIGGER_PROPERTY_RUNS ?? 300);
 /**
  * The README's promise: a task that shows in the list up to this long after its `created_at` is
