@@ -105,7 +105,10 @@ export function describeWebhookAndTrigger(ctx: SuiteContext): void {
 				const triggerRuns = await ctx.rest.executions(
 					ctx.session.examples['finished-video-callback'].id,
 				);
-				expect(triggerRuns.map((e) => e.status)).toEqual(announced.map(() => 'success'));
+				// One poll's videos come in one execution: as many executions as polls that found some.
+				expect(triggerRuns.length).toBeGreaterThanOrEqual(1);
+				expect(triggerRuns.length).toBeLessThanOrEqual(announced.length);
+				expect(triggerRuns.filter((e) => e.status !== 'success')).toEqual([]);
 				const webhookRuns = await ctx.rest.executions(
 					ctx.session.examples['webhook-start-talking-video'].id,
 				);
