@@ -6,7 +6,16 @@
 import { configNodeHtml } from '../../packages/node-red-visionstory/src/editor/html';
 import { startEmulator, type Emulator } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
-import { ALL_NODES, configNode, flowWith, helper, next, run, type FlowNode } from './support';
+import {
+	ALL_NODES,
+	catchNodes,
+	configNode,
+	flowWith,
+	helper,
+	next,
+	run,
+	type FlowNode,
+} from './support';
 
 let emulator: Emulator;
 let avatarId: string;
@@ -127,17 +136,7 @@ describe('Keep at Least N Credits', () => {
 			speech('s2'),
 			// Nodes with x and y: Node-RED takes nodes without a position for config nodes.
 			{ id: 'out1', z: 'f1', x: 300, y: 100, type: 'helper' },
-			{
-				id: 'catch',
-				z: 'f1',
-				x: 100,
-				y: 300,
-				type: 'catch',
-				scope: null,
-				uncaught: false,
-				wires: [['caught']],
-			},
-			{ id: 'caught', z: 'f1', x: 300, y: 300, type: 'helper' },
+			...catchNodes(),
 		];
 		await helper.load(ALL_NODES, flow, credentialsOf(KEY));
 		const outcomes: Array<{ output: string; msg: Record<string, unknown> }> = [];

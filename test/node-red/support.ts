@@ -37,6 +37,13 @@ export function flowWith(
 		{ id: 'n1', z: 'f1', x: 100, y: 100, config: 'cfg', wires: [['out1'], ['out2']], ...node },
 		{ id: 'out1', z: 'f1', x: 300, y: 100, type: 'helper' },
 		{ id: 'out2', z: 'f1', x: 300, y: 200, type: 'helper' },
+		...catchNodes(),
+	];
+}
+
+/** A Catch node for the whole tab, wired to the helper node `caught`. */
+export function catchNodes(): FlowNode[] {
+	return [
 		{
 			id: 'catch',
 			z: 'f1',
