@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiError, invalid } from './errors';
+import { ApiError, invalid, notFound } from './errors';
 import type { FaultDecision, FaultInjector } from './faults';
 import { sendFaultResponse } from './faults';
 import { envelope, queryObject, readBody, resetConnection, sendJson } from './http';
@@ -111,6 +111,11 @@ export function createApiHandler(
 		if (latency > 0) await sleep(latency);
 		const body = await readBody(req);
 		entry.bodyBytes = body.size;
+		if (fault?.spendElsewhere && account) {
+			state.settle();
+			const credits = Math.min(fault.spendElsewhere, account.credits);
+			if (credits > 0) state.ledger.charge(account, state.now(), 'elsewhere', credits, 'elsewhere');
+		}
 
 		if (fault?.kind === 'resetBefore') {
 			resetConnection(req);
@@ -144,13 +149,14 @@ export function createApiHandler(
 			try {
 				const reply = await dispatch(method, url, body.bytes, body.tooLarge, account, entry);
 				status = reply.status;
-				if (reply.kind === 'json')
+				if (reply.kind === 'json') {
+					const data = lagging(method, url, reply.data);
 					payload = envelope(
-						deps.drift ? deps.drift.data(url.pathname, reply.data) : reply.data,
+						deps.drift ? deps.drift.data(url.pathname, data) : data,
 						state.now(),
 						deps.drift,
 					);
-				else ({ headers, body: binary } = reply);
+				} else ({ headers, body: binary } = reply);
 			} catch (err) {
 				if (!(err instanceof ApiError)) console.error('[emulator] handler crashed:', err);
 				({
@@ -215,6 +221,15 @@ export function createApiHandler(
 		});
 		res.end();
 		log.add({ ...entry, status: 302, outcome: 'answered' });
+	}
+
+	/** The faults' read lag: a create's new task registered, a read answered as a lagging replica would. */
+	function lagging(method: string, url: URL, data: unknown): unknown {
+		const videoId = (data as { video_id?: unknown } | null)?.video_id;
+		if (method === 'POST' && typeof videoId === 'string') faults.created(videoId);
+		const read = faults.lagRead(method, url.pathname, url.searchParams, data);
+		if (read.missing) throw notFound(read.missing.what, read.missing.id);
+		return read.data;
 	}
 
 	async function dispatch(

@@ -179,12 +179,88 @@ describe('scripted faults (failNext)', () => {
 		]);
 	});
 
+	test('spendElsewhere: another program spends on the account when the entry hits, then the entry acts', async () => {
+		const before = emu.balance();
+		emu.setFaults({
+			failNext: [
+				{ path: '/api/v1/billing/credits', kind: 'http429', spendElsewhere: 20 },
+				{
+					path: '/api/v1/billing/credits',
+					kind: 'respond',
+					respond: { status: 200, body: { data: {} } },
+					spendElsewhere: 1e9,
+				},
+			],
+		});
+		expect((await credits()).status).toBe(429);
+		expect(emu.balance()).toBe(before - 20);
+		expect(emu.ledger()).toEqual([
+			expect.objectContaining({ kind: 'charge', operation: 'elsewhere', credits: 20 }),
+		]);
+		// Never more than the balance.
+		await credits();
+		expect(emu.balance()).toBe(0);
+	});
+
 	test('bad fault scripts are refused', () => {
 		expect(() => emu.setFaults({ failNext: [{ kind: 'http418' as never }] })).toThrow(
 			/unknown fault kind/,
 		);
 		expect(() => emu.setFaults({ rate5xx: 2 })).toThrow(/0 to 1/);
 		expect(() => emu.setFaults({ failNext: [{ kind: 'respond' }] })).toThrow(/respond\.status/);
+		expect(() => emu.setFaults({ readLag: 1.5 })).toThrow(/readLag/);
+		expect(() => emu.setFaults({ failNext: [{ kind: 'http500', spendElsewhere: -1 }] })).toThrow(
+			/spendElsewhere/,
+		);
+	});
+});
+
+describe('read lag: a read replica behind the primary', () => {
+	test('a task created with readLag 2 is missing from its first 2 reads of every kind, then shows; older tasks show at once', async () => {
+		const ai = async () =>
+			(
+				await api(emu, 'POST', '/api/v1/ai_video', {
+					body: { model_id: 'wan-2.5', prompt: 'x', client_request_id: 'lag-1' },
+				})
+			).body.data.video_id as string;
+		const old = (
+			await api(emu, 'POST', '/api/v1/video', {
+				body: { avatar_id: 'public_anna', text_script: TEXT_SCRIPT },
+			})
+		).body.data.video_id as string;
+		emu.setFaults({ readLag: 2 });
+		const id = await ai();
+		const talking = (
+			await api(emu, 'POST', '/api/v1/video', {
+				body: { avatar_id: 'public_anna', text_script: TEXT_SCRIPT },
+			})
+		).body.data.video_id as string;
+		const single = () => api(emu, 'GET', '/api/v1/ai_video', { query: { video_id: id } });
+		const batch = async () =>
+			(
+				(await api(emu, 'GET', '/api/v1/ai_video', { query: { video_ids: id } })).body.data
+					.videos as Array<{ video_id: string }>
+			).map((v) => v.video_id);
+		const missing = await single();
+		expect([missing.status, missing.body.error.code]).toEqual([404, 404]);
+		expect(await batch()).toEqual([]);
+		expect(await batch()).toEqual([id]);
+		expect((await single()).status).toBe(200);
+		// The same key again returns the same task: no new lag.
+		expect(await ai()).toBe(id);
+		expect(await batch()).toEqual([id]);
+		// The talking video's list and single read count alike; a task made before the lag shows at once.
+		const listed = async () =>
+			(
+				(await api(emu, 'GET', '/api/v1/videos')).body.data.videos as Array<{ video_id: string }>
+			).map((v) => v.video_id);
+		expect(await listed()).toEqual([old]);
+		expect((await api(emu, 'GET', '/api/v1/video', { query: { video_id: talking } })).status).toBe(
+			404,
+		);
+		expect(await listed()).toEqual([talking, old]);
+		expect(emu.tasks()).toHaveLength(3);
+		expect(emu.faults().readLag).toBe(2);
 	});
 });
 
@@ -376,6 +452,7 @@ describe('introspection over HTTP', () => {
 			rate429: 0,
 			resetRate: 0,
 			latencyMs: 0,
+			readLag: 0,
 			failNext: [],
 		});
 

@@ -26,23 +26,26 @@ export interface FaultDecision {
 	respond?: FaultResponse;
 	/** For `rewriteAnswer`: fields of `data` to drop or set after processing. */
 	rewrite?: FaultScript['rewrite'];
+	/** Credits another program spends on the account before this request is handled. */
+	spendElsewhere?: number;
 }
 
 function decision(
 	kind: FaultKind,
 	retryAfter = 1,
 	as: FaultScript['retryAfterAs'] = 'seconds',
-	respond?: FaultResponse,
-	rewrite?: FaultScript['rewrite'],
+	script: Pick<FaultScript, 'respond' | 'rewrite' | 'spendElsewhere'> = {},
 ): FaultDecision {
 	const retryAfterHeader =
 		as === 'date' ? new Date(Date.now() + retryAfter * 1000).toUTCString() : String(retryAfter);
+	const { respond, rewrite, spendElsewhere } = script;
 	return {
 		kind,
 		retryAfter,
 		retryAfterHeader,
 		...(respond ? { respond } : {}),
 		...(rewrite ? { rewrite } : {}),
+		...(spendElsewhere ? { spendElsewhere } : {}),
 	};
 }
 
@@ -76,7 +79,7 @@ export function sendFaultResponse(res: ServerResponse, respond: FaultResponse): 
 }
 
 function noFaults(): Faults {
-	return { rate5xx: 0, rate429: 0, resetRate: 0, latencyMs: 0, failNext: [] };
+	return { rate5xx: 0, rate429: 0, resetRate: 0, latencyMs: 0, readLag: 0, failNext: [] };
 }
 
 function checkRate(name: string, value: unknown): void {
@@ -92,6 +95,8 @@ function checkRate(name: string, value: unknown): void {
 export class FaultInjector {
 	private current = noFaults();
 	private random: () => number;
+	/** Read lag: reads each lagging task is still missing from, by video id (0 once it shows). */
+	private readonly lagging = new Map<string, number>();
 
 	constructor(private readonly seed: number) {
 		this.random = createPrng(seed);
@@ -109,12 +114,19 @@ export class FaultInjector {
 			!(typeof change.latencyMs === 'number' && change.latencyMs >= 0)
 		)
 			throw new Error('latencyMs must be >= 0');
+		if (change.readLag !== undefined && !(Number.isInteger(change.readLag) && change.readLag >= 0))
+			throw new Error('readLag must be a whole number of reads, 0 for none');
 		if (change.failNext !== undefined) {
 			if (!Array.isArray(change.failNext)) throw new Error('failNext must be an array');
 			for (const f of change.failNext) {
 				if (!KINDS.includes(f.kind))
 					throw new Error(`unknown fault kind ${String(f.kind)}; use one of ${KINDS.join(', ')}`);
 				if (f.kind === 'respond') checkResponse(f.respond);
+				if (
+					f.spendElsewhere !== undefined &&
+					!(typeof f.spendElsewhere === 'number' && f.spendElsewhere >= 0)
+				)
+					throw new Error('spendElsewhere must be a number of credits >= 0');
 			}
 		}
 		this.current = {
@@ -126,12 +138,44 @@ export class FaultInjector {
 
 	clear(): void {
 		this.current = noFaults();
+		this.lagging.clear();
 	}
 
 	/** Back to the seeded state: no faults and the PRNG rewound. */
 	reset(): void {
 		this.clear();
 		this.random = createPrng(this.seed);
+	}
+
+	/** A create the service took: with `readLag` on, its new task stays out of that many reads. */
+	created(videoId: string): void {
+		if (this.current.readLag > 0 && !this.lagging.has(videoId))
+			this.lagging.set(videoId, this.current.readLag);
+	}
+
+	/**
+	 * A successful answer's `data` as a lagging read replica gives it: each read that would show a
+	 * lagging task leaves it out (a single read of it is a 404) and counts one of its lagging reads.
+	 */
+	lagRead(method: string, path: string, query: URLSearchParams, data: unknown): LaggedRead {
+		if (method !== 'GET' || this.lagging.size === 0) return { data };
+		const single = query.get('video_id');
+		const what = SINGLE_READS[path];
+		if (single !== null && what !== undefined)
+			return this.hides(single) ? { data, missing: { what, id: single } } : { data };
+		const videos = (data as { videos?: unknown } | null)?.videos;
+		if (!LIST_READS.has(path) || !Array.isArray(videos)) return { data };
+		const shown = videos.filter(
+			(v) => !this.hides(String((v as { video_id?: unknown } | null)?.video_id)),
+		);
+		return { data: { ...(data as object), videos: shown } };
+	}
+
+	private hides(videoId: string): boolean {
+		const left = this.lagging.get(videoId);
+		if (!left) return false;
+		this.lagging.set(videoId, left - 1);
+		return true;
 	}
 
 	latencyMs(origin: 'api' | 'media'): number {
@@ -144,13 +188,7 @@ export class FaultInjector {
 			const left = (scripted.count ?? 1) - 1;
 			if (left > 0) scripted.count = left;
 			else this.current.failNext.splice(this.current.failNext.indexOf(scripted), 1);
-			return decision(
-				scripted.kind,
-				scripted.retryAfter,
-				scripted.retryAfterAs,
-				scripted.respond,
-				scripted.rewrite,
-			);
+			return decision(scripted.kind, scripted.retryAfter, scripted.retryAfterAs, scripted);
 		}
 		if (origin !== 'api') return undefined;
 		const { resetRate, rate5xx, rate429 } = this.current;
@@ -169,4 +207,18 @@ function matches(f: FaultScript, origin: 'api' | 'media', method: string, path: 
 		(!f.method || f.method.toUpperCase() === method) &&
 		(!f.path || f.path === path)
 	);
+}
+
+/** Paths whose answers show video tasks: the single reads (404 while lagging) and the batch read and lists. */
+const SINGLE_READS: Record<string, string> = {
+	'/api/v1/video': 'Video',
+	'/api/v1/ai_video': 'AI video',
+};
+const LIST_READS = new Set(['/api/v1/ai_video', '/api/v1/videos', '/api/v1/ai_videos']);
+
+export interface LaggedRead {
+	/** The answer's `data` with the lagging tasks left out. */
+	data: unknown;
+	/** A single read of a lagging task: the task's name and id, answered 404. */
+	missing?: { what: string; id: string };
 }

@@ -99,6 +99,11 @@ export interface FaultScript {
 	respond?: FaultResponse;
 	/** For kind `rewriteAnswer`: fields of the answer's `data` to drop, and fields to set (e.g. `cost_credit: 0`). */
 	rewrite?: { drop?: string[]; set?: Record<string, unknown> };
+	/**
+	 * Another program using the same account spends this many credits when the entry hits, before
+	 * the entry's own fault (the ledger shows it as operation `elsewhere`); never more than the balance.
+	 */
+	spendElsewhere?: number;
 }
 
 export interface Faults {
@@ -110,6 +115,12 @@ export interface Faults {
 	resetRate: number;
 	/** Delay added before every API request is processed. */
 	latencyMs: number;
+	/**
+	 * A read replica behind the primary: a video task created while this is above 0 is missing from
+	 * its first `readLag` status reads (`GET /api/v1/video` and `/api/v1/ai_video` answer 404, the
+	 * AI-video batch read and both lists leave it out). 0: every read shows it at once.
+	 */
+	readLag: number;
 	failNext: FaultScript[];
 }
 
