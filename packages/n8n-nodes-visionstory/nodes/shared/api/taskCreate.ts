@@ -6,10 +6,12 @@ import { asError } from './taskErrors';
 
 /**
  * One video create as an item sees it: the create, then one read of the task it answered with. A
- * create answered with a task that has failed or no longer exists (its key was used before: n8n's
- * Retry On Fail after a failed render, an MCP call repeated after a Delete) is made again under a
- * new key, a bounded number of times; a create whose answer was lost is still sent again under the
- * same key, so it never pays twice.
+ * create answered with a task that was seen failed, or was seen and is gone since (its key was used
+ * before: n8n's Retry On Fail after a failed render, an MCP call repeated after a Delete), is made
+ * again under a new key, a bounded number of times. A task the service confirmed and no read has
+ * shown yet is not visible yet (a read replica behind the primary), never gone: it is waited for,
+ * never made anew. A create whose answer was lost is sent again under the same key, so it never
+ * pays twice.
  */
 
 export type CreateName = 'createTalkingVideo' | 'createAiVideo';
@@ -22,16 +24,21 @@ export const CREATE: Record<TaskKind, CreateName> = {
 /** New attempts (new keys) after the service answered with a dead task; then the item fails. */
 export const MAX_NEW_ATTEMPTS = 2;
 /** A task missing right after its create may still be registering: read once more after this. */
-const GONE_RECHECK_MS = 2000;
+const MISSING_RECHECK_MS = 2000;
 /** A task created this long before its create was sent was made by an earlier call, whatever the clocks say. */
 const OLD_TASK_MS = 10 * 60_000;
 
 /** Keys this process got answers for: a repeat that gets the same video back was not a new video. */
 const answered = new AnsweredKeys();
 
+/** A status read showed the video its key was answered with: from now on, missing means gone. */
+export function noteSeen(key: string | undefined, videoId: string): void {
+	if (key !== undefined) answered.seen(key, videoId);
+}
+
 export interface CreatedVideo {
 	video_id: string;
-	/** The task as read right after the create; absent when that read failed. */
+	/** The task as read right after the create; absent when that read failed or did not show it yet. */
 	task?: VideoTask;
 	/** The service returned a video its key had already made: no new video, no new charge. */
 	existing: boolean;
@@ -62,13 +69,13 @@ function attempt(job: CreateJob, n: number): { request: Checked<CreateName>; key
 	return { request: { ...keyed, client_request_id: key } as Checked<CreateName>, key };
 }
 
-/** The task right after its create: 'gone' when it is missing twice, the read's error when it could not be read. */
+/** The task right after its create: 'missing' when two reads did not show it, the read's error when it could not be read. */
 async function readBack(
 	client: VisionStoryClient,
 	kind: TaskKind,
 	id: string,
 	options: CallOptions,
-): Promise<VideoTask | 'gone' | VisionStoryError> {
+): Promise<VideoTask | 'missing' | VisionStoryError> {
 	for (let read = 0; read < 2; read++) {
 		try {
 			if (kind === 'talkingVideo') {
@@ -85,9 +92,9 @@ async function readBack(
 			const failure = asError(error);
 			if (failure.status !== 404) return failure;
 		}
-		if (read === 0) await client.sleep(GONE_RECHECK_MS, options.signal);
+		if (read === 0) await client.sleep(MISSING_RECHECK_MS, options.signal);
 	}
-	return 'gone';
+	return 'missing';
 }
 
 /** A video whose key was used before, and whose state could not be read: it may be a failed or deleted one. */
@@ -113,21 +120,51 @@ function deadTaskError(
 	key: string,
 ): VisionStoryError {
 	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
-	const how = state === 'gone' ? 'no longer exists' : 'had failed';
+	const how = state === 'gone' ? 'was deleted' : 'had failed';
+	// A deleted video was made, and charged, when it was made; only a failed render is refunded.
+	const paid =
+		state === 'gone'
+			? 'Each deleted video was charged when it was made; nothing more was charged for answering with it.'
+			: 'Nothing was charged for a failed render (VisionStory refunds it).';
 	return new VisionStoryError({
 		category: 'taskFailed',
 		message: `VisionStory answered this create ${MAX_NEW_ATTEMPTS + 1} times with a ${what} that ${how} (last ${id}); no new attempt was made`,
-		hint: 'Nothing was charged for a failed render (VisionStory refunds it). Change the input (script, prompt, media) or set another Idempotency Key, then run again.',
+		hint: `${paid} Change the input (script, prompt, media) or set another Idempotency Key, then run again.`,
 		videoIds: [id],
 		idempotencyKey: key,
 	});
 }
 
 /**
+ * A video VisionStory confirmed creating that no status read showed within the item's time: it
+ * exists and may be charged; the key gets it back.
+ */
+export function notVisibleError(
+	kind: TaskKind,
+	id: string,
+	key: string | undefined,
+	timeoutMs: number,
+): VisionStoryError {
+	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
+	const minutes = Math.round((timeoutMs / 60000) * 10) / 10;
+	const again = key
+		? ` Set Options → Idempotency Key to ${key} and run this item again within 24 hours: VisionStory returns this video without charging again.`
+		: '';
+	return new VisionStoryError({
+		category: 'timeout',
+		message: `VisionStory confirmed creating ${what} ${id}${key ? ` (idempotency key ${key})` : ''}, but no status read showed it within ${minutes} minute${minutes === 1 ? '' : 's'}`,
+		hint: `It was made and may be charged; no other was created for this item. Check it later with Get and this ID.${again}`,
+		videoIds: [id],
+		...(key ? { idempotencyKey: key } : {}),
+	});
+}
+
+/**
  * Creates one video and, where the answer may be a task made before (`readBack`, or a key this
- * process sent already), reads it back. A failed or vanished task in the answer gets a new attempt
- * under a new key (at most MAX_NEW_ATTEMPTS); the video handed back is alive, or the item fails. A
- * fresh key is not read back: its answer is a new task, and the caller's next read sees it.
+ * process sent already), reads it back. A task seen failed, or seen before and missing now (gone),
+ * gets a new attempt under a new key (at most MAX_NEW_ATTEMPTS); one never seen is not visible yet
+ * and is handed back without its state, for the caller to wait on. A fresh key is not read back:
+ * its answer is a new task, and the caller's next read sees it.
  */
 export async function createVideo(
 	client: VisionStoryClient,
@@ -145,7 +182,8 @@ export async function createVideo(
 		answered.set(key, id);
 		// The answer may be a task made before under this key: a new attempt's key was sent before too.
 		const repeatable = job.keyMayRepeat === true || before !== undefined || n > 0;
-		const fresh = { video_id: id, existing: false, idempotencyKey: key, newAttempts: n };
+		const returned = before?.videoId === id;
+		const fresh = { video_id: id, existing: returned, idempotencyKey: key, newAttempts: n };
 		if (!repeatable && !always) return fresh;
 		const read = await readBack(client, kind, id, {
 			signal: call.signal,
@@ -155,16 +193,21 @@ export async function createVideo(
 			if (repeatable) throw unconfirmedError(kind, id, key, read);
 			return fresh;
 		}
+		if (read === 'missing') {
+			// Only a task a read showed before is gone; one never shown may still be registering.
+			if (!(returned && before.seen)) return fresh;
+			if (n < MAX_NEW_ATTEMPTS) continue;
+			throw deadTaskError(kind, id, 'gone', key);
+		}
 		const state = read;
-		if (state === 'gone' || state.status === 'failed') {
+		answered.seen(key, id);
+		if (state.status === 'failed') {
 			if (n < MAX_NEW_ATTEMPTS) continue;
 			throw deadTaskError(kind, id, state, key);
 		}
 		const createdAt = typeof state.created_at === 'number' ? state.created_at * 1000 : 0;
 		const existing =
-			before === id ||
-			state.status === 'created' ||
-			(createdAt > 0 && createdAt < sentAt - OLD_TASK_MS);
+			returned || state.status === 'created' || (createdAt > 0 && createdAt < sentAt - OLD_TASK_MS);
 		return { video_id: id, task: state, existing, idempotencyKey: key, newAttempts: n };
 	}
 }

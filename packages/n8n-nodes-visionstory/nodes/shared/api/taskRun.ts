@@ -7,7 +7,7 @@ import { RenderTimes } from './renderTimes';
 import type { RequestBudget } from './requestBudget';
 import { isPricePending } from './spend';
 import type { CreatedVideo, CreateJob, CreateName } from './taskCreate';
-import { createVideo } from './taskCreate';
+import { createVideo, notVisibleError, noteSeen } from './taskCreate';
 import type { TaskKind, VideoTask } from './taskErrors';
 import {
 	asError,
@@ -104,6 +104,10 @@ export function progressLine(node: string, p: Progress): string {
 /** A submitted task being watched, keyed by its item. */
 interface PendingTask {
 	id: string;
+	/** The key it was created under, told when a read shows it. */
+	key?: string;
+	/** A read showed it: missing from later reads, it is gone rather than not visible yet. */
+	seen: boolean;
 	failures: number;
 	missing: number;
 	/** Reads that showed it created without its link. */
@@ -117,7 +121,10 @@ interface PendingTask {
 
 /** Polls that may fail in a row (after the transport's own retries) before an item gives up. */
 const MAX_POLL_FAILURES = 5;
-/** Rounds a freshly created AI video may be missing from the batch answer while it registers. */
+/**
+ * Rounds a task a read has shown may then be missing before it is taken as gone. One never shown
+ * is not visible yet (a read replica behind): it is waited for within the item's time limit.
+ */
 const MAX_MISSING_ROUNDS = 3;
 /** Reads a task reported created may come without its link before it is taken as it is (its file missing). */
 export const MAX_LINKLESS_READS = 3;
@@ -259,6 +266,8 @@ class TaskRun {
 			const now = Date.now();
 			this.pending.set(index, {
 				id: created.video_id,
+				key: created.idempotencyKey,
+				seen: created.task !== undefined,
 				failures: 0,
 				missing: 0,
 				linkless: 0,
@@ -368,7 +377,13 @@ class TaskRun {
 		if (!this.options.waitForCompletion) return;
 		for (const [index, entry] of this.pending) {
 			if (this.deadlines[index] > now) continue;
-			this.fail(index, timeoutError(this.kind, [entry.id], this.jobs[index].timeoutMs));
+			const timeoutMs = this.jobs[index].timeoutMs;
+			this.fail(
+				index,
+				entry.seen
+					? timeoutError(this.kind, [entry.id], timeoutMs)
+					: notVisibleError(this.kind, entry.id, entry.key, timeoutMs),
+			);
 			this.pending.delete(index);
 		}
 	}
@@ -408,6 +423,14 @@ class TaskRun {
 		wasDue: boolean,
 	): void {
 		const { pollIntervalMs, waitForCompletion } = this.options;
+		// A task never shown that a read says is not there is not visible yet: waited for, in time.
+		const notYet =
+			!entry.seen &&
+			(result === undefined || (result instanceof VisionStoryError && result.status === 404));
+		if (notYet) {
+			if (wasDue || result !== undefined) entry.dueAt = readAt + pollIntervalMs;
+			return;
+		}
 		if (result instanceof VisionStoryError) {
 			// A rate limit says nothing about the task: the budget has slowed down, the read comes again.
 			if (!isRateLimit(result)) entry.failures++;
@@ -429,6 +452,8 @@ class TaskRun {
 			return;
 		}
 		entry.failures = 0;
+		if (!entry.seen) noteSeen(entry.key, entry.id);
+		entry.seen = true;
 		// Created means its link is set (the contract): one without it is read again a few times first.
 		const linkless = result.status === 'created' && !result.video_url;
 		if (!isFinished(result) || (linkless && entry.linkless++ < MAX_LINKLESS_READS)) {
