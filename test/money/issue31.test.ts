@@ -3,6 +3,7 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 import type { INode, INodeParameters } from 'n8n-workflow';
 
 import { useEngine } from '../support/engine';
+import type { NodeSettings } from '../support/workflow';
 import { byId, NODE } from '../support/workflow';
 import { moneyNode } from './support';
 
@@ -20,7 +21,11 @@ const videoCharges = () =>
 	engine.emu.ledger().filter((e) => e.kind === 'charge' && e.operation !== 'elsewhere');
 
 /** One 20-credit AI video (wan-2.5, 5 s, 720p). */
-function aiVideo(parameters: INode['parameters'] = {}, options: INodeParameters = {}) {
+function aiVideo(
+	parameters: INode['parameters'] = {},
+	options: INodeParameters = {},
+	settings: NodeSettings = { onError: 'continueRegularOutput' },
+) {
 	return moneyNode(
 		'aiVideo',
 		'create',
@@ -34,7 +39,7 @@ function aiVideo(parameters: INode['parameters'] = {}, options: INodeParameters 
 			options,
 			...parameters,
 		},
-		{ onError: 'continueRegularOutput' },
+		settings,
 	);
 }
 
@@ -74,5 +79,55 @@ describe('1. a task the service confirmed and no read has shown yet is waited fo
 		expect(JSON.stringify(item.json)).not.toMatch(/[Nn]othing was charged/);
 		expect(engine.emu.tasks()).toHaveLength(1);
 		expect(videoCharges()).toHaveLength(1);
+	});
+});
+
+describe('2. Keep at Least N Credits is checked before every send that can be charged, a resend included', () => {
+	// An account per test: an attempt that may have been charged stays reserved in the process's book.
+	let key: string;
+	let accounts = 0;
+	beforeEach(() => {
+		key = `sk-vs-emulator-floor-resend-${++accounts}`;
+	});
+	const credentials = () => ({
+		visionStoryApi: { apiKey: key, baseUrl: engine.emu.baseUrl, keepAtLeastCredits: 100 },
+	});
+	const create = { method: 'POST', path: '/api/v1/ai_video' } as const;
+	const refusal =
+		/Keep at Least 100 Credits would be passed: the account has 100 credits, and this call costs about 20 credits\. It was not sent again/;
+
+	test('balance 120, floor 100, a 20-credit AI video reset before its answer, then 429s while another program spends 20: the resend is refused, not charged', async () => {
+		engine.emu.addAccount(key, 120);
+		engine.emu.setFaults({
+			failNext: [
+				{ ...create, kind: 'resetBefore' },
+				{ ...create, kind: 'http429', spendElsewhere: 20 },
+				{ ...create, kind: 'http429', count: 3 },
+			],
+		});
+		const result = await engine.run(aiVideo(), [{}], { credentials: credentials() });
+		const [item] = result.output(NODE);
+		expect(item.json.error).toMatch(refusal);
+		expect(engine.emu.balance(key)).toBe(100);
+		expect(videoCharges()).toHaveLength(0);
+	});
+
+	test("the same through n8n's Retry On Fail: the node's second try is refused, not charged", async () => {
+		engine.emu.addAccount(key, 120);
+		engine.emu.setFaults({
+			failNext: [
+				{ ...create, kind: 'resetBefore' },
+				{ ...create, kind: 'http500', count: 3 },
+				{ ...create, kind: 'http500', spendElsewhere: 20 },
+			],
+		});
+		const result = await engine.run(
+			aiVideo({}, {}, { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }),
+			[{}],
+			{ credentials: credentials() },
+		);
+		expect(result.nodeError(NODE)?.message).toMatch(refusal);
+		expect(engine.emu.balance(key)).toBe(100);
+		expect(videoCharges()).toHaveLength(0);
 	});
 });

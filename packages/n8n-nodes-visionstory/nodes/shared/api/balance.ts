@@ -1,17 +1,26 @@
 import { VisionStoryError } from './errors';
-import type { BalanceFloor } from './spend';
+import type { BalanceFloor, FloorHold } from './spend';
+
+/** How long an attempt that may have been charged stays reserved when no later attempt of it is answered. */
+export const UNCERTAIN_HOLD_MS = 15 * 60_000;
 
 /**
  * Keep at Least N Credits: a limit that holds across executions, MCP calls and queue-mode workers,
- * because it is checked against the account's balance (a free read) before every charged call. In
- * one process, calls already admitted but not yet answered are reserved against it: at their price,
- * and a call of unknown price goes only when no other call of this account is under way (it may
- * cost anything, so the calls after it wait for the balance to show it). Across processes nothing
- * is shared but the balance: calls admitted on two workers at the same moment can both pass.
+ * because it is checked against the account's balance (a free read) before every charged send, a
+ * resend included. In one process, calls already admitted but not yet answered are reserved against
+ * it: at their price, and a call of unknown price goes only when no other call of this account is
+ * under way (it may cost anything, so the calls after it wait for the balance to show it). An attempt
+ * that may have been charged without an answer stays reserved until an attempt of the same key is
+ * answered (or UNCERTAIN_HOLD_MS). Across processes nothing is shared but the balance: calls
+ * admitted on two workers at the same moment can both pass.
  */
 export class AccountReservations {
 	private reserved = 0;
 	private underWay = 0;
+	/** Names an uncertain attempt without a key of its own. */
+	private calls = 0;
+	/** Attempts that may have been charged, by charge key: their price, held until `until`. */
+	private readonly uncertain = new Map<string, { credits: number; until: number }>();
 	/** Checks (and calls of unknown price, for as long as they run) one at a time. */
 	private queue: Promise<void> = Promise.resolve();
 
@@ -26,44 +35,75 @@ export class AccountReservations {
 	/** The floor `keepAtLeast` of one credential over this account's reservations. */
 	floor(keepAtLeast: number, source: string): BalanceFloor {
 		return {
-			admit: async (endpoint, credits, readBalance) =>
-				await this.admit(keepAtLeast, source, endpoint, credits, readBalance),
+			admit: async (endpoint, credits, readBalance, key) =>
+				await this.admit({ keepAtLeast, source, endpoint }, credits, readBalance, key),
 		};
 	}
 
+	/** Credits held for other calls: those under way, and attempts of other keys that may have been charged. */
+	private held(key: string | undefined, own = 0): number {
+		const now = Date.now();
+		let total = this.reserved - own;
+		for (const [other, entry] of this.uncertain) {
+			if (entry.until <= now) this.uncertain.delete(other);
+			else if (other !== key) total += entry.credits;
+		}
+		return total;
+	}
+
 	private async admit(
-		keepAtLeast: number,
-		source: string,
-		endpoint: string,
+		limit: FloorLimit,
 		credits: number | undefined,
 		readBalance: () => Promise<number | undefined>,
-	): Promise<() => void> {
+		key?: string,
+	): Promise<FloorHold> {
 		const next = await this.turn();
 		let holding = false;
 		try {
 			// A call of unknown price waits until the calls before it are answered and show in the balance.
 			while (credits === undefined && this.underWay > 0) await this.idle();
-			const balance = await readBalance();
-			if (balance === undefined) throw unreadableBalance(endpoint, keepAtLeast, source);
-			// An unknown price costs at least a credit.
-			const after = balance - this.reserved - (credits ?? 1);
-			if (after < keepAtLeast)
-				throw floorError(endpoint, keepAtLeast, source, balance, this.reserved, credits);
+			// A key with an attempt held as uncertain is a resend: the earlier attempt may have been charged.
+			const resend = key !== undefined && this.uncertain.has(key);
+			this.check(limit, credits, await readBalance(), this.held(key), resend);
+			if (key !== undefined) this.uncertain.delete(key);
 			this.reserved += credits ?? 0;
 			this.underWay++;
 			holding = credits === undefined;
 			let released = false;
-			return () => {
-				if (released) return;
-				released = true;
-				this.reserved -= credits ?? 0;
-				this.underWay--;
-				this.wake();
-				if (holding) next();
+			return {
+				recheck: async () =>
+					this.check(limit, credits, await readBalance(), this.held(key, credits ?? 0), true),
+				release: (outcome) => {
+					if (released) return;
+					released = true;
+					this.reserved -= credits ?? 0;
+					this.underWay--;
+					if (outcome === 'uncertain')
+						this.uncertain.set(key ?? `#${++this.calls}`, {
+							credits: credits ?? 0,
+							until: Date.now() + UNCERTAIN_HOLD_MS,
+						});
+					this.wake();
+					if (holding) next();
+				},
 			};
 		} finally {
 			if (!holding) next();
 		}
+	}
+
+	/** Refuses a send that would take the balance below the floor, counting what other calls hold. */
+	private check(
+		limit: FloorLimit,
+		credits: number | undefined,
+		balance: number | undefined,
+		held: number,
+		resend: boolean,
+	): void {
+		if (balance === undefined) throw unreadableBalance(limit);
+		// An unknown price costs at least a credit.
+		if (balance - held - (credits ?? 1) < limit.keepAtLeast)
+			throw floorError(limit, balance, held, credits, resend);
 	}
 
 	private waiters: Array<() => void> = [];
@@ -77,31 +117,37 @@ export class AccountReservations {
 	}
 }
 
+/** One credential's floor and where it is set, for the refusal's words. */
+interface FloorLimit {
+	keepAtLeast: number;
+	source: string;
+	endpoint: string;
+}
+
 function floorError(
-	endpoint: string,
-	keepAtLeast: number,
-	source: string,
+	{ keepAtLeast, source, endpoint }: FloorLimit,
 	balance: number,
 	reserved: number,
 	credits: number | undefined,
+	resend: boolean,
 ): VisionStoryError {
 	const underWay = reserved > 0 ? `, ${reserved} of it held by calls under way` : '';
 	const cost =
 		credits === undefined ? 'a price known only after the call' : `about ${credits} credits`;
+	// A resend's earlier attempt reached VisionStory: "nothing was sent" would not be true.
+	const outcome = resend
+		? 'It was not sent again: an earlier attempt reached VisionStory without an answer, and a resend may be charged too.'
+		: 'Nothing was sent or charged.';
 	return new VisionStoryError({
 		category: 'validation',
 		operation: endpoint,
-		message: `Keep at Least ${keepAtLeast} Credits would be passed: the account has ${balance} credits${underWay}, and this call costs ${cost}. Nothing was sent or charged.`,
+		message: `Keep at Least ${keepAtLeast} Credits would be passed: the account has ${balance} credits${underWay}, and this call costs ${cost}. ${outcome}`,
 		hint: `Top up the VisionStory account, or lower Keep at Least N Credits (${source}).`,
 		details: { keepAtLeastCredits: keepAtLeast, balance, reservedCredits: reserved },
 	});
 }
 
-function unreadableBalance(
-	endpoint: string,
-	keepAtLeast: number,
-	source: string,
-): VisionStoryError {
+function unreadableBalance({ keepAtLeast, source, endpoint }: FloorLimit): VisionStoryError {
 	return new VisionStoryError({
 		category: 'response',
 		operation: endpoint,

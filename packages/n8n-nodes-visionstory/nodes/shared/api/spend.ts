@@ -195,14 +195,30 @@ export interface SpendPolicy {
 	floor?: BalanceFloor;
 }
 
-/** What `SpendingClient` needs of the balance floor (balance.ts): a check before each charged call. */
+/** What `SpendingClient` needs of the balance floor (balance.ts): a check before each charged send. */
 export interface BalanceFloor {
-	/** Refuses, or admits and holds `credits` (unknown: one call at a time) until the call is answered. */
+	/**
+	 * Refuses, or admits and holds `credits` (unknown: one call at a time) until the call is answered.
+	 * `key` names the charge (a create's idempotency key): an earlier attempt of it that may have been
+	 * charged is held until this one is answered.
+	 */
 	admit(
 		endpoint: string,
 		credits: number | undefined,
 		readBalance: () => Promise<number | undefined>,
-	): Promise<() => void>;
+		key?: string,
+	): Promise<FloorHold>;
+}
+
+/** An admitted call's place in the account's book. */
+export interface FloorHold {
+	/** Checks the floor again with a fresh balance: before a resend of the call, which may be charged too. */
+	recheck(): Promise<void>;
+	/**
+	 * The call is over: answered (`settled`), or it may have been charged without an answer saying so
+	 * (`uncertain`: it stays reserved until an attempt of the same key is answered, or for a while).
+	 */
+	release(outcome: 'settled' | 'uncertain'): void;
 }
 
 export function spendCapError(

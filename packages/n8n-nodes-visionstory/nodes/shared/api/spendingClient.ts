@@ -3,7 +3,7 @@ import { fieldsOf, VisionStoryClient } from './client';
 import type { EndpointName, ResponseOf } from './contract';
 import { endpoints } from './contract';
 import { VisionStoryError } from './errors';
-import type { ChargedEndpoint, SpendLedger, SpendPolicy } from './spend';
+import type { ChargedEndpoint, FloorHold, SpendLedger, SpendPolicy } from './spend';
 import { alignPrice, isCharged, pricePendingError, spendCapError, speechPrice } from './spend';
 import type { AudioResult } from './transport';
 
@@ -222,7 +222,7 @@ export class SpendingClient extends VisionStoryClient {
 			name,
 			fieldsOf(request),
 			options,
-			async () => await super.send(name, request, options),
+			async (call) => await super.send(name, request, call),
 		);
 	}
 
@@ -234,7 +234,7 @@ export class SpendingClient extends VisionStoryClient {
 			'synthesizeSpeech',
 			fieldsOf(request),
 			options,
-			async () => await super.sendSpeech(request, options),
+			async (call) => await super.sendSpeech(request, call),
 		);
 	}
 
@@ -294,33 +294,41 @@ export class SpendingClient extends VisionStoryClient {
 		return balanceOf(data);
 	}
 
-	/** Admits the call against the cap (and the floor), sends it and notes what it cost. */
+	/**
+	 * Admits the call against the cap (and the floor), sends it and notes what it cost. A resend of a
+	 * charge already noted (a create's key sent again) is not counted twice by the cap, but meets the
+	 * floor like any send: it may be charged.
+	 */
 	private async charged<T>(
 		name: ChargedEndpoint,
 		request: Record<string, unknown>,
 		options: CallOptions | undefined,
-		send: () => Promise<T>,
+		send: (options: CallOptions) => Promise<T>,
 	): Promise<T> {
 		const key = this.chargeKey(name, request, options);
 		// The service answers a replayed create with the task it already made and charges nothing new.
 		const replay = this.ledger.has(key);
 		const guarded = this.capped || this.policy.floor !== undefined;
 		// Without a cap or floor, only prices that cost no request are worked out (formulas).
-		const price = replay
-			? undefined
-			: guarded
-				? await this.estimate(name, request, options)
-				: formulaPrice(name, request, options);
+		const price =
+			replay && this.policy.floor === undefined
+				? undefined
+				: guarded
+					? await this.estimate(name, request, options)
+					: formulaPrice(name, request, options);
 		const run = async () => {
-			const release = replay ? () => undefined : await this.admit(name, price, options);
+			const admitted = await this.admit(name, key, replay ? undefined : price, options, {
+				replay,
+				floorPrice: price,
+			});
 			try {
-				const response = await send();
+				const response = await send({ ...options, beforeResend: admitted.recheck });
 				this.settle(name, key, response, price);
+				admitted.release('settled');
 				return response;
 			} catch (error) {
+				admitted.release(mayHaveBeenCharged(error) ? 'uncertain' : 'settled');
 				throw this.failed(key, name, price, error);
-			} finally {
-				release();
 			}
 		};
 		// Without a price, the next call has to wait for this one's reported charge.
@@ -340,13 +348,18 @@ export class SpendingClient extends VisionStoryClient {
 		return error.category === 'response' ? probablyCharged(error, price) : error;
 	}
 
-	/** Refuses a call the cap or the floor does not allow; otherwise holds its price until it is answered. */
+	/**
+	 * Refuses a call the cap or the floor does not allow; otherwise holds its price until it is
+	 * answered. A replay is past the cap already (its charge is noted); the floor sees every send.
+	 */
 	private async admit(
 		name: ChargedEndpoint,
+		key: string,
 		price: number | undefined,
-		options?: CallOptions,
-	): Promise<() => void> {
-		if (this.capped) {
+		options: CallOptions | undefined,
+		{ replay, floorPrice }: { replay: boolean; floorPrice: number | undefined },
+	): Promise<FloorHold> {
+		if (this.capped && !replay) {
 			const cap = this.policy.cap!;
 			if (price === undefined && this.ledger.unknown() > 0) await this.learnPrices(options);
 			const spent = this.ledger.spent();
@@ -359,18 +372,23 @@ export class SpendingClient extends VisionStoryClient {
 			if (price === undefined ? committed >= cap : committed + price > cap)
 				throw spendCapError(name, this.policy, spent, price, committed - spent);
 		}
-		const reservation = this.ledger.reserve(price);
+		const reservation = replay ? () => undefined : this.ledger.reserve(price);
 		let admitted = false;
 		try {
 			const floor = await this.policy.floor?.admit(
 				name,
-				price,
+				floorPrice,
 				async () => await this.balance(options),
+				// Only a create's key names the same charge in every execution; other keys are the ledger's own.
+				name === 'createTalkingVideo' || name === 'createAiVideo' ? key : undefined,
 			);
 			admitted = true;
-			return () => {
-				reservation();
-				floor?.();
+			return {
+				recheck: async () => await floor?.recheck(),
+				release: (outcome) => {
+					reservation();
+					floor?.release(outcome);
+				},
 			};
 		} finally {
 			if (!admitted) reservation();

@@ -49,6 +49,8 @@ export interface CallOptions {
 	budget?: RequestBudget;
 	/** The audio's length where the caller measured it (a file in the workflow): prices an alignment before it is sent. */
 	audioSec?: number;
+	/** Runs before every attempt after the first (a charged call's floor is checked again); throwing ends the call. */
+	beforeResend?: () => Promise<void>;
 }
 
 export interface AudioResult {
@@ -119,6 +121,7 @@ export class Transport {
 			replayable,
 			options.signal,
 			async (attempts) => {
+				if (attempts > 1) await options.beforeResend?.();
 				const response = await this.budgeted(
 					name,
 					options,
