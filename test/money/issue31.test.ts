@@ -5,6 +5,7 @@ import type { INode, INodeParameters } from 'n8n-workflow';
 import { useEngine } from '../support/engine';
 import type { NodeSettings } from '../support/workflow';
 import { byId, NODE } from '../support/workflow';
+import { accountId } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/account';
 import { moneyNode } from './support';
 
 /**
@@ -129,5 +130,47 @@ describe('2. Keep at Least N Credits is checked before every send that can be ch
 		expect(result.nodeError(NODE)?.message).toMatch(refusal);
 		expect(engine.emu.balance(key)).toBe(100);
 		expect(videoCharges()).toHaveLength(0);
+	});
+});
+
+describe('4. Keep at Least N Credits keeps one book per account, whatever credential names it', () => {
+	test('the account is the key and the Base URL in any spelling: trailing slash, host case, default port', () => {
+		const key = 'sk-vs-some-key';
+		const id = accountId('https://openapi.visionstory.ai', key);
+		for (const spelling of [
+			'https://openapi.visionstory.ai/',
+			'https://OpenAPI.VisionStory.ai//',
+			'https://openapi.visionstory.ai:443',
+			' https://openapi.visionstory.ai ',
+		])
+			expect(accountId(spelling, key)).toBe(id);
+		expect(accountId('https://openapi.visionstory.ai', 'sk-vs-other-key')).not.toBe(id);
+		expect(accountId('https://staging.visionstory.ai', key)).not.toBe(id);
+		expect(id).not.toContain(key);
+	});
+
+	test('two credentials for one key (one with a trailing slash) each send a 20-credit AI video at once from 130, floor 100: one is refused, balance 110', async () => {
+		const key = 'sk-vs-emulator-floor-two-credentials';
+		engine.emu.addAccount(key, 130);
+		// Each request waits a little before the service handles it: both creates are under way at once.
+		engine.emu.setFaults({ latencyMs: 200 });
+		const credential = (baseUrl: string) => ({
+			credentials: { visionStoryApi: { apiKey: key, baseUrl, keepAtLeastCredits: 100 } },
+		});
+		const runs = await Promise.all([
+			engine.run(aiVideo({ waitForCompletion: false }), [{}], credential(engine.emu.baseUrl)),
+			engine.run(
+				aiVideo({ waitForCompletion: false, prompt: 'Another kite' }),
+				[{}],
+				credential(`${engine.emu.baseUrl}/`),
+			),
+		]);
+		const items = runs.map((run) => run.output(NODE)[0].json);
+		expect(items.filter((item) => item.error === undefined)).toHaveLength(1);
+		expect(items.find((item) => item.error !== undefined)?.error).toMatch(
+			/Keep at Least 100 Credits would be passed: the account has 1[13]0 credits/,
+		);
+		expect(engine.emu.balance(key)).toBe(110);
+		expect(videoCharges()).toHaveLength(1);
 	});
 });

@@ -56,8 +56,13 @@ export {
 } from '../../n8n-nodes-visionstory/nodes/shared/api/mediaTypes';
 export { budgetFor } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
 export type { RequestBudget } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
-export { AccountReservations } from '../../n8n-nodes-visionstory/nodes/shared/api/balance';
-export { SpendLedger } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
+export { balanceFloor } from '../../n8n-nodes-visionstory/nodes/shared/api/balance';
+export {
+	baseUrlOf,
+	baseUrlProblem,
+	DEFAULT_BASE_URL,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/account';
+export { readLimit, SpendLedger } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
 export type { BalanceFloor, SpendPolicy } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
 export {
 	TalkingVideoList,

@@ -10,23 +10,17 @@ import {
 	Transport,
 	VisionStoryClient,
 	VisionStoryError,
+	balanceFloor,
+	baseUrlOf,
+	baseUrlProblem,
 	budgetFor,
 } from './api';
 import { NodeHttpChannel } from './channel';
 import { describe } from './errors';
-import {
-	KEEP_AT_LEAST_FIELD,
-	MAX_CREDITS_FIELD,
-	balanceFloor,
-	limitsProblem,
-	readLimit,
-} from './limits';
+import { KEEP_AT_LEAST_FIELD, MAX_CREDITS_FIELD, limitsProblem, readLimit } from './limits';
 import type { Node, RED } from './red';
 import type { PickerList } from './field';
 import { PICKER_LISTS } from './field';
-
-export const DEFAULT_BASE_URL = 'https://openapi.visionstory.ai';
-const LOOPBACK_HOST = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
 
 export interface ConfigProps {
 	name?: string;
@@ -87,21 +81,7 @@ export function configProblem(config: ConfigNode | undefined): VisionStoryError 
 			`The VisionStory config "${config.name || config.id}" has no API key`,
 			'Enter the key (it starts with sk-vs-) in the config node and deploy. Nothing was sent.',
 		);
-	let url: URL;
-	try {
-		url = new URL(config.baseUrl);
-	} catch {
-		return problem(
-			`The Base URL "${config.baseUrl}" is not a URL`,
-			`Use ${DEFAULT_BASE_URL}. Nothing was sent.`,
-		);
-	}
-	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname)))
-		return problem(
-			`The Base URL (${config.baseUrl}) starts with ${url.protocol}//, which would send the API key in clear text`,
-			'Change it to start with https:// (http:// is accepted only for localhost, 127.0.0.1 or ::1). Nothing was sent.',
-		);
-	return undefined;
+	return baseUrlProblem(config.baseUrl, `of the VisionStory config "${config.name || config.id}"`);
 }
 
 async function pickerOptions(
@@ -148,10 +128,7 @@ export function registerConfig(RED: RED): void {
 	function VisionStoryConfig(this: ConfigNode, props: ConfigProps) {
 		RED.nodes.createNode(this, props);
 		this.name = props.name;
-		this.baseUrl =
-			String(props.baseUrl ?? '')
-				.trim()
-				.replace(/\/+$/, '') || DEFAULT_BASE_URL;
+		this.baseUrl = baseUrlOf(props.baseUrl);
 		const label = props.name || this.id;
 		const issues: FieldIssue[] = [];
 		this.cap = readLimit(props.maxCreditsPerMessage, MAX_CREDITS_FIELD, issues, label);
@@ -174,7 +151,12 @@ export function registerConfig(RED: RED): void {
 				client: new SpendingClient(new VisionStoryClient(transport), ledger, {
 					cap: this.cap,
 					capSource,
-					floor: balanceFloor(this.baseUrl, apiKey, this.keepAtLeast, label),
+					floor: balanceFloor(
+						this.baseUrl,
+						apiKey,
+						this.keepAtLeast,
+						`in the VisionStory config "${label}"`,
+					),
 				}),
 				budget: budgetFor(this.baseUrl, apiKey, this.perSecond),
 			};

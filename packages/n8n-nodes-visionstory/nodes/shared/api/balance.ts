@@ -1,5 +1,39 @@
+import { accountId } from './account';
 import { VisionStoryError } from './errors';
 import type { BalanceFloor, FloorHold } from './spend';
+
+/**
+ * The book of every account in this process, for every credential, node and host: the n8n package
+ * and the Node-RED bundle (which carries its own copy of this file) find the one book under a
+ * registered symbol, so a floor set in either counts what the other has under way. It hangs on the
+ * realm's `Symbol` function, which every module of the process shares: n8n's community-node rules
+ * forbid reaching `globalThis` from node code.
+ */
+const BOOK = Symbol.for('visionstory.accountReservations.v1');
+
+function book(): Map<string, AccountReservations> {
+	const shared = Symbol as unknown as { [BOOK]?: Map<string, AccountReservations> };
+	return (shared[BOOK] ??= new Map());
+}
+
+/**
+ * Keep at Least `keepAtLeast` Credits for the account of `apiKey` at `baseUrl`, over the process's
+ * one book of that account (the Base URL spelled any way, the key never kept). `source` names where
+ * the floor is set, for the refusal.
+ */
+export function balanceFloor(
+	baseUrl: string,
+	apiKey: string,
+	keepAtLeast: number | undefined,
+	source: string,
+): BalanceFloor | undefined {
+	if (keepAtLeast === undefined) return undefined;
+	const accounts = book();
+	const account = accountId(baseUrl, apiKey);
+	let reservations = accounts.get(account);
+	if (!reservations) accounts.set(account, (reservations = new AccountReservations()));
+	return reservations.floor(keepAtLeast, source);
+}
 
 /** How long an attempt that may have been charged stays reserved when no later attempt of it is answered. */
 export const UNCERTAIN_HOLD_MS = 15 * 60_000;

@@ -1,5 +1,4 @@
-import { createHash } from 'crypto';
-
+import { accountId } from './account';
 import type { Sleep } from './clock';
 import { abortedError, delay } from './clock';
 
@@ -163,7 +162,7 @@ function clampRate(perSecond: number): number {
 		: DEFAULT_REQUESTS_PER_SECOND;
 }
 
-/** Budgets by credential, for every execution in this process; never keyed by the key itself. */
+/** Budgets by account (api/account.ts), for every execution in this process; never keyed by the key itself. */
 const budgets = new Map<string, RequestBudget>();
 const MAX_BUDGETS = 100;
 
@@ -172,7 +171,7 @@ const MAX_BUDGETS = 100;
  * two executions with the same key share it, so together they stay within it.
  */
 export function budgetFor(baseUrl: string, apiKey: string, perSecond?: number): RequestBudget {
-	const id = createHash('sha256').update(`${baseUrl}\n${apiKey}`).digest('hex');
+	const id = accountId(baseUrl, apiKey);
 	let budget = budgets.get(id);
 	if (!budget) {
 		if (budgets.size >= MAX_BUDGETS) budgets.delete(budgets.keys().next().value as string);

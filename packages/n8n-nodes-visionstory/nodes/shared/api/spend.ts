@@ -1,4 +1,5 @@
 import type { EndpointName } from './contract';
+import type { FieldIssue } from './errors';
 import { VisionStoryError } from './errors';
 
 /**
@@ -183,6 +184,31 @@ export class SpendLedger {
 		if (typeof cost !== 'number' || !(cost > 0)) return;
 		charge.credits = task.status === 'created' ? cost : Math.max(cost, charge.quoted ?? 0);
 	}
+}
+
+/**
+ * A spend limit as a host stores it (Max Credits, Keep at Least N Credits): empty or 0 means none;
+ * anything else must be a whole number of credits, as a number or its digits. An issue names the
+ * field and `where` it is set.
+ */
+export function readLimit(
+	value: unknown,
+	field: string,
+	where: string,
+): { credits?: number; issue?: FieldIssue } {
+	if (value === undefined || value === null || value === 0) return {};
+	const text = typeof value === 'string' ? value.trim() : value;
+	if (text === '') return {};
+	const n = typeof text === 'string' && /^\d+$/.test(text) ? Number(text) : text;
+	if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
+		return {
+			issue: {
+				field: `${field} ${where}`,
+				message: `must be a whole number of credits, empty or 0 for none (got ${JSON.stringify(value)})`,
+			},
+		};
+	}
+	return n > 0 ? { credits: n } : {};
 }
 
 /** The execution's cap and how charged calls are priced before they are sent. */

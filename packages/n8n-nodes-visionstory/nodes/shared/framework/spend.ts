@@ -1,14 +1,13 @@
-import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { AccountReservations } from '../api/balance';
+import { balanceFloor } from '../api/balance';
 import type { VisionStoryClient } from '../api/client';
 import { invalidInput } from '../api/errors';
 import type { BalanceFloor, SpendPolicy } from '../api/spend';
 import type { VideoResult } from '../api/tasks';
 import { SpendingClient } from '../api/spendingClient';
-import { SpendLedger } from '../api/spend';
-import { CREDENTIAL_TYPE } from '../n8n/client';
+import { readLimit, SpendLedger } from '../api/spend';
+import { baseUrlOf, CREDENTIAL_TYPE } from '../n8n/client';
 
 /**
  * One ledger per execution, shared by every VisionStory node that execution runs (an AI Agent calls
@@ -68,42 +67,28 @@ export function rememberedExecutions(): number {
 
 export const MAX_CREDITS_FIELD = 'Max Credits per Execution (maxCreditsPerExecution)';
 
-/** A cap value: empty or 0 means none; anything else must be a positive whole number. */
+/** A limit's value: empty or 0 means none; anything else must be a whole number of credits. */
 function capValue(value: unknown, where: string, field = MAX_CREDITS_FIELD): number | undefined {
-	if (value === undefined || value === null || value === '' || value === 0) return undefined;
-	const n = typeof value === 'string' ? Number(value.trim()) : value;
-	if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-		throw invalidInput('spend cap', [
-			{
-				field: `${field} ${where}`,
-				message: `must be a whole number of credits, 0 for none (got ${JSON.stringify(value)})`,
-			},
-		]);
-	}
-	return n > 0 ? n : undefined;
+	const { credits, issue } = readLimit(value, field, where);
+	if (issue) throw invalidInput('spend cap', [issue]);
+	return credits;
 }
 
 export const KEEP_AT_LEAST_FIELD = 'Keep at Least N Credits (keepAtLeastCredits)';
 
-/**
- * The calls under way per account in this process, for Keep at Least N Credits: keyed by Base URL
- * and a hash of the key, so every execution and MCP call with the same account shares them.
- */
-const accounts = new Map<string, AccountReservations>();
-
+/** Keep at Least N Credits of the credential, over the process's one book of its account (api/balance.ts). */
 function floorOf(credentials: IDataObject): BalanceFloor | undefined {
 	const keepAtLeast = capValue(
 		credentials.keepAtLeastCredits,
 		'in the VisionStory credential',
 		KEEP_AT_LEAST_FIELD,
 	);
-	if (keepAtLeast === undefined) return undefined;
-	const account = createHash('sha256')
-		.update(`${String(credentials.baseUrl ?? '')}\n${String(credentials.apiKey ?? '')}`)
-		.digest('hex');
-	let reservations = accounts.get(account);
-	if (!reservations) accounts.set(account, (reservations = new AccountReservations()));
-	return reservations.floor(keepAtLeast, 'Keep at Least N Credits of the VisionStory credential');
+	return balanceFloor(
+		baseUrlOf(credentials),
+		String(credentials.apiKey ?? ''),
+		keepAtLeast,
+		'Keep at Least N Credits of the VisionStory credential',
+	);
 }
 
 /**

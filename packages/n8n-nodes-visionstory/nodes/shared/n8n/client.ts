@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { baseUrlOf as baseUrlOfWritten, baseUrlProblem, DEFAULT_BASE_URL } from '../api/account';
 import { VisionStoryClient } from '../api/client';
-import { VisionStoryError } from '../api/errors';
 import type { HttpChannel, HttpRequest, HttpResponse } from '../api/http';
 import { NetworkError } from '../api/http';
 import type { RequestBudget } from '../api/requestBudget';
@@ -17,7 +17,7 @@ import type { RetryPolicy } from '../api/transport';
 import { Transport } from '../api/transport';
 
 export const CREDENTIAL_TYPE = 'visionStoryApi';
-export const DEFAULT_BASE_URL = 'https://openapi.visionstory.ai';
+export { DEFAULT_BASE_URL };
 
 export type RequestContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -144,32 +144,7 @@ export interface VisionStoryCredentials {
 
 /** A cleared or blank Base URL means the production address, as in the credential's test. */
 export function baseUrlOf(credentials: Partial<VisionStoryCredentials>): string {
-	return (
-		String(credentials.baseUrl ?? '')
-			.trim()
-			.replace(/\/+$/, '') || DEFAULT_BASE_URL
-	);
-}
-
-/** Hosts where http:// never leaves the machine. */
-const LOOPBACK_HOST = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/i;
-
-/** A Base URL that would carry the API key in clear text: http:// to anything but loopback. */
-export function isInsecureBaseUrl(baseUrl: string): boolean {
-	try {
-		const url = new URL(baseUrl);
-		return url.protocol === 'http:' && !LOOPBACK_HOST.test(url.hostname);
-	} catch {
-		return false;
-	}
-}
-
-function insecureBaseUrlError(baseUrl: string): VisionStoryError {
-	return new VisionStoryError({
-		category: 'validation',
-		message: `The Base URL in the VisionStory credential (${baseUrl}) starts with http://, which would send the API key in clear text`,
-		hint: 'Nothing was sent. Change the Base URL to start with https:// (http:// is accepted only for localhost, 127.0.0.1 or ::1).',
-	});
+	return baseUrlOfWritten(credentials.baseUrl);
 }
 
 export interface ClientOptions {
@@ -185,7 +160,8 @@ export async function createN8nClient(
 		CREDENTIAL_TYPE,
 	)) as unknown as VisionStoryCredentials;
 	const baseUrl = baseUrlOf(credentials);
-	if (isInsecureBaseUrl(baseUrl)) throw insecureBaseUrlError(baseUrl);
+	const problem = baseUrlProblem(baseUrl, 'in the VisionStory credential');
+	if (problem) throw problem;
 	const transport = new Transport(new N8nChannel(context), {
 		baseUrl,
 		// Node code waits only through n8n's sleep.
