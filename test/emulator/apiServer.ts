@@ -107,7 +107,7 @@ export function createApiHandler(
 			bodyBytes: 0,
 		};
 		const fault = faults.pick('api', method, url.pathname);
-		const latency = faults.latencyMs('api');
+		const latency = faults.latencyMs('api') + (fault?.delayMs ?? 0);
 		if (latency > 0) await sleep(latency);
 		const body = await readBody(req);
 		entry.bodyBytes = body.size;

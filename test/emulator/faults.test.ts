@@ -202,6 +202,18 @@ describe('scripted faults (failNext)', () => {
 		expect(emu.balance()).toBe(0);
 	});
 
+	test('slow waits delayMs, then handles the request as usual: a fast request sent after it answers first', async () => {
+		emu.setFaults({ failNext: [{ path: '/api/v1/billing/credits', kind: 'slow', delayMs: 300 }] });
+		const answered: string[] = [];
+		const slow = credits().then((answer) => answered.push(`credits ${answer.status}`));
+		const fast = api(emu, 'GET', '/api/v1/voices').then((answer) =>
+			answered.push(`voices ${answer.status}`),
+		);
+		await Promise.all([slow, fast]);
+		expect(answered).toEqual(['voices 200', 'credits 200']);
+		expect(emu.faults().failNext).toEqual([]);
+	});
+
 	test('bad fault scripts are refused', () => {
 		expect(() => emu.setFaults({ failNext: [{ kind: 'http418' as never }] })).toThrow(
 			/unknown fault kind/,

@@ -15,6 +15,7 @@ const KINDS: FaultKind[] = [
 	'http403',
 	'http404',
 	'rewriteAnswer',
+	'slow',
 ];
 
 export interface FaultDecision {
@@ -28,17 +29,19 @@ export interface FaultDecision {
 	rewrite?: FaultScript['rewrite'];
 	/** Credits another program spends on the account before this request is handled. */
 	spendElsewhere?: number;
+	/** For `slow`: how long the request waits before it is handled. */
+	delayMs?: number;
 }
 
 function decision(
 	kind: FaultKind,
 	retryAfter = 1,
 	as: FaultScript['retryAfterAs'] = 'seconds',
-	script: Pick<FaultScript, 'respond' | 'rewrite' | 'spendElsewhere'> = {},
+	script: Pick<FaultScript, 'respond' | 'rewrite' | 'spendElsewhere' | 'delayMs'> = {},
 ): FaultDecision {
 	const retryAfterHeader =
 		as === 'date' ? new Date(Date.now() + retryAfter * 1000).toUTCString() : String(retryAfter);
-	const { respond, rewrite, spendElsewhere } = script;
+	const { respond, rewrite, spendElsewhere, delayMs } = script;
 	return {
 		kind,
 		retryAfter,
@@ -46,6 +49,7 @@ function decision(
 		...(respond ? { respond } : {}),
 		...(rewrite ? { rewrite } : {}),
 		...(spendElsewhere ? { spendElsewhere } : {}),
+		...(kind === 'slow' ? { delayMs: delayMs ?? 1000 } : {}),
 	};
 }
 

@@ -70,7 +70,9 @@ export type FaultKind =
 	| 'http403'
 	| 'http404'
 	/** API origin: process the request (create, charge), then answer with the entry's `rewrite` applied to `data`. */
-	| 'rewriteAnswer';
+	| 'rewriteAnswer'
+	/** API origin: the request waits `delayMs` (real time) before it is handled as usual: a slow create while reads stay fast. */
+	| 'slow';
 
 /** What a `respond` fault answers: any status, headers and body, e.g. a proxy's HTML 502 or an envelope of another shape. */
 export interface FaultResponse {
@@ -104,6 +106,8 @@ export interface FaultScript {
 	 * the entry's own fault (the ledger shows it as operation `elsewhere`); never more than the balance.
 	 */
 	spendElsewhere?: number;
+	/** For kind `slow`: how long the request waits before it is handled, ms; default 1000. */
+	delayMs?: number;
 }
 
 export interface Faults {

@@ -152,8 +152,12 @@ describe('4. Keep at Least N Credits keeps one book per account, whatever creden
 	test('two credentials for one key (one with a trailing slash) each send a 20-credit AI video at once from 130, floor 100: one is refused, balance 110', async () => {
 		const key = 'sk-vs-emulator-floor-two-credentials';
 		engine.emu.addAccount(key, 130);
-		// Each request waits a little before the service handles it: both creates are under way at once.
-		engine.emu.setFaults({ latencyMs: 200 });
+		// Both creates are slow to be handled while balance reads are not: they are under way at once.
+		engine.emu.setFaults({
+			failNext: [
+				{ method: 'POST', path: '/api/v1/ai_video', kind: 'slow', delayMs: 3000, count: 2 },
+			],
+		});
 		const credential = (baseUrl: string) => ({
 			credentials: { visionStoryApi: { apiKey: key, baseUrl, keepAtLeastCredits: 100 } },
 		});
