@@ -2,6 +2,7 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 
 import type { INode, INodeParameters } from 'n8n-workflow';
 
+import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
 import type { NodeSettings } from '../support/workflow';
 import { byId, NODE } from '../support/workflow';
@@ -177,4 +178,42 @@ describe('4. Keep at Least N Credits keeps one book per account, whatever creden
 		expect(engine.emu.balance(key)).toBe(110);
 		expect(videoCharges()).toHaveLength(1);
 	});
+});
+
+test("5. a resend with the same key that the service refuses outright (an empty 503, then a 402): the item leads with the service's message and hint, our note on the key after", async () => {
+	const avatarId = await firstPublicAvatarId(engine.emu);
+	const create = { method: 'POST', path: '/api/v1/video' } as const;
+	const message = 'Insufficient credits: this talking video costs 7 credits, balance is 3';
+	const hint = 'Top up credits at https://www.visionstory.ai/pricing';
+	engine.emu.setFaults({
+		failNext: [
+			{ ...create, kind: 'respond', respond: { status: 503 } },
+			{
+				...create,
+				kind: 'respond',
+				respond: { status: 402, body: { error: { code: 402, message, hint } } },
+			},
+		],
+	});
+	const workflow = moneyNode(
+		'talkingVideo',
+		'create',
+		{
+			avatarId: byId(avatarId),
+			scriptType: 'text',
+			text: 'Hello',
+			voiceId: byId('Alice'),
+			waitForCompletion: false,
+			options: { idempotencyKey: 'order-2002' },
+		},
+		{ onError: 'continueRegularOutput' },
+	);
+	const [item] = (await engine.run(workflow)).output(NODE);
+	expect(item.json.error).toBe(message);
+	expect(item.json.hint).toMatch(
+		/^Top up credits at https:\/\/www\.visionstory\.ai\/pricing\. Idempotency key order-2002: .*made nothing under it/,
+	);
+	expect(JSON.stringify(item.json)).not.toMatch(/may have made this talking video/);
+	expect(engine.emu.tasks()).toHaveLength(0);
+	expect(videoCharges()).toHaveLength(0);
 });

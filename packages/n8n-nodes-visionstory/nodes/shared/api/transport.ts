@@ -391,7 +391,20 @@ function mayHaveSucceeded(error: unknown): boolean {
 	return error instanceof VisionStoryError && error.category === 'response';
 }
 
-/** The final error of a call, saying whether an attempt may have reached the service (or succeeded), and the create's key. */
+/** A refusal: a 4xx that is not a timeout, a registration still under way (409) or a rate limit. */
+function isRefusal(error: VisionStoryError): boolean {
+	const status = error.status ?? 0;
+	return (
+		error.category === 'api' && status >= 400 && status < 500 && ![408, 409, 429].includes(status)
+	);
+}
+
+/**
+ * The final error of a call, saying whether an attempt may have reached the service (or succeeded),
+ * and the create's key. A keyed create the service refused outright made nothing under that key,
+ * whatever an earlier attempt met (a reset, an empty 503): the service's words stay first, and the
+ * key's note comes after them.
+ */
 function marked(
 	error: unknown,
 	attempts: { reached: boolean; succeeded: boolean },
@@ -399,6 +412,15 @@ function marked(
 ): unknown {
 	const { reached, succeeded } = attempts;
 	if (!(error instanceof VisionStoryError) || (!reached && !idempotencyKey)) return error;
+	if (idempotencyKey && isRefusal(error)) {
+		const note = reached
+			? `Idempotency key ${idempotencyKey}: an earlier attempt under it got no answer, and this refusal shows VisionStory made nothing under it, so nothing was charged for it. Run the item again with the same key (within 24 hours) once this is fixed: VisionStory makes the video then, charged once.`
+			: undefined;
+		return error.with({
+			idempotencyKey,
+			...(note ? { hint: error.hint ? `${error.hint.replace(/\.?$/, '.')} ${note}` : note } : {}),
+		});
+	}
 	return error.with({
 		...(reached ? { mayHaveReachedService: true } : {}),
 		...(succeeded ? { mayHaveSucceeded: true } : {}),
