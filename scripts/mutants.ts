@@ -29,8 +29,10 @@ export interface Edit {
 }
 
 export interface Mutant {
-	/** The defect's number in issue 25 and a letter: '1a'. */
+	/** The defect's number in its issue and a letter: '1a' (issue 25), 'i31.1a' (issue 31). */
 	id: string;
+	/** The issue whose defect it puts back. */
+	issue: 25 | 31;
 	defect: number;
 	/** What the patch does, as the defect it puts back. */
 	name: string;
@@ -51,18 +53,26 @@ const TRIGGER_PROPERTIES = 'test/engine/triggerProperty.test.ts';
 const DEFECTS = 'test/money/defects.test.ts';
 const TRIGGER_EXAMPLES = 'test/engine/trigger.test.ts';
 
-const property = (m: Omit<Mutant, 'by' | 'defect'>): Mutant => ({
-	...m,
-	defect: Number.parseInt(m.id, 10),
-	by: 'property',
-});
-const example = (m: Omit<Mutant, 'by' | 'defect'>): Mutant => ({
-	...m,
-	defect: Number.parseInt(m.id, 10),
-	by: 'example',
-});
+const ISSUE_31 = 'test/money/issue31.test.ts';
+/** Issue 31's patches are named `i31.<defect><letter>`. */
+const I31 = /^i31\./;
 
-/** One patch (or more) per defect of issue 25; each undoes what its fix does. */
+const mutant = (m: Omit<Mutant, 'issue' | 'defect'>): Mutant => ({
+	...m,
+	issue: I31.test(m.id) ? 31 : 25,
+	defect: Number.parseInt(m.id.replace(I31, ''), 10),
+});
+const property = (m: Omit<Mutant, 'by' | 'issue' | 'defect'>): Mutant =>
+	mutant({ ...m, by: 'property' });
+const example = (m: Omit<Mutant, 'by' | 'issue' | 'defect'>): Mutant =>
+	mutant({ ...m, by: 'example' });
+
+/** How a defect is named on the command line: '7' (issue 25), 'i31.2' (issue 31). */
+export function defectName(m: Mutant): string {
+	return m.issue === 31 ? `i31.${m.defect}` : String(m.defect);
+}
+
+/** One patch (or more) per defect of issue 25 and per money defect of issue 31; each undoes what its fix does. */
 export const MUTANTS: Mutant[] = [
 	property({
 		id: '1a',
@@ -163,8 +173,8 @@ export const MUTANTS: Mutant[] = [
 		file: `${API}/balance.ts`,
 		edits: [
 			{
-				find: 'const after = balance - this.reserved - (credits ?? 1);',
-				replace: 'const after = balance - (credits ?? 1);',
+				find: 'let total = this.reserved - own;',
+				replace: 'let total = 0;',
 			},
 		],
 		tests: [MONEY_PROPERTIES],
@@ -212,8 +222,8 @@ export const MUTANTS: Mutant[] = [
 		file: `${API}/taskCreate.ts`,
 		edits: [
 			{
-				find: "if (state === 'gone' || state.status === 'failed') {",
-				replace: "if (state === 'gone') {",
+				find: "\t\tif (state.status === 'failed') {",
+				replace: "\t\tif (state.status === 'failed' && false) {",
 			},
 		],
 		tests: [MONEY_PROPERTIES],
@@ -224,12 +234,9 @@ export const MUTANTS: Mutant[] = [
 		file: `${API}/taskCreate.ts`,
 		edits: [
 			{
-				find: "\t\tif (state === 'gone' || state.status === 'failed') {",
-				replace: [
-					"\t\tif (state === 'gone')",
+				find: "\t\t\tif (n < MAX_NEW_ATTEMPTS) continue;\n\t\t\tthrow deadTaskError(kind, id, 'gone', key);",
+				replace:
 					'\t\t\treturn { video_id: id, existing: true, idempotencyKey: key, newAttempts: n };',
-					"\t\tif (state.status === 'failed') {",
-				].join('\n'),
 			},
 		],
 		tests: [MONEY_PROPERTIES],
@@ -459,6 +466,62 @@ export const MUTANTS: Mutant[] = [
 		],
 		tests: [TRIGGER_PROPERTIES],
 	}),
+	property({
+		id: 'i31.1a',
+		name: 'a task the service confirmed and no read has shown yet is taken as gone: a new attempt, a second paid video',
+		file: `${API}/taskCreate.ts`,
+		edits: [{ find: '\t\t\tif (!(returned && before.seen)) return fresh;\n', replace: '' }],
+		tests: [MONEY_PROPERTIES, ISSUE_31],
+	}),
+	example({
+		id: 'i31.1b',
+		name: 'a wait counts missed reads of a task no read has shown yet: after 3 the item fails, its paid video orphaned',
+		file: `${API}/taskRun.ts`,
+		edits: [
+			{ find: 'const notYet =\n\t\t\t!entry.seen &&', replace: 'const notYet =\n\t\t\tfalse &&' },
+		],
+		tests: [ISSUE_31],
+	}),
+	property({
+		id: 'i31.2a',
+		name: "Keep at Least N Credits is skipped on a resend: a recorded key, and the transport's own retries, go unchecked",
+		file: `${API}/spendingClient.ts`,
+		edits: [
+			{
+				find: 'const floor = await this.policy.floor?.admit(',
+				replace: 'const floor = await (replay ? undefined : this.policy.floor)?.admit(',
+			},
+			{
+				find: 'send({ ...options, beforeResend: admitted.recheck })',
+				replace: 'send({ ...options })',
+			},
+		],
+		tests: [MONEY_PROPERTIES, ISSUE_31],
+	}),
+	property({
+		id: 'i31.4a',
+		name: "Keep at Least N Credits' book is keyed by the Base URL as written: a trailing slash splits one account in two",
+		file: `${API}/account.ts`,
+		edits: [
+			{
+				find: 'update(`${normalBaseUrl(baseUrl)}\\n${apiKey}`)',
+				replace: 'update(`${baseUrl}\\n${apiKey}`)',
+			},
+		],
+		tests: [MONEY_PROPERTIES, ISSUE_31],
+	}),
+	example({
+		id: 'i31.5a',
+		name: "a keyed create refused outright after an attempt without an answer is reported as possibly made: the service's words go behind ours",
+		file: `${API}/transport.ts`,
+		edits: [
+			{
+				find: 'if (idempotencyKey && isRefusal(error)) {',
+				replace: 'if (idempotencyKey && isRefusal(error) && !reached) {',
+			},
+		],
+		tests: [ISSUE_31],
+	}),
 ];
 
 /** The source with the mutant's edits made; throws when an edit's text is not found exactly once. */
@@ -626,8 +689,8 @@ function parseArgs(argv: string[]): { only: string[]; repeat: number } {
 
 function selected(only: string[]): Mutant[] {
 	if (only.length === 0) return MUTANTS;
-	const chosen = MUTANTS.filter((m) => only.includes(m.id) || only.includes(String(m.defect)));
-	const unknown = only.filter((o) => !MUTANTS.some((m) => m.id === o || String(m.defect) === o));
+	const chosen = MUTANTS.filter((m) => only.includes(m.id) || only.includes(defectName(m)));
+	const unknown = only.filter((o) => !MUTANTS.some((m) => m.id === o || defectName(m) === o));
 	if (unknown.length) throw new Error(`No mutant ${unknown.join(', ')}`);
 	return chosen;
 }

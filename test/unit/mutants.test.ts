@@ -1,5 +1,6 @@
 /**
- * `npm run mutants` (scripts/mutants.ts) puts each defect of issue 25 back with a text patch. A patch
+ * `npm run mutants` (scripts/mutants.ts) puts each defect of issue 25, and each money defect of issue
+ * 31, back with a text patch. A patch
  * whose text the code no longer holds cannot be applied: this fails as soon as the code drifts, long
  * before anyone runs the mutants again.
  */
@@ -18,10 +19,12 @@ test.each(MUTANTS.map((m) => [m.id, m] as const))(
 	},
 );
 
-test('every defect of issue 25 (1 to 14) has a mutant, each id once', () => {
-	expect([...new Set(MUTANTS.map((m) => m.defect))].sort((a, b) => a - b)).toEqual(
-		Array.from({ length: 14 }, (_, i) => i + 1),
-	);
+const defectsOf = (issue: number) =>
+	[...new Set(MUTANTS.filter((m) => m.issue === issue).map((m) => m.defect))].sort((a, b) => a - b);
+
+test('every defect of issue 25 (1 to 14) and every money defect of issue 31 (1, 2, 4, 5) has a mutant, each id once', () => {
+	expect(defectsOf(25)).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
+	expect(defectsOf(31)).toEqual([1, 2, 4, 5]);
 	expect(new Set(MUTANTS.map((m) => m.id)).size).toBe(MUTANTS.length);
 });
 
