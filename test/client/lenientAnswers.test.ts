@@ -5,7 +5,9 @@
  */
 import { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
 import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
-import { runTasks } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
+import { SpendLedger } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spend';
+import { SpendingClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spendingClient';
+import { runTasks } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/taskRun';
 import type { Transport } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/transport';
 import {
 	allowedValue,
@@ -313,7 +315,12 @@ describe('waiting on 20 AI videos', () => {
 			},
 			sleep: async () => undefined,
 		};
-		const client = new VisionStoryClient(transport as unknown as Transport);
+		// The client the nodes hand `runTasks`, with no cap and no floor: it sends as the plain client does.
+		const client = new SpendingClient(
+			new VisionStoryClient(transport as unknown as Transport),
+			new SpendLedger(),
+			{},
+		);
 		// Each item with its own key, as the nodes give them: one key would be one video for all.
 		const jobs = Array.from({ length: 20 }, (_, i) => ({
 			request: client.validate('createAiVideo', { model_id: 'wan-2.5', prompt: 'x' }),

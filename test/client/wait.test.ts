@@ -1,9 +1,10 @@
 jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
 
-import type { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
+import { SpendLedger } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spend';
+import { SpendingClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spendingClient';
 import type { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
 import type { TaskJob } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
-import { runTasks } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
+import { runTasks } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/taskRun';
 import type { Emulator } from '../emulator';
 import { startEmulator } from '../emulator';
 import { createUndiciClient } from '../support/undiciTransport';
@@ -13,17 +14,19 @@ const RENDER_MS = 120_000;
 const POLL_MS = 10_000;
 
 let emu: Emulator;
-let client: VisionStoryClient;
+// The client the nodes hand `runTasks`, with no cap and no floor: it sends as the plain client does.
+let client: SpendingClient;
 let modelId: string;
 let avatarId: string;
 
 beforeAll(async () => {
 	emu = await startEmulator({ clock: 'manual', renderMs: RENDER_MS });
 	virtualClock.target = emu;
-	client = createUndiciClient(emu.apiKey, {
+	const plain = createUndiciClient(emu.apiKey, {
 		baseUrl: emu.baseUrl,
 		retry: { baseDelayMs: 5, maxDelayMs: 40 },
 	});
+	client = new SpendingClient(plain, new SpendLedger(), {});
 	modelId = (await client.listAiVideoModels()).models[0].model_id;
 	avatarId = (await client.listAvatars({ is_public: true, limit: 1 })).avatars[0].avatar_id;
 });

@@ -221,7 +221,7 @@ test('Talking Video → Create with waiting (text script): no call back into a f
 	expect(files.filter((f) => f.endsWith('.operation.ts'))).toEqual([
 		'nodes/VisionStory/actions/talkingVideo/create.operation.ts',
 	]);
-	expect(files).toEqual(expect.arrayContaining(['nodes/shared/api/tasks.ts', CHANNEL]));
+	expect(files).toEqual(expect.arrayContaining(['nodes/shared/api/taskRun.ts', CHANNEL]));
 });
 
 test('Talking Video → Create with waiting (audio script from binary): the binary-audio path, no call back into a file already left', async () => {

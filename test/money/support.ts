@@ -11,7 +11,7 @@ import { oneNode } from '../support/workflow';
 export { SpendingClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spendingClient';
 export { SpendLedger } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spend';
 export { AccountReservations } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/balance';
-export { runTasks } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
+export { runTasks } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/taskRun';
 
 export type Resource = 'talkingVideo' | 'aiVideo' | 'image' | 'textToSpeech' | 'align' | 'voice';
 

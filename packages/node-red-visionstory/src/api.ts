@@ -7,7 +7,7 @@ import type {
 	Outcome as SharedOutcome,
 	VideoTask as SharedVideoTask,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
-import { runTasks as runSharedTasks } from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
+import { runTasks as runSharedTasks } from '../../n8n-nodes-visionstory/nodes/shared/api/taskRun';
 
 export { VisionStoryClient } from '../../n8n-nodes-visionstory/nodes/shared/api/client';
 export { SpendingClient } from '../../n8n-nodes-visionstory/nodes/shared/api/spendingClient';
@@ -66,10 +66,12 @@ export { readLimit, SpendLedger } from '../../n8n-nodes-visionstory/nodes/shared
 export type { BalanceFloor, SpendPolicy } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
 export {
 	TalkingVideoList,
-	notFoundError,
 	readTasks,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/taskReads';
+export {
+	notFoundError,
 	taskFailedError,
-} from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
+} from '../../n8n-nodes-visionstory/nodes/shared/api/taskErrors';
 export type {
 	Outcome,
 	Progress,

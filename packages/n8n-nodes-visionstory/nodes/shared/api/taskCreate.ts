@@ -1,8 +1,10 @@
-import type { CallOptions, Checked, VisionStoryClient } from './client';
+import type { Checked } from './client';
 import { VisionStoryError } from './errors';
 import { AnsweredKeys, attemptKey, withClientRequestId } from './idempotency';
-import type { TaskKind, VideoTask } from './taskErrors';
+import type { SpendingClient } from './spendingClient';
 import { asError } from './taskErrors';
+import type { CreateJob, CreateName, TaskKind, VideoTask } from './tasks';
+import type { CallOptions } from './transport';
 
 /**
  * One video create as an item sees it: the create, then one read of the task it answered with. A
@@ -13,8 +15,6 @@ import { asError } from './taskErrors';
  * never made anew. A create whose answer was lost is sent again under the same key, so it never
  * pays twice.
  */
-
-export type CreateName = 'createTalkingVideo' | 'createAiVideo';
 
 export const CREATE: Record<TaskKind, CreateName> = {
 	talkingVideo: 'createTalkingVideo',
@@ -48,16 +48,6 @@ export interface CreatedVideo {
 	newAttempts: number;
 }
 
-export interface CreateJob<N extends CreateName = CreateName> {
-	request: Checked<N>;
-	call?: CallOptions;
-	/**
-	 * Its key may have been sent before (a caller's own key, a run without an execution id such as an
-	 * MCP tool call, n8n's Retry of an execution): the answer is read back to see it is alive.
-	 */
-	keyMayRepeat?: boolean;
-}
-
 /** The job's request with the key of attempt `n`: the caller's key or the derived one, then `.a1`, `.a2`. */
 function attempt(job: CreateJob, n: number): { request: Checked<CreateName>; key: string } {
 	const keyed = withClientRequestId(
@@ -71,7 +61,7 @@ function attempt(job: CreateJob, n: number): { request: Checked<CreateName>; key
 
 /** The task right after its create: 'missing' when two reads did not show it, the read's error when it could not be read. */
 async function readBack(
-	client: VisionStoryClient,
+	client: SpendingClient,
 	kind: TaskKind,
 	id: string,
 	options: CallOptions,
@@ -167,7 +157,7 @@ export function notVisibleError(
  * its answer is a new task, and the caller's next read sees it.
  */
 export async function createVideo(
-	client: VisionStoryClient,
+	client: SpendingClient,
 	kind: TaskKind,
 	job: CreateJob,
 	options: CallOptions & { readBack?: boolean },

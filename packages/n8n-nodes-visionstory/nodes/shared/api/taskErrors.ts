@@ -1,9 +1,6 @@
-import type { AiVideoDto, TalkingVideoDto } from './contract';
+import type { AiVideoDto } from './contract';
 import { defaultHint, isAborted, VisionStoryError } from './errors';
-
-/** The two kinds of video task, and a task as either kind's status answer gives it. */
-export type TaskKind = 'talkingVideo' | 'aiVideo';
-export type VideoTask = TalkingVideoDto | AiVideoDto;
+import type { TaskKind, VideoTask } from './tasks';
 
 /** The errors a video task's item can end with, in words a user can act on. */
 

@@ -1,11 +1,11 @@
-import type { VisionStoryClient } from './client';
 import { Slots } from './concurrency';
 import type { RequestOf } from './contract';
 import { AI_VIDEO_BATCH_MAX } from './contract';
 import type { VisionStoryError } from './errors';
 import type { RequestBudget } from './requestBudget';
-import type { TaskKind, VideoTask } from './taskErrors';
+import type { SpendingClient } from './spendingClient';
 import { asError, isClientError } from './taskErrors';
+import type { TaskKind, VideoTask } from './tasks';
 
 /**
  * Reading the status of many video tasks the cheapest way the service allows: AI videos 20 ids a
@@ -70,7 +70,7 @@ export class TalkingVideoList {
 	 * `known`, fully described.
 	 */
 	async read(
-		client: VisionStoryClient,
+		client: SpendingClient,
 		wanted: Set<string>,
 		known: Set<string>,
 		options: ReadOptions,
@@ -140,7 +140,7 @@ export function isComplete(task: VideoTask): boolean {
 }
 
 async function readAiVideos(
-	client: VisionStoryClient,
+	client: SpendingClient,
 	ids: string[],
 	options: ReadOptions,
 ): Promise<Map<string, PollResult>> {
@@ -169,7 +169,7 @@ async function readAiVideos(
 }
 
 async function readTalkingVideos(
-	client: VisionStoryClient,
+	client: SpendingClient,
 	ids: string[],
 	options: ReadOptions,
 	known: Set<string>,
@@ -212,7 +212,7 @@ async function readTalkingVideos(
  * An id missing from the map was not found.
  */
 export async function readTasks(
-	client: VisionStoryClient,
+	client: SpendingClient,
 	kind: TaskKind,
 	ids: string[],
 	options: ReadOptions = {},

@@ -1,14 +1,12 @@
-import type { CallOptions, Checked, VisionStoryClient } from './client';
 import { abortedError } from './clock';
 import { Slots } from './concurrency';
 import { AI_VIDEO_BATCH_MAX, isFinished } from './contract';
 import { VisionStoryError } from './errors';
 import { RenderTimes } from './renderTimes';
-import type { RequestBudget } from './requestBudget';
 import { isPricePending } from './spend';
-import type { CreatedVideo, CreateJob, CreateName } from './taskCreate';
+import type { SpendingClient } from './spendingClient';
+import type { CreatedVideo } from './taskCreate';
 import { createVideo, notVisibleError, noteSeen } from './taskCreate';
-import type { TaskKind, VideoTask } from './taskErrors';
 import {
 	asError,
 	isRateLimit,
@@ -22,74 +20,21 @@ import {
 } from './taskErrors';
 import type { PollResult } from './taskReads';
 import { DEFAULT_CONCURRENCY, readTasks, TalkingVideoList } from './taskReads';
+import type {
+	Outcome,
+	Progress,
+	RunOptions,
+	TaskJob,
+	TaskKind,
+	VideoResult,
+	VideoTask,
+} from './tasks';
 
 /**
  * Submitting many video tasks and waiting on them together. `runTasks` is the entry; `TaskRun` holds
  * one batch's state and its steps: submit (`submitWaiting`), give up on items out of time
  * (`expire`), read the tasks due (`readRound`) and take in what a read says (`takeRead`).
  */
-
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: VisionStoryError };
-
-/** One item's video: its last read, and whether the service made it for this call. */
-export interface VideoResult {
-	/** Finished when the batch waited; otherwise as read right after the create (just the id when that read failed). */
-	task: VideoTask | { video_id: string };
-	/** Returned for a key that had already made it: no new video, no new charge. */
-	existing: boolean;
-	/** The client_request_id it belongs to. */
-	idempotencyKey?: string;
-}
-
-/** What happens to AI videos the per-key concurrency cap refuses. */
-export type AtLimit =
-	/** Kept queued and sent as soon as one of our renders frees a slot, within the item's time limit. */
-	| 'queue'
-	/** Returned at once as an error that says so; nothing is created or charged. */
-	| 'refuse';
-
-/** How a batch is doing, for a log line while it runs. */
-export interface Progress {
-	kind: TaskKind;
-	total: number;
-	submitted: number;
-	finished: number;
-	failed: number;
-	/** Submitted and not yet seen finished. */
-	rendering: number;
-	/** Not yet submitted: held for a slot, or sent again after a rate limit. */
-	queued: number;
-	/** The request budget's rate now, and the rate limits (429) met so far. */
-	perSecond?: number;
-	rateLimited?: number;
-}
-
-export interface RunOptions {
-	/** Wait until every task finishes; otherwise return once every item is submitted (or refused). */
-	waitForCompletion: boolean;
-	pollIntervalMs: number;
-	atLimit: AtLimit;
-	signal?: AbortSignal;
-	/** Talking-video submissions and single status reads in flight at once. */
-	concurrency?: number;
-	/** The credential's request budget: every status read waits for a slot in it (submissions take theirs in `submit`). */
-	budget?: RequestBudget;
-	/** Told how the batch is doing (a line naming `node`), at most every `progressEveryMs`, while it runs. */
-	log?: { to: ProgressLog; node: string };
-	progressEveryMs?: number;
-}
-
-/** One item to submit: its checked create request and call options, and how long it may take in all (queueing for a slot, and rendering when waited on). */
-export interface TaskJob extends CreateJob {
-	request: Checked<CreateName>;
-	call?: CallOptions;
-	timeoutMs: number;
-}
-
-/** What the progress lines are written to: n8n's logger in the nodes. */
-export interface ProgressLog {
-	info(message: string): void;
-}
 
 /** A line for the log while a batch runs, so a long execution shows how far it got. */
 export function progressLine(node: string, p: Progress): string {
@@ -162,7 +107,7 @@ class TaskRun {
 	private submitting = 0;
 
 	constructor(
-		private readonly client: VisionStoryClient,
+		private readonly client: SpendingClient,
 		private readonly kind: TaskKind,
 		private readonly jobs: TaskJob[],
 		private readonly options: RunOptions,
@@ -507,7 +452,7 @@ class TaskRun {
  * known is sent after the next read. Each item keeps its own time limit.
  */
 export async function runTasks(
-	client: VisionStoryClient,
+	client: SpendingClient,
 	kind: TaskKind,
 	jobs: TaskJob[],
 	options: RunOptions,

@@ -6,13 +6,9 @@ import { VisionStoryError } from '../api/errors';
 import { repeatedKeys } from '../api/idempotency';
 import { DEFAULT_REQUESTS_PER_SECOND } from '../api/requestBudget';
 import type { Outcome, RunOptions, TaskJob, TaskKind, VideoResult } from '../api/tasks';
-import {
-	notFoundError,
-	readTasks,
-	runTasks,
-	TalkingVideoList,
-	taskFailedError,
-} from '../api/tasks';
+import { notFoundError, taskFailedError } from '../api/taskErrors';
+import { readTasks, TalkingVideoList } from '../api/taskReads';
+import { runTasks } from '../api/taskRun';
 import { mediaParts } from '../n8n/binary';
 import { requestBudgetOf } from '../n8n/client';
 import type { RequestBudget } from '../api/requestBudget';
