@@ -5,6 +5,7 @@ import { Session } from 'node:inspector';
 import { join, sep } from 'node:path';
 
 import type { IExecuteFunctions } from 'n8n-workflow';
+import ts from 'typescript';
 
 import { VisionStory } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/VisionStory.node';
 import { firstPublicAvatarId } from '../support/avatars';
@@ -22,22 +23,37 @@ import { byId, NODE, oneNode } from '../support/workflow';
 
 const NODES = `${sep}nodes${sep}`;
 
+/** One package frame of a stack: its file, and the function's name as V8 gives it (`TaskRun.submit`, `createVideo`; none for a callback). */
+interface Frame {
+	file: string;
+	name?: string;
+}
+
 interface Probe {
 	/** What the node asked n8n for: `helpers.httpRequestWithAuthentication`, `getNodeParameter`… */
 	call: string;
 	/** Package files on the stack, outermost first, each run of frames in one file counted once. */
 	files: string[];
+	/** Package frames on the stack, outermost first. */
+	frames: Frame[];
 }
 
-function packageFiles(stack: string): string[] {
-	const files: string[] = [];
+function packageFrames(stack: string): Frame[] {
+	const frames: Frame[] = [];
 	// Innermost frame first in V8's stack; read outermost first.
 	for (const line of stack.split('\n').slice(1).reverse()) {
-		const match = /\(?((?:[A-Za-z]:)?[^():]+\.ts):\d+:\d+\)?\s*$/.exec(line);
-		if (!match || !match[1].includes(NODES)) continue;
-		const file = match[1].slice(match[1].indexOf(NODES) + 1);
-		if (files[files.length - 1] !== file) files.push(file);
+		const match = /^\s*at (?:async )?(?:(.+?) \()?((?:[A-Za-z]:)?[^():]+\.ts):\d+:\d+\)?\s*$/.exec(
+			line,
+		);
+		if (!match || !match[2].includes(NODES)) continue;
+		frames.push({ file: match[2].slice(match[2].indexOf(NODES) + 1), name: match[1] });
 	}
+	return frames;
+}
+
+function filesOf(frames: Frame[]): string[] {
+	const files: string[] = [];
+	for (const { file } of frames) if (files[files.length - 1] !== file) files.push(file);
 	return files;
 }
 
@@ -69,8 +85,10 @@ function wrapped<T extends object>(
 
 /** n8n's context as the node sees it, except that every call into it notes the stack. */
 function recording(context: IExecuteFunctions, probes: Probe[]): IExecuteFunctions {
-	const note = (call: string) =>
-		probes.push({ call, files: packageFiles(new Error().stack ?? '') });
+	const note = (call: string) => {
+		const frames = packageFrames(new Error().stack ?? '');
+		probes.push({ call, files: filesOf(frames), frames });
+	};
 	const view = Object.create(context) as IExecuteFunctions;
 	const define = (key: string, value: unknown) =>
 		Object.defineProperty(view, key, { value, enumerable: true });
@@ -163,6 +181,196 @@ function callsBackUp(): string[] {
 	return [...new Set(edges)].sort();
 }
 
+const PACKAGE = join(__dirname, '../../packages/n8n-nodes-visionstory');
+
+/** A function a reader reads: its file, its name and how many lines it spans. */
+interface Read {
+	file: string;
+	name: string;
+	lines: number;
+}
+
+/**
+ * Where go-to-definition lands on an interface rather than the code that runs, allowed only where
+ * the code is chosen by data or handed in by another layer: the router's dispatch to the operation
+ * picked by Resource and Operation (`Operation` in `framework/action.ts`), the HTTP channel n8n's
+ * adapter hands the api layer (`HttpChannel` in `api/http.ts`), and the request body's stream the
+ * channel opens (`api/mediaBody.ts`). The reader opens the interface, then the code that runs.
+ */
+const THROUGH_AN_INTERFACE = new Set([
+	'nodes/VisionStory/actions/router.ts → nodes/VisionStory/actions/talkingVideo/create.operation.ts Object.check',
+	'nodes/VisionStory/actions/router.ts → nodes/VisionStory/actions/talkingVideo/create.operation.ts Object.executeAll',
+	'nodes/VisionStory/actions/router.ts → nodes/VisionStory/actions/talkingVideo/create.operation.ts Object.prepare',
+	'nodes/shared/api/transport.ts → nodes/shared/n8n/client.ts N8nChannel.send',
+	'nodes/shared/n8n/client.ts → nodes/shared/api/mediaBody.ts Object.open',
+	'nodes/shared/api/mediaBody.ts → nodes/shared/n8n/binary.ts Object.open',
+]);
+
+/** A function-like node with the name V8 gives its frame's function (`Class.method`, `function`, `Object.prop`). */
+function declarationNamed(source: ts.SourceFile, v8Name: string): ts.Node | undefined {
+	const parts = v8Name.replace(/^new /, '').split('.');
+	const name = v8Name.startsWith('new ') ? 'constructor' : parts[parts.length - 1];
+	const owner = parts.length > 1 ? parts[parts.length - 2] : undefined;
+	let found: ts.Node | undefined;
+	let inOwner: ts.Node | undefined;
+	const visit = (node: ts.Node, className?: string): void => {
+		const here = ts.isClassDeclaration(node) ? node.name?.text : className;
+		const named =
+			(ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) &&
+			node.name?.getText() === name
+				? node
+				: ts.isConstructorDeclaration(node) && name === 'constructor'
+					? node
+					: (ts.isVariableDeclaration(node) || ts.isPropertyAssignment(node)) &&
+						  node.name.getText() === name &&
+						  node.initializer &&
+						  (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))
+						? node.initializer
+						: undefined;
+		if (named) {
+			found ??= named;
+			if (owner !== undefined && here === owner) inOwner ??= named;
+		}
+		ts.forEachChild(node, (child) => visit(child, here));
+	};
+	visit(source);
+	return inOwner ?? found;
+}
+
+/** The function a declaration found by go-to-definition reads as: a variable's or property's function, else itself. */
+function functionOf(declaration: ts.Declaration): ts.Node {
+	if (
+		(ts.isVariableDeclaration(declaration) || ts.isPropertyAssignment(declaration)) &&
+		declaration.initializer
+	)
+		return declaration.initializer;
+	return declaration;
+}
+
+/** The call expressions inside `within` calling something named `name`, each with the name's node. */
+function callsNamed(within: ts.Node, name: string): ts.Node[] {
+	const names: ts.Node[] = [];
+	const visit = (node: ts.Node): void => {
+		if (ts.isCallExpression(node) || ts.isNewExpression(node)) {
+			const callee = node.expression;
+			const id = ts.isPropertyAccessExpression(callee) ? callee.name : callee;
+			if (
+				ts.isIdentifier(id) &&
+				(id.text === name || (ts.isNewExpression(node) && name === 'constructor'))
+			)
+				names.push(id);
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(within);
+	return names;
+}
+
+/**
+ * The walk a reader makes following go-to-definition from the node's router to every call the node
+ * made into n8n: every package function on those stacks is read (its lines), every file holding one
+ * is opened. At each call from one function into another, go-to-definition on the call (as the
+ * TypeScript checker resolves it, aliases followed) either lands on the function that ran, or on
+ * something else (a base class's method the running subclass overrides, an interface): a wrong turn,
+ * whose landing the reader opens and reads too before looking for the code that runs.
+ */
+function readerWalk(walked: Probe[]): {
+	files: string[];
+	fileLines: number;
+	reads: Read[];
+	readLines: number;
+	wrongTurns: string[];
+} {
+	const frameFiles = [...new Set(walked.flatMap((p) => p.frames.map((f) => f.file)))];
+	const program = ts.createProgram(
+		frameFiles.map((f) => join(PACKAGE, f)),
+		{
+			strict: true,
+			target: ts.ScriptTarget.ES2021,
+			module: ts.ModuleKind.CommonJS,
+			esModuleInterop: true,
+			skipLibCheck: true,
+			noEmit: true,
+		},
+	);
+	const checker = program.getTypeChecker();
+	const relative = (fileName: string) => fileName.slice(fileName.indexOf(NODES) + 1);
+	const reads = new Map<ts.Node, Read>();
+	const read = (node: ts.Node, name: string): void => {
+		if (reads.has(node)) return;
+		const source = node.getSourceFile();
+		const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+		const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+		reads.set(node, { file: relative(source.fileName), name, lines: last - first + 1 });
+	};
+	const declared = (frame: Frame): ts.Node | undefined => {
+		if (!frame.name) return undefined;
+		const source = program.getSourceFile(join(PACKAGE, frame.file));
+		return source && declarationNamed(source, frame.name);
+	};
+	const wrongTurns = new Set<string>();
+	const edges = new Set<string>();
+	for (const probe of walked) {
+		let caller: { frame: Frame; node: ts.Node } | undefined;
+		const outer: ts.Node[] = [];
+		for (const frame of probe.frames) {
+			const node = declared(frame);
+			// A callback without a name is read as part of the function it is written in.
+			if (!node) continue;
+			read(node, frame.name!);
+			if (caller && caller.node !== node) {
+				const edge = `${caller.frame.file}:${caller.frame.name} → ${frame.file}:${frame.name}`;
+				if (!edges.has(edge)) {
+					edges.add(edge);
+					const method = frame.name!.startsWith('new ')
+						? 'constructor'
+						: frame.name!.split('.').pop()!;
+					const landingsIn = (within: ts.Node) =>
+						callsNamed(within, method)
+							.flatMap((id) => {
+								let symbol = checker.getSymbolAtLocation(id);
+								if (symbol && symbol.flags & ts.SymbolFlags.Alias)
+									symbol = checker.getAliasedSymbol(symbol);
+								return (symbol?.declarations ?? []).map(functionOf);
+							})
+							// A call through a parameter has no name to follow: the callback was written further out.
+							.filter((landing) => !ts.isParameter(landing));
+					let followable = landingsIn(caller.node);
+					for (const further of [...outer].reverse()) {
+						if (followable.length > 0) break;
+						followable = landingsIn(further);
+					}
+					if (followable.length > 0 && !followable.includes(node)) {
+						for (const landing of followable) {
+							const name =
+								ts.isClassElement(landing) || ts.isTypeElement(landing)
+									? `${(landing.parent as ts.ClassDeclaration).name?.text}.${landing.name?.getText()}`
+									: method;
+							read(landing, name);
+						}
+						wrongTurns.add(`${caller.frame.file} → ${frame.file} ${frame.name}`);
+					}
+				}
+			}
+			if (caller) outer.push(caller.node);
+			caller = { frame, node };
+		}
+	}
+	const all = [...reads.values()];
+	const files = [...new Set([...frameFiles, ...all.map((r) => r.file)])].sort();
+	const fileLines = files.reduce(
+		(n, f) => n + readFileSync(join(PACKAGE, f), 'utf8').trimEnd().split('\n').length,
+		0,
+	);
+	return {
+		files,
+		fileLines,
+		reads: all,
+		readLines: all.reduce((n, r) => n + r.lines, 0),
+		wrongTurns: [...wrongTurns].sort(),
+	};
+}
+
 /** The walk's figures, as docs/architecture.md states them. */
 function figures(name: string, entered: string[]) {
 	const http = probes.filter((p) => p.call.startsWith('helpers.httpRequest'));
@@ -171,6 +379,8 @@ function figures(name: string, entered: string[]) {
 	const deepest = probes.reduce((a, b) => (b.files.length > a.files.length ? b : a));
 	const longestHttp = http.reduce((a, b) => (b.files.length > a.files.length ? b : a));
 	const upward = callsBackUp();
+	const reader = readerWalk(probes);
+	const toHttp = readerWalk(http);
 	console.log(
 		[
 			`${name}: ${probes.length} calls into n8n, ${http.length} of them HTTP`,
@@ -179,9 +389,13 @@ function figures(name: string, entered: string[]) {
 			`files entered over the whole run: ${entered.length}: ${entered.join(', ')}`,
 			`stacks re-entering a file already on them: ${returns.length}`,
 			`calls back up into a file further out (each once): ${upward.length}: ${upward.join('; ')}`,
+			`files a reader opens following go-to-definition to every call into n8n: ${reader.files.length}, ${reader.fileLines} lines in all: ${reader.files.join(', ')}`,
+			`functions read on the way: ${reader.reads.length}, ${reader.readLines} lines`,
+			`to the HTTP calls alone: ${toHttp.files.length} files, ${toHttp.fileLines} lines in all; ${toHttp.reads.length} functions, ${toHttp.readLines} lines: ${toHttp.files.join(', ')}`,
+			`go-to-definition landing elsewhere than the code that runs: ${reader.wrongTurns.length}: ${reader.wrongTurns.join('; ')}`,
 		].join('\n'),
 	);
-	return { http, returns, deepest, longestHttp, upward };
+	return { http, returns, deepest, longestHttp, upward, reader, toHttp };
 }
 
 beforeEach(() => {
@@ -202,10 +416,13 @@ test('Talking Video → Create with waiting (text script): no call back into a f
 	expect(result.output(NODE)).toHaveLength(2);
 	expect(result.output(NODE)[0].binary?.data).toBeDefined();
 
-	const { http, returns, deepest, longestHttp } = figures(
+	const { http, returns, deepest, longestHttp, reader } = figures(
 		'Talking Video → Create (text, waiting)',
 		files,
 	);
+	// Go-to-definition from the operation inward lands on the code that runs (the SpendingClient's cap
+	// included), except through the interfaces the code is chosen or handed down by.
+	expect(reader.wrongTurns.filter((turn) => !THROUGH_AN_INTERFACE.has(turn))).toEqual([]);
 	// Both creates, status reads and both downloads went through n8n's request helpers.
 	expect(http.length).toBeGreaterThanOrEqual(4);
 	expect(returns.map((p) => `${p.call}: ${p.files.join(' → ')}`)).toEqual([]);
@@ -235,7 +452,11 @@ test('Talking Video → Create with waiting (audio script from binary): the bina
 	expect(result.error).toBeUndefined();
 	expect(result.output('Create From Recording')[0].binary?.data).toBeDefined();
 
-	const { returns, upward } = figures('Talking Video → Create (audio from binary, waiting)', files);
+	const { returns, upward, reader } = figures(
+		'Talking Video → Create (audio from binary, waiting)',
+		files,
+	);
+	expect(reader.wrongTurns.filter((turn) => !THROUGH_AN_INTERFACE.has(turn))).toEqual([]);
 	expect(returns.map((p) => `${p.call}: ${p.files.join(' → ')}`)).toEqual([]);
 	expect(upward.filter((edge) => !HANDED_DOWN.has(edge))).toEqual([]);
 	// The recording is read from n8n's binary store (n8n/binary.ts) and sent inline (api/mediaBody.ts).
