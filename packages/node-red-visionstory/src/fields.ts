@@ -79,9 +79,10 @@ export function downloadFields(ops: readonly string[]): Field[] {
 			type: 'string',
 			default: '',
 			ops,
+			override: true,
 			showIf: { field: 'downloadResult', values: [true] },
 			placeholder: '/data/videos/{id}.{ext}',
-			tip: 'Streams the file to this path instead of memory (large videos); {id}, {index}, {ext} are filled in. Or msg.filename.',
+			tip: 'Streams the file to this path instead of memory (large videos); {id}, {index}, {ext} are filled in. Empty: msg.outputFile, else a Buffer.',
 		},
 	];
 }
@@ -128,7 +129,7 @@ export function mediaFields(
 		{
 			name: `${name}BinaryProperty`,
 			label: 'Buffer in',
-			type: 'string',
+			type: 'property',
 			default: 'payload',
 			ops,
 			showIf: { field: source, values: ['binary'] },
