@@ -50,7 +50,7 @@ describe('the config node', () => {
 			credentials(emulator.apiKey),
 		);
 		const { output, msg } = await run({ payload: 1 });
-		expect(output).toBe('caught');
+		expect(output).toBe('failed');
 		expect((msg.error as { message: string }).message).toContain(
 			'would send the API key in clear text',
 		);
@@ -64,7 +64,7 @@ describe('the config node', () => {
 			credentials(key),
 		);
 		const { output, msg } = await run({ payload: 1 });
-		expect(output).toBe('caught');
+		expect(output).toBe('failed');
 		expect((msg.error as { cause: { status: number } }).cause.status).toBe(401);
 		expect(JSON.stringify(msg.error)).not.toContain(key);
 	});
@@ -109,7 +109,7 @@ describe('action nodes', () => {
 			credentials(emulator.apiKey),
 		);
 		const { output, msg } = await run({ payload: 'A boat.' });
-		expect(output).toBe('caught');
+		expect(output).toBe('failed');
 		expect((msg.error as { message: string }).message).toMatch(
 			/"Duration \(s\)" \(duration\) 7 is not offered by seedance-1\.0-pro; allowed: /,
 		);

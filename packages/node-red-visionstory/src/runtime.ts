@@ -89,13 +89,12 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 			void work.finally(() => running.delete(work));
 		});
 
+		/** The operation's host for one message; `finish` ends the elapsed-time ticker with the last word. */
 		function host(
 			msg: Msg,
 			started: number,
 			files: Map<number, FileNote>,
-		): Host & {
-			stop(): void;
-		} {
+		): Host & { finish(text: string, fill: StatusFill): void; stop(): void } {
 			let text = '';
 			let fill: StatusFill = 'blue';
 			const show = () =>
@@ -123,6 +122,10 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 				},
 				file(index, note) {
 					files.set(index, note);
+				},
+				finish(last, lastFill) {
+					clearInterval(ticker);
+					node.status({ fill: lastFill, shape: 'dot', text: last });
 				},
 				stop: () => clearInterval(ticker),
 			};
@@ -161,7 +164,7 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 				for (const key of OWN_PROPERTIES) delete msg[key];
 				const failed = deliver(send, msg, result, input, files);
 				inFlight.delete(msg._msgid ?? '');
-				hosting.status(...statusOf(result, failed, cost));
+				hosting.finish(...statusOf(result, failed, cost));
 				done();
 			} catch (error) {
 				if (isAborted(error) && closing.signal.aborted) {
@@ -171,7 +174,7 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 				inFlight.delete(msg._msgid ?? '');
 				const described = describe(error, secrets);
 				for (const key of OWN_PROPERTIES) delete msg[key];
-				hosting.status(`failed: ${shorten(described.message)}`, 'red');
+				hosting.finish(`failed: ${shorten(described.message)}`, 'red');
 				fail(send, msg, new FlowError(described));
 				done();
 			} finally {
@@ -275,7 +278,7 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 							msg.resumed = resumed;
 							delete msg.videoId;
 							sendBy(node.send.bind(node), 0, msg);
-							hosting.status(`picked up ${videoId}`, 'green');
+							hosting.finish(`picked up ${videoId}`, 'green');
 							break;
 						}
 						await sleep(pollMs, closing.signal);
@@ -285,7 +288,7 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 					if (closing.signal.aborted) return;
 					inFlight.delivered(render.msgid, videoId);
 					const described = describe(error, config!.secrets());
-					hosting.status(`failed: ${shorten(described.message)}`, 'red');
+					hosting.finish(`failed: ${shorten(described.message)}`, 'red');
 					fail(node.send.bind(node), msg, new FlowError(described));
 				} finally {
 					hosting.stop();
