@@ -13,8 +13,12 @@ import { build } from 'esbuild';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { catalogueOf, languages } from '../../packages/node-red-visionstory/src/editor/catalogue';
-import { actionNodeHelp } from '../../packages/node-red-visionstory/src/editor/help';
+import {
+	catalogueOf,
+	languages,
+	plainCatalogueOf,
+} from '../../packages/node-red-visionstory/src/editor/catalogue';
+import { actionNodeHelp, plainNodeHelp } from '../../packages/node-red-visionstory/src/editor/help';
 import {
 	actionNodeHtml,
 	configNodeHtml,
@@ -76,6 +80,15 @@ export async function buildNodeRedPackage(): Promise<void> {
 				`${JSON.stringify({ [spec.type]: catalogue }, null, '\t')}\n`,
 			);
 			writeFileSync(join(dir, `${set}.html`), helpHtml(spec.type, actionNodeHelp(spec, catalogue)));
+		}
+		for (const type of ['visionstory-config', 'visionstory-watch']) {
+			const set = fileOf(type);
+			const catalogue = plainCatalogueOf(type, set, language);
+			writeFileSync(
+				join(dir, `${set}.json`),
+				`${JSON.stringify({ [type]: catalogue }, null, '\t')}\n`,
+			);
+			writeFileSync(join(dir, `${set}.html`), helpHtml(type, plainNodeHelp(catalogue)));
 		}
 	}
 	cpSync(join(NODE_RED_PACKAGE_DIR, 'icons'), join(dist, 'icons'), { recursive: true });

@@ -98,7 +98,10 @@ for (const line of Object.values(NODE_RED_LINES)) {
 				);
 				const help = await until(
 					`the help of ${type}`,
-					() => page.locator('.red-ui-help').first().innerText(),
+					async () =>
+						(await page.locator('.red-ui-help').filter({ visible: true }).allInnerTexts()).join(
+							'\n',
+						),
 					(text) => text.includes('Outputs'),
 				);
 				for (const heading of ['Inputs', 'Outputs', 'Details', 'References'])
@@ -123,6 +126,7 @@ for (const line of Object.values(NODE_RED_LINES)) {
 							type: 'visionstory-talking-video',
 							name: 'bad poll',
 							operation: 'create',
+							waitForCompletion: true,
 							pollIntervalSeconds: 2,
 							x: 300,
 							y: 200,

@@ -112,3 +112,33 @@ export function commonTexts(language = BASE_LANGUAGE): CommonTexts {
 		common = merge(common, readJson(join(LOCALES_DIR, lang, 'common.json')));
 	return common as unknown as CommonTexts;
 }
+
+/** The texts of a node without a spec (the watch and config nodes): written whole in its catalogue. */
+export interface PlainCatalogue {
+	summary: string;
+	/** Message properties in, when it takes messages. */
+	inputs?: Array<PropertyText & { name: string }>;
+	/** Message properties out, when it sends messages. */
+	outputs?: Array<PropertyText & { name: string }>;
+	/** The config node's settings. */
+	settings?: Array<{ name: string; text: string }>;
+	details: string[];
+	references: Array<{ href: string; text: string }>;
+	common: CommonTexts;
+}
+
+export function plainCatalogueOf(
+	type: string,
+	set: string,
+	language = BASE_LANGUAGE,
+): PlainCatalogue {
+	let texts: Json = {};
+	for (const lang of language === BASE_LANGUAGE ? [BASE_LANGUAGE] : [BASE_LANGUAGE, language])
+		texts = merge(texts, (readJson(join(LOCALES_DIR, lang, `${set}.json`))[type] as Json) ?? {});
+	return {
+		details: [],
+		references: [],
+		...texts,
+		common: commonTexts(language),
+	} as unknown as PlainCatalogue;
+}

@@ -6,7 +6,7 @@
 import type { Field } from '../field';
 import type { NodeSpec } from '../spec';
 import { portsOf } from '../spec';
-import type { Catalogue, PropertyText } from './catalogue';
+import type { Catalogue, PlainCatalogue, PropertyText } from './catalogue';
 import { escape, fillsFrom } from './html';
 
 /** A field's type as a message property. */
@@ -131,4 +131,31 @@ ${settings}
 <h3>${c.headings.references}</h3>
 <ul>${references}</ul>
 `;
+}
+
+/** The help of a node written whole in its catalogue (watch, config), in the same sections. */
+export function plainNodeHelp(catalogue: PlainCatalogue): string {
+	const c = catalogue.common;
+	const list = (props: Array<PropertyText & { name: string }>) =>
+		`<dl class="message-properties">\n${props.map((p) => property(p.name, p, false)).join('\n')}\n</dl>`;
+	const references = [...catalogue.references, ...c.references]
+		.map((r) => `<li><a href="${escape(r.href)}">${escape(r.text)}</a></li>`)
+		.join('');
+	return [
+		`<p>${catalogue.summary}</p>`,
+		...(catalogue.inputs ? [`<h3>${c.headings.inputs}</h3>`, list(catalogue.inputs)] : []),
+		...(catalogue.outputs ? [`<h3>${c.headings.outputs}</h3>`, list(catalogue.outputs)] : []),
+		...(catalogue.settings
+			? [
+					`<h3>${c.headings.settings}</h3>`,
+					`<dl class="message-properties">\n${catalogue.settings.map((s) => `<dt>${s.name}</dt><dd>${s.text}</dd>`).join('\n')}\n</dl>`,
+				]
+			: []),
+		...(catalogue.details.length
+			? [`<h3>${c.headings.details}</h3>`, ...catalogue.details.map((d) => `<p>${d}</p>`)]
+			: []),
+		`<h3>${c.headings.references}</h3>`,
+		`<ul>${references}</ul>`,
+		'',
+	].join('\n');
 }

@@ -218,16 +218,6 @@ RED.nodes.registerType('visionstory-config', {
 </div>
 </script>
 
-<script type="text/html" data-help-name="visionstory-config">
-<p>A VisionStory account: the API key (kept encrypted in Node-RED's credentials file, never exported with a flow), the Base URL, and limits.</p>
-<dl class="message-properties">
-<dt>API key</dt><dd>Starts with <code>sk-vs-</code>. It is sent only to the Base URL's origin, never to the hosts that serve result files.</dd>
-<dt>Base URL</dt><dd><code>https://openapi.visionstory.ai</code>. <code>http://</code> is refused except on this machine (localhost), so the key never travels in clear text.</dd>
-<dt>Max credits / message</dt><dd>The spend cap of one message, summed over every VisionStory node it passes (its <code>_msgid</code>). Prices known in advance (AI video, images, speech) are checked before sending; others are charged one at a time and refused once the cap is reached. Empty: no cap.</dd>
-<dt>Keep at Least N Credits</dt><dd>A floor under the account's balance that holds across messages, nodes, flows and loops, where the cap above counts one message. Before every charged call the balance is read (<code>GET /api/v1/billing/credits</code>, free) and the call is refused, with nothing sent, when its price (1 credit when known only afterwards, as for talking videos) would take the balance below this. Calls under way in this Node-RED, from every config node with the same key, are counted as spent; calls of unknown price go one at a time. Other programs using the key are seen only through the balance. Empty or 0: no limit.</dd>
-<dt>Requests / s</dt><dd>The most requests a second for this key, shared by every node using it (default 5, at most 20); a rate-limit answer slows it down further.</dd>
-</dl>
-</script>
 `;
 }
 
@@ -281,17 +271,5 @@ RED.nodes.registerType('visionstory-watch', {
 </div>
 </script>
 
-<script type="text/html" data-help-name="visionstory-watch">
-<p>Starts a flow once for every video task that finishes or fails after the node was deployed.</p>
-<h3>Outputs</h3>
-<dl class="message-properties">
-<dt>payload <span class="property-type">object</span></dt><dd>The task as the API shows it: <code>video_id</code>, <code>status</code>, <code>video_url</code>, <code>cost_credit</code>…</dd>
-<dt>topic <span class="property-type">string</span></dt><dd><code>talkingVideo</code> or <code>aiVideo</code>.</dd>
-<dt>status <span class="property-type">string</span></dt><dd><code>created</code> or <code>failed</code>.</dd>
-</dl>
-<h3>Details</h3>
-<p>The first poll only notes where the list stands and which tasks are still rendering; nothing is sent for tasks that finished before. Each later poll sends every task that reached a chosen status since, exactly once.</p>
-<p>What the node has seen is kept in its context. <b>With a persistent context store</b> (<code>contextStorage</code> with <code>localfilesystem</code> in settings.js) it survives a restart: tasks that finished while Node-RED was down are sent after it starts, and none twice. <b>Without one</b> (Node-RED's default keeps context in memory) a restart forgets it, and the node says so in its status (“not kept across restarts”) and in the log. Node-RED writes the file store every 30 s by default and when it stops: after a crash, tasks of the last seconds may be sent again.</p>
-</script>
 `;
 }
