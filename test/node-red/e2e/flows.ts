@@ -181,6 +181,22 @@ export function testTab(ids: { avatarId: string; voiceId: string }): FlowNode[] 
 			wires: [['t-slow-done'], ['t-slow-failed']],
 		},
 		record('t-slow-done', 'slowDone'),
+		// Pressed right after a deploy: its 404 was the demo's first-run failure (issue 33, 10).
+		{
+			id: 't-ping-inject',
+			type: 'inject',
+			z: T,
+			name: '',
+			props: [{ p: 'payload' }],
+			payload: 'ping',
+			payloadType: 'str',
+			repeat: '',
+			once: false,
+			x: 0,
+			y: 0,
+			wires: [['t-ping']],
+		},
+		record('t-ping', 'pinged'),
 		record('t-slow-failed', 'slowFailed'),
 		{
 			id: 't-status',

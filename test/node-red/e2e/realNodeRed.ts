@@ -294,6 +294,8 @@ export function describeLine(line: NodeRedLine): void {
 				);
 				expect(task.finishedAt).toBeNull();
 				await red.deploy(deployed);
+				// The deploy returns once the flows run: an inject pressed at once finds its node.
+				await red.inject('t-ping-inject');
 				const log = red.logText();
 				expect(log).toContain(`Closed while talking video ${task.video_id} renders (paid;`);
 				expect(log).toContain(`msg.videoId = "${task.video_id}"`);
