@@ -163,9 +163,11 @@ for (const line of Object.values(NODE_RED_LINES)) {
 				(c) => !(c ?? '').includes('input-error'),
 			);
 			// The result property is a TypedInput of type msg, as core nodes have it.
-			expect(
-				await page.locator('#node-input-outputProperty').evaluate((e) => e.style.display),
-			).toBe('none');
+			const typed = page
+				.locator('.form-row', { has: page.locator('#node-input-outputProperty') })
+				.locator('.red-ui-typedInput-container');
+			expect(await typed.count()).toBe(1);
+			expect(await typed.innerText()).toContain('msg.');
 			await page.locator('#node-dialog-cancel').click();
 		});
 	});

@@ -378,5 +378,39 @@ export function describeLine(line: NodeRedLine): void {
 				topic: 'talkingVideo',
 			});
 		});
+
+		it('a restart while a video renders: with a file context store the node picks it up after the start', async () => {
+			emulator.setConfig({ renderMs: 15_000 });
+			try {
+				const known = new Set(emulator.tasks().map((t) => t.video_id));
+				const before = (await recorded('slowDone')).length;
+				await red.inject('t-slow-inject');
+				const [task] = await until(
+					'the slow video to be submitted',
+					async () => emulator.tasks().filter((t) => !known.has(t.video_id)),
+					(t) => t.length > 0,
+				);
+				await red.stop();
+				await red.start();
+				const done = await until(
+					'the video to be picked up after the restart',
+					() => recorded('slowDone'),
+					(d) => d.length > before,
+					60_000,
+				);
+				expect(done.at(-1)).toMatchObject({
+					payload: { video_id: task.video_id, status: 'created' },
+					resumed: { index: 0 },
+				});
+				expect(
+					emulator
+						.ledger()
+						.filter((e) => e.refId === task.video_id)
+						.map((e) => e.kind),
+				).toEqual(['charge']);
+			} finally {
+				emulator.setConfig({ renderMs: 1000 });
+			}
+		});
 	});
 }
