@@ -97,13 +97,15 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 		): Host & { finish(text: string, fill: StatusFill): void; stop(): void } {
 			let text = '';
 			let fill: StatusFill = 'blue';
-			const show = () =>
+			const show = () => {
+				if (!text) return;
+				const ms = Date.now() - started;
 				node.status({
 					fill,
 					shape: 'dot',
-					text:
-						Date.now() - started >= TICK_MS ? `${text} · ${elapsed(Date.now() - started)}` : text,
+					text: ms >= TICK_MS ? `${text} · ${elapsed(ms)}` : text,
 				});
+			};
 			const ticker = setInterval(show, TICK_MS);
 			const warned = new Set<string>();
 			return {
@@ -249,6 +251,7 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 			if (!operation || configProblem(config)) return;
 			const { client, budget } = config!.clientFor(render.msgid);
 			const pollMs = Math.max(5, Number(props.pollIntervalSeconds) || 10) * 1000;
+			const timeoutMs = Math.max(1, Number(props.timeoutMinutes) || 30) * 60_000;
 			for (const [index, videoId] of render.videoIds.entries()) {
 				const msg: Msg = {
 					videoId,
@@ -281,15 +284,22 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 							hosting.finish(`picked up ${videoId}`, 'green');
 							break;
 						}
+						if (Date.now() - render.submittedAt > timeoutMs)
+							throw new FlowError({
+								message: `${videoId} is still rendering after the node's timeout (${elapsed(Date.now() - render.submittedAt)} since it was submitted)`,
+								hint: `Fetch it later with Get or Check Status, msg.videoId = "${videoId}"`,
+								videoIds: [videoId],
+							});
 						await sleep(pollMs, closing.signal);
 					}
 					inFlight.delivered(render.msgid, videoId);
 				} catch (error) {
 					if (closing.signal.aborted) return;
 					inFlight.delivered(render.msgid, videoId);
-					const described = describe(error, config!.secrets());
-					hosting.finish(`failed: ${shorten(described.message)}`, 'red');
-					fail(node.send.bind(node), msg, new FlowError(described));
+					const failure =
+						error instanceof FlowError ? error : new FlowError(describe(error, config!.secrets()));
+					hosting.finish(`failed: ${shorten(failure.cause.message)}`, 'red');
+					fail(node.send.bind(node), msg, failure);
 				} finally {
 					hosting.stop();
 				}
