@@ -236,6 +236,7 @@ RED.nodes.registerType('visionstory-watch', {
 	},
 	inputs: 0,
 	outputs: 1,
+	outputLabels: ['finished or failed task'],
 	icon: 'visionstory-watch.svg',
 	paletteLabel: 'watch',
 	label: function () { return this.name || 'watch videos'; }
