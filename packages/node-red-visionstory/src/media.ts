@@ -126,8 +126,9 @@ export function mediaRef(input: MediaInput) {
 }
 
 /**
- * A result file: streamed to a file when Output File is set (msg.filename wins; `{id}`, `{index}` and
- * `{ext}` are filled in), else read into a Buffer. Returns the path or the Buffer.
+ * A result file: streamed to a file when Output File is set (`{id}`, `{index}` and `{ext}` are filled
+ * in), else read into a Buffer. Returns the path or the Buffer, and tells the node its msg.filename and
+ * msg.mimetype (an incoming msg.filename names the file that came in, so it is not taken as the path).
  */
 export async function deliver(
 	context: Context,
@@ -135,21 +136,21 @@ export async function deliver(
 	id: string,
 	index: number,
 ): Promise<Buffer | string> {
-	const template =
-		typeof context.msg.filename === 'string' && context.msg.filename.trim()
-			? context.msg.filename.trim()
-			: context.text('outputFile');
+	const template = context.text('outputFile');
+	const ext = extensionFor(download.mimeType) ?? download.fileName?.split('.').pop() ?? 'bin';
+	const mimetype = download.mimeType ?? 'application/octet-stream';
 	if (template) {
-		const ext = extensionFor(download.mimeType) ?? download.fileName?.split('.').pop() ?? 'bin';
 		const path = template
 			.replace(/\{id\}/g, id)
 			.replace(/\{index\}/g, String(index))
 			.replace(/\{ext\}/g, ext);
 		await mkdir(dirname(path), { recursive: true });
 		await pipeline(download.stream, createWriteStream(path), { signal: context.signal });
+		context.host.file(index, { filename: path, mimetype });
 		return path;
 	}
 	const chunks: Buffer[] = [];
 	for await (const chunk of download.stream) chunks.push(Buffer.from(chunk as Uint8Array));
+	context.host.file(index, { filename: download.fileName ?? `${id}.${ext}`, mimetype });
 	return Buffer.concat(chunks);
 }
