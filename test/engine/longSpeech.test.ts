@@ -2,7 +2,11 @@
  * Text to Speech beyond one call's 3,000 characters, and captions from word timings, through the
  * nodes in n8n's engine against the emulator.
  */
-import { parseMp3 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/textToSpeech/mp3';
+import {
+	checkedSpeech,
+	speechEstimate,
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/longSpeech';
+import { parseMp3 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/mp3';
 import { speechAudio } from '../emulator/speechAudio';
 import { useEngine } from '../support/engine';
 import { byId, NODE, ON_ERROR, oneNode } from '../support/workflow';
@@ -96,7 +100,129 @@ test('a part that fails is not sent again, and the error names the parts that we
 	);
 	expect(named?.[1].split(', ').length).toBe(charged);
 	expect(Number(named?.[2])).toBe(ttsCharges().reduce((sum, e) => sum + e.credits, 0));
-	expect(item.binary).toBeUndefined();
+	// Issue 31, defect 3: the charged parts' audio is kept (it was thrown away before).
+	expect(item.json.partial).toBe(true);
+	expect(item.binary?.data).toMatchObject({ mimeType: 'audio/mpeg' });
+});
+
+describe('issue 31, defect 3: the floor for the whole text, and charged audio never thrown away', () => {
+	const key = 'sk-vs-emulator-speech-floor-00000000';
+	const credentials = (keepAtLeastCredits?: number) => ({
+		visionStoryApi: { apiKey: key, baseUrl: engine.emu.baseUrl, keepAtLeastCredits },
+	});
+	/** `count` paragraphs of 2,879 characters: each one part of 6 credits (4 make 11,522 characters). */
+	const paragraphs = (count: number) => {
+		const words = englishScript(count * 3_000, 3).replace(/\s+/g, ' ');
+		return Array.from(
+			{ length: count },
+			(_, i) => `${words.slice(i * 2_900, i * 2_900 + 2_878).replace(/^\s|\s$/g, 'x')}.`,
+		).join('\n\n');
+	};
+	const text = paragraphs(4);
+
+	test('balance 115, floor 100, 11,522 characters in 4 parts (24 credits): refused before any part, nothing charged', async () => {
+		const request = checkedSpeech({ text, voice_id: 'Alice' });
+		expect(text).toHaveLength(11_522);
+		expect(request.parts).toHaveLength(4);
+		expect(speechEstimate(request)).toBe(24);
+		engine.emu.addAccount(key, 115);
+		const result = await engine.run(
+			oneNode('textToSpeech', synthesize(), ON_ERROR.continueRegularOutput),
+			[{ text, locale: 'en-US' }],
+			{ credentials: credentials(100) },
+		);
+		const [item] = result.output(NODE);
+		expect(item.json.error).toMatch(
+			/Keep at Least 100 Credits would be passed: the account has 115 credits, and this call costs about 24 credits\. Nothing was sent or charged/,
+		);
+		expect(spokenParts()).toEqual([]);
+		expect(ttsCharges()).toEqual([]);
+		expect(engine.emu.balance(key)).toBe(115);
+		expect(item.binary).toBeUndefined();
+	});
+
+	test('the same text from a balance of 124 (24 above the floor) is spoken whole', async () => {
+		engine.emu.addAccount(key, 124);
+		const result = await engine.run(
+			oneNode('textToSpeech', synthesize()),
+			[{ text, locale: 'en-US' }],
+			{
+				credentials: credentials(100),
+			},
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.output(NODE)[0].json).toMatchObject({ parts: 4, cost_credit: 24 });
+		expect(engine.emu.balance(key)).toBe(100);
+	});
+
+	/**
+	 * Three parts, the third made to fail (the emulator fails a text holding [fail]): with three parts
+	 * sent at once, no fourth can start and be charged before the third fails.
+	 */
+	function failingThirdPart(): string {
+		const three = paragraphs(3);
+		return `${three.slice(0, -20)} [fail]${three.slice(-20)}`;
+	}
+
+	test.each([
+		[
+			'On Error = continue: the partial result is the item, beside the error',
+			ON_ERROR.continueRegularOutput,
+		],
+		[
+			'On Error = stop: the item still comes out with the audio and the error, the workflow goes on',
+			ON_ERROR.stop,
+		],
+	])('a part failing after two charged parts: %s', async (_, onError) => {
+		engine.emu.addAccount(key, 1_000);
+		const result = await engine.run(
+			oneNode('textToSpeech', synthesize(), onError),
+			[{ text: failingThirdPart(), locale: 'en-US' }],
+			{ credentials: credentials(100) },
+		);
+		expect(result.error).toBeUndefined();
+		const [item] = result.output(NODE);
+		const parts = spokenParts();
+		expect(parts).toHaveLength(3);
+		expect(parts[2]).toContain('[fail]');
+		expect(ttsCharges()).toHaveLength(2);
+		const spoken = parts[0].length + parts[1].length;
+		expect(item.json).toMatchObject({
+			partial: true,
+			charged: true,
+			charactersSpoken: spoken,
+			cost_credit: 12,
+			parts_spoken: [1, 2],
+			parts: 3,
+		});
+		expect(item.json.error).toMatch(
+			new RegExp(
+				`^Part 3 of 3 of the text failed and was not sent again: .*The audio of the ${spoken.toLocaleString('en-US')} characters spoken before it is kept`,
+			),
+		);
+		expect(item.json.hint).toMatch(
+			/Parts 1, 2 were produced and charged \(12 credits\): their audio is in the result/,
+		);
+		const mp3 = parseMp3(await result.binary(NODE));
+		const seconds =
+			speechAudio(parts[0].length).durationSec + speechAudio(parts[1].length).durationSec;
+		expect(Math.abs(mp3.durationSec - seconds)).toBeLessThanOrEqual(
+			mp3.samplesPerFrame / mp3.sampleRate,
+		);
+		expect(engine.emu.balance(key)).toBe(1_000 - 12);
+	});
+
+	test('On Error = continue (error output): the partial audio goes down the error output with the error', async () => {
+		engine.emu.addAccount(key, 1_000);
+		const result = await engine.run(
+			oneNode('textToSpeech', synthesize(), ON_ERROR.continueErrorOutput),
+			[{ text: failingThirdPart(), locale: 'en-US' }],
+			{ credentials: credentials() },
+		);
+		const [item] = result.output(NODE, 1);
+		expect(item.json.error).toMatchObject({ partial: true, charged: true, cost_credit: 12 });
+		expect(item.binary?.data).toMatchObject({ mimeType: 'audio/mpeg' });
+	});
 });
 
 test('a text over the cap, or with a word longer than one call, is refused before anything is sent', async () => {

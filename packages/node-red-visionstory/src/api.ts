@@ -54,6 +54,23 @@ export {
 	acceptedMimeType,
 	extensionFor,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/mediaTypes';
+export { outputPath } from '../../n8n-nodes-visionstory/nodes/shared/api/outputFiles';
+export {
+	PartialSpeechError,
+	checkedSpeech,
+	speak,
+	speechEstimate,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/speech/longSpeech';
+export type { SpokenText } from '../../n8n-nodes-visionstory/nodes/shared/api/speech/longSpeech';
+export {
+	CAPTION_FORMATS,
+	captionFiles,
+	captionFormat,
+	captionLimitsIssue,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/captions/captionFiles';
+export type { CaptionFormat } from '../../n8n-nodes-visionstory/nodes/shared/api/captions/captionFiles';
+export { CAPTION_DEFAULTS } from '../../n8n-nodes-visionstory/nodes/shared/api/captions/captions';
+export type { WordTiming } from '../../n8n-nodes-visionstory/nodes/shared/api/captions/captions';
 export { budgetFor } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
 export type { RequestBudget } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
 export { AccountReservations } from '../../n8n-nodes-visionstory/nodes/shared/api/balance';

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
 import type { Download } from './api';
-import { acceptedMimeType, extensionFor } from './api';
+import { acceptedMimeType, extensionFor, outputPath } from './api';
 import type { Context } from './context';
 
 /** A media input as the operation maps it onto its endpoint's fields. */
@@ -127,13 +127,15 @@ export function mediaRef(input: MediaInput) {
 
 /**
  * A result file: streamed to a file when Output File is set (msg.filename wins; `{id}`, `{index}` and
- * `{ext}` are filled in), else read into a Buffer. Returns the path or the Buffer.
+ * `{ext}` are filled in, and results of a batch under a path naming neither id nor index are numbered:
+ * `outputPath` in the core), else read into a Buffer. Returns the path or the Buffer.
  */
 export async function deliver(
 	context: Context,
 	download: Download,
 	id: string,
 	index: number,
+	count = 1,
 ): Promise<Buffer | string> {
 	const template =
 		typeof context.msg.filename === 'string' && context.msg.filename.trim()
@@ -141,10 +143,7 @@ export async function deliver(
 			: context.text('outputFile');
 	if (template) {
 		const ext = extensionFor(download.mimeType) ?? download.fileName?.split('.').pop() ?? 'bin';
-		const path = template
-			.replace(/\{id\}/g, id)
-			.replace(/\{index\}/g, String(index))
-			.replace(/\{ext\}/g, ext);
+		const path = outputPath(template, { id, index, ext, count });
 		await mkdir(dirname(path), { recursive: true });
 		await pipeline(download.stream, createWriteStream(path), { signal: context.signal });
 		return path;

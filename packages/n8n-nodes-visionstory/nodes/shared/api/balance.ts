@@ -28,6 +28,47 @@ export class AccountReservations {
 		return {
 			admit: async (endpoint, credits, readBalance) =>
 				await this.admit(keepAtLeast, source, endpoint, credits, readBalance),
+			admitAll: async (endpoint, credits, readBalance) =>
+				await this.admitAll(keepAtLeast, source, endpoint, credits, readBalance),
+		};
+	}
+
+	/**
+	 * Several calls of known price admitted as one (a long text's parts): refused unless their total
+	 * fits above the floor, checked once before the first is sent; each then holds its own price until
+	 * it is answered, so the book shrinks as the balance shows each charge.
+	 */
+	private async admitAll(
+		keepAtLeast: number,
+		source: string,
+		endpoint: string,
+		credits: number[],
+		readBalance: () => Promise<number | undefined>,
+	): Promise<Array<() => void>> {
+		const next = await this.turn();
+		try {
+			const balance = await readBalance();
+			if (balance === undefined) throw unreadableBalance(endpoint, keepAtLeast, source);
+			const total = credits.reduce((sum, c) => sum + c, 0);
+			if (balance - this.reserved - total < keepAtLeast)
+				throw floorError(endpoint, keepAtLeast, source, balance, this.reserved, total);
+			return credits.map((c) => this.hold(c));
+		} finally {
+			next();
+		}
+	}
+
+	/** Holds a known price against the balance until the returned release. */
+	private hold(credits: number): () => void {
+		this.reserved += credits;
+		this.underWay++;
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			this.reserved -= credits;
+			this.underWay--;
+			this.wake();
 		};
 	}
 
@@ -87,7 +128,11 @@ function floorError(
 ): VisionStoryError {
 	const underWay = reserved > 0 ? `, ${reserved} of it held by calls under way` : '';
 	const cost =
-		credits === undefined ? 'a price known only after the call' : `about ${credits} credits`;
+		credits === undefined
+			? 'a price known only after the call'
+			: credits === 0
+				? 'a price already held among them'
+				: `about ${credits} credits`;
 	return new VisionStoryError({
 		category: 'validation',
 		operation: endpoint,

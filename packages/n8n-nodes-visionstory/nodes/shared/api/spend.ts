@@ -203,6 +203,12 @@ export interface BalanceFloor {
 		credits: number | undefined,
 		readBalance: () => Promise<number | undefined>,
 	): Promise<() => void>;
+	/** Refuses several calls of known price whose total does not fit, or holds each one's price until its release. */
+	admitAll(
+		endpoint: string,
+		credits: number[],
+		readBalance: () => Promise<number | undefined>,
+	): Promise<Array<() => void>>;
 }
 
 export function spendCapError(

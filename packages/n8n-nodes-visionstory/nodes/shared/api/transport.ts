@@ -49,6 +49,12 @@ export interface CallOptions {
 	budget?: RequestBudget;
 	/** The audio's length where the caller measured it (a file in the workflow): prices an alignment before it is sent. */
 	audioSec?: number;
+	/**
+	 * This call's price is already held against the balance floor (one part of a long text, admitted
+	 * with the others by `SpendingClient.admitAll`): the floor is checked without adding it again, and
+	 * this release gives the hold back once the call is answered.
+	 */
+	floorHold?: () => void;
 }
 
 export interface AudioResult {
