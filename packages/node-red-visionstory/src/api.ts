@@ -54,6 +54,11 @@ export {
 	acceptedMimeType,
 	extensionFor,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/mediaTypes';
+export { fileFields, toMediaRef } from '../../n8n-nodes-visionstory/nodes/shared/api/mediaRefs';
+export type {
+	FileSource,
+	MediaSource,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/mediaRefs';
 export { outputPath } from '../../n8n-nodes-visionstory/nodes/shared/api/outputFiles';
 export {
 	PartialSpeechError,
@@ -75,6 +80,7 @@ export { budgetFor } from '../../n8n-nodes-visionstory/nodes/shared/api/requestB
 export type { RequestBudget } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
 export { AccountReservations } from '../../n8n-nodes-visionstory/nodes/shared/api/balance';
 export { SpendLedger } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
+export { LedgerBook } from '../../n8n-nodes-visionstory/nodes/shared/api/ledgerBook';
 export type { BalanceFloor, SpendPolicy } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
 export {
 	TalkingVideoList,

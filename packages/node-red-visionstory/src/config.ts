@@ -5,6 +5,7 @@
  */
 import type { FieldIssue, RequestBudget } from './api';
 import {
+	LedgerBook,
 	SpendLedger,
 	SpendingClient,
 	Transport,
@@ -50,17 +51,7 @@ export interface ConfigNode extends Node {
 }
 
 /** One ledger per message id and config node: a message's whole journey through the flow shares one cap. */
-const ledgers = new Map<string, SpendLedger>();
-const MAX_LEDGERS = 10_000;
-
-function ledgerFor(key: string): SpendLedger {
-	let ledger = ledgers.get(key);
-	if (ledger) ledgers.delete(key);
-	else ledger = new SpendLedger();
-	ledgers.set(key, ledger);
-	if (ledgers.size > MAX_LEDGERS) ledgers.delete(ledgers.keys().next().value as string);
-	return ledger;
-}
+const ledgers = new LedgerBook(10_000);
 
 /** Waiting uses a plain timer (Node-RED nodes may); the transport ends it early on close. */
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -169,7 +160,7 @@ export function registerConfig(RED: RED): void {
 				sleep,
 				secrets: [apiKey],
 			});
-			const ledger = msgId ? ledgerFor(`${this.id}:${msgId}`) : new SpendLedger();
+			const ledger = msgId ? ledgers.ledger(`${this.id}:${msgId}`) : new SpendLedger();
 			return {
 				client: new SpendingClient(new VisionStoryClient(transport), ledger, {
 					cap: this.cap,

@@ -5,15 +5,16 @@ import {
 	captionFiles,
 	captionFormat,
 	captionLimitsIssue,
+	toMediaRef,
 } from '../api';
 import type { Context } from '../context';
 import type { Field } from '../field';
 import { mediaFields } from '../fields';
-import { MEDIA_SOURCES, mediaInput, mediaRef } from '../media';
+import { MEDIA_SOURCES, mediaInput } from '../media';
 import type { NodeSpec } from '../spec';
 
 const BOTH = ['align', 'transcribe'];
-const audioOf = (c: Context) => mediaRef(mediaInput(c, 'audio', MEDIA_MIME_TYPES.audio));
+const audioOf = (c: Context) => toMediaRef(mediaInput(c, 'audio', MEDIA_MIME_TYPES.audio));
 
 /** The caption limits as the core names them, read from the node (msg may set each). */
 function limitsOf(c: Context): Record<string, unknown> {
