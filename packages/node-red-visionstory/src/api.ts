@@ -59,6 +59,7 @@ export type {
 	FileSource,
 	MediaSource,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/mediaRefs';
+export { pickerAnswer, pickerPages } from '../../n8n-nodes-visionstory/nodes/shared/api/pickers';
 export { outputPath } from '../../n8n-nodes-visionstory/nodes/shared/api/outputFiles';
 export {
 	PartialSpeechError,

@@ -6,6 +6,8 @@
 import type { FieldIssue, RequestBudget } from './api';
 import {
 	LedgerBook,
+	pickerAnswer,
+	pickerPages,
 	SpendLedger,
 	SpendingClient,
 	Transport,
@@ -49,6 +51,9 @@ export interface ConfigNode extends Node {
 	clientFor(msgId: string | undefined): { client: SpendingClient; budget: RequestBudget };
 	secrets(): string[];
 }
+
+/** Enough entries for a dropdown without paging, read in a few pages of the service's. */
+const PICKER_ROWS = { rows: 500, pages: 5 };
 
 /** One ledger per message id and config node: a message's whole journey through the flow shares one cap. */
 const ledgers = new LedgerBook(10_000);
@@ -95,44 +100,17 @@ export function configProblem(config: ConfigNode | undefined): VisionStoryError 
 	return undefined;
 }
 
+/** A picker's entries from the core's lists (named as n8n's pickers name them), as the editor's options. */
 async function pickerOptions(
 	client: VisionStoryClient,
 	list: PickerList,
 ): Promise<Array<{ value: string; label: string }>> {
-	switch (list) {
-		case 'avatars': {
-			const [mine, pub] = await Promise.all([
-				client.listAvatars({ is_public: false, limit: 100 }),
-				client.listAvatars({ is_public: true, limit: 100 }),
-			]);
-			return [
-				...mine.avatars.map((a) => ({ value: a.avatar_id, label: `${a.avatar_id} (mine)` })),
-				...pub.avatars.map((a) => ({ value: a.avatar_id, label: a.avatar_id })),
-			];
-		}
-		case 'voices': {
-			const voices = await client.listVoices({ limit: 500 });
-			return [...voices.my_voices, ...voices.public_voices].map((v) => ({
-				value: v.voice_id,
-				label: [v.voice_id, v.locale, v.gender].filter(Boolean).join(' · '),
-			}));
-		}
-		case 'talkingVideoModels':
-			return (await client.listTalkingVideoModels()).models.map((m) => ({
-				value: m.model_id,
-				label: m.name || m.model_id,
-			}));
-		case 'aiVideoModels':
-			return (await client.listAiVideoModels()).models.map((m) => ({
-				value: m.model_id,
-				label: m.name || m.model_id,
-			}));
-		case 'imageModels':
-			return (await client.listImageModels()).models.map((m) => ({
-				value: m.model_id,
-				label: m.name || m.model_id,
-			}));
-	}
+	const { entries } = await pickerAnswer(
+		async (token) => await pickerPages[list](client, token),
+		undefined,
+		PICKER_ROWS,
+	);
+	return entries.map((entry) => ({ value: entry.value, label: entry.name }));
 }
 
 export function registerConfig(RED: RED): void {
