@@ -1,31 +1,16 @@
 /**
- * What the Node-RED nodes take from the core beside the client (issue 32, items 6 and 7): Text to
- * Speech of up to 100,000 characters as one MP3 priced and admitted whole, SRT and WebVTT captions on
- * Align and Transcribe, and a batch's output files each under its own name.
+ * What the Node-RED nodes take from the core beside the client (issue 32, item 6): Text to
+ * Speech of up to 100,000 characters as one MP3 priced and admitted whole, and SRT and WebVTT captions on
+ * Align and Transcribe.
  */
-import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
 import { parseMp3 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/mp3';
-import { startEmulator, type Emulator } from '../emulator';
 import { speechAudio } from '../emulator/speechAudio';
-import { firstPublicAvatarId } from '../support/avatars';
 import { parseSrt, parseVtt } from '../support/subtitles';
 import { englishScript } from '../unit/scripts';
-import { ALL_NODES, credentials, flowWith, helper, run } from './support';
+import { ALL_NODES, credentials, flowWith, helper, run, useEmulator } from './support';
 
-let emulator: Emulator;
-let avatarId: string;
+const env = useEmulator();
 const KEY = 'sk-vs-emulator-nr-long-speech-0000';
-
-beforeAll(async () => {
-	emulator = await startEmulator({ renderMs: 300 });
-	avatarId = await firstPublicAvatarId(emulator);
-});
-afterAll(async () => await emulator.stop());
-beforeEach(() => emulator.reset());
-afterEach(async () => await helper.unload());
 
 const speech = (extra: Record<string, unknown> = {}) => ({
 	type: 'visionstory-text-to-speech',
@@ -34,10 +19,16 @@ const speech = (extra: Record<string, unknown> = {}) => ({
 	downloadResult: true,
 	...extra,
 });
+const alignNode = (extra: Record<string, unknown>) => ({
+	type: 'visionstory-align',
+	operation: 'align',
+	audioSource: 'url',
+	...extra,
+});
 const spoken = () =>
-	emulator.requests({ method: 'POST', path: '/api/v1/tts' }).map((r) => String(r.text));
+	env.emulator.requests({ method: 'POST', path: '/api/v1/tts' }).map((r) => String(r.text));
 const ttsCharges = (key?: string) =>
-	emulator.ledger(key).filter((e) => e.kind === 'charge' && e.operation === 'tts');
+	env.emulator.ledger(key).filter((e) => e.kind === 'charge' && e.operation === 'tts');
 
 /** 100,000 characters of English. */
 const longText = englishScript(100_000, 5).slice(0, 100_000).replace(/\s$/, '.');
@@ -46,8 +37,8 @@ describe('Text to Speech beyond 3,000 characters', () => {
 	it('speaks 100,000 characters as one MP3, in parts of at most 3,000, charged per part', async () => {
 		await helper.load(
 			ALL_NODES,
-			flowWith(speech(), emulator.baseUrl),
-			credentials(emulator.apiKey),
+			flowWith(speech(), env.emulator.baseUrl),
+			credentials(env.emulator.apiKey),
 		);
 		const { output, msg } = await run({ _msgid: 'long', payload: longText });
 		expect(output).toBe('out1');
@@ -77,13 +68,17 @@ describe('Text to Speech beyond 3,000 characters', () => {
 	])(
 		'the whole text is priced before the first part: %s refuses it with nothing sent',
 		async (_, limits, words) => {
-			emulator.addAccount(KEY, 300);
-			await helper.load(ALL_NODES, flowWith(speech(), emulator.baseUrl, limits), credentials(KEY));
+			env.emulator.addAccount(KEY, 300);
+			await helper.load(
+				ALL_NODES,
+				flowWith(speech(), env.emulator.baseUrl, limits),
+				credentials(KEY),
+			);
 			const { output, msg } = await run({ _msgid: 'refused', payload: longText });
 			expect(output).toBe('caught');
 			expect((msg.error as { message: string }).message).toMatch(words);
 			expect(spoken()).toEqual([]);
-			expect(emulator.balance(KEY)).toBe(300);
+			expect(env.emulator.balance(KEY)).toBe(300);
 		},
 	);
 
@@ -96,8 +91,8 @@ describe('Text to Speech beyond 3,000 characters', () => {
 		const text = [paragraph(1), paragraph(2), `${paragraph(3)} Then [fail] here.`].join('\n\n');
 		await helper.load(
 			ALL_NODES,
-			flowWith(speech(), emulator.baseUrl),
-			credentials(emulator.apiKey),
+			flowWith(speech(), env.emulator.baseUrl),
+			credentials(env.emulator.apiKey),
 		);
 		const outputs = ['out1', 'caught'].map(
 			(id) =>
@@ -129,23 +124,16 @@ describe('Text to Speech beyond 3,000 characters', () => {
 
 describe('captions on Align and Transcribe', () => {
 	const script = englishScript(1_500, 11);
-	const media = (name: string) => `${emulator.mediaBaseUrl}/media/${name}`;
+	const media = (name: string) => `${env.emulator.mediaBaseUrl}/media/${name}`;
 
 	it('Align: SRT and WebVTT from the word timings, within the limits, every word once', async () => {
 		await helper.load(
 			ALL_NODES,
 			flowWith(
-				{
-					type: 'visionstory-align',
-					operation: 'align',
-					audioSource: 'url',
-					captions: 'both',
-					maxCharsPerLine: 32,
-					maxCueDurationSec: 4,
-				},
-				emulator.baseUrl,
+				alignNode({ captions: 'both', maxCharsPerLine: 32, maxCueDurationSec: 4 }),
+				env.emulator.baseUrl,
 			),
-			credentials(emulator.apiKey),
+			credentials(env.emulator.apiKey),
 		);
 		const { output, msg } = await run({ audioUrl: media('sample.mp3'), text: script });
 		expect(output).toBe('out1');
@@ -167,11 +155,8 @@ describe('captions on Align and Transcribe', () => {
 	it('Transcribe: WebVTT captions beside the service SRT, msg.captions choosing the format', async () => {
 		await helper.load(
 			ALL_NODES,
-			flowWith(
-				{ type: 'visionstory-align', operation: 'transcribe', audioSource: 'url', srt: true },
-				emulator.baseUrl,
-			),
-			credentials(emulator.apiKey),
+			flowWith(alignNode({ operation: 'transcribe', srt: true }), env.emulator.baseUrl),
+			credentials(env.emulator.apiKey),
 		);
 		const { msg } = await run({ audioUrl: media('sample.mp3'), captions: 'vtt' });
 		const payload = msg.payload as { srt: string; captions: { srt?: string; vtt: string } };
@@ -183,51 +168,12 @@ describe('captions on Align and Transcribe', () => {
 	it('a caption limit out of range is refused before the audio is sent', async () => {
 		await helper.load(
 			ALL_NODES,
-			flowWith(
-				{
-					type: 'visionstory-align',
-					operation: 'align',
-					audioSource: 'url',
-					captions: 'srt',
-					pauseSec: -1,
-				},
-				emulator.baseUrl,
-			),
-			credentials(emulator.apiKey),
+			flowWith(alignNode({ captions: 'srt', pauseSec: -1 }), env.emulator.baseUrl),
+			credentials(env.emulator.apiKey),
 		);
 		const { output, msg } = await run({ audioUrl: media('sample.mp3'), text: script });
 		expect(output).toBe('caught');
 		expect((msg.error as { message: string }).message).toMatch(/pauseSec/);
-		expect(emulator.requests({ method: 'POST', path: '/api/v1/audio/align' })).toHaveLength(0);
-	});
-});
-
-describe('output files of a batch', () => {
-	it('a fixed Output File with 3 texts: 3 files on disk, 3 distinct paths (video-1.mp4, …)', async () => {
-		const dir = mkdtempSync(join(tmpdir(), 'vs-nr-batch-'));
-		await helper.load(
-			ALL_NODES,
-			flowWith(
-				{
-					type: 'visionstory-talking-video',
-					operation: 'create',
-					avatarId,
-					voiceId: 'Alice',
-					scriptType: 'text',
-					waitForCompletion: true,
-					pollIntervalSeconds: 5,
-					downloadResult: true,
-					outputFile: join(dir, 'video.mp4'),
-				},
-				emulator.baseUrl,
-			),
-			credentials(emulator.apiKey),
-		);
-		const { output, msg } = await run({ _msgid: 'batch', payload: ['One.', 'Two.', 'Three.'] });
-		expect(output).toBe('out1');
-		const paths = msg.payload as string[];
-		expect(paths).toEqual([1, 2, 3].map((n) => join(dir, `video-${n}.mp4`)));
-		expect(readdirSync(dir).sort()).toEqual(['video-1.mp4', 'video-2.mp4', 'video-3.mp4']);
-		for (const path of paths) expect(existsSync(path) && statSync(path).size).toBeGreaterThan(1000);
+		expect(env.emulator.requests({ method: 'POST', path: '/api/v1/audio/align' })).toHaveLength(0);
 	});
 });

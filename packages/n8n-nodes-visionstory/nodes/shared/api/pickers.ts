@@ -100,6 +100,26 @@ function modelEntry(
 const joined = (values: unknown[] | null | undefined, separator: string, unit = '') =>
 	values?.length ? `${values.join(separator)}${unit}` : undefined;
 
+/** One page of the own or the public avatars; `next` is the service's cursor. */
+async function avatarPage(
+	client: VisionStoryClient,
+	isPublic: boolean,
+	cursor: string | undefined,
+	filter?: string,
+): Promise<PickerPage> {
+	const page = await client.listAvatars({
+		is_public: isPublic,
+		cursor: Number(cursor) || undefined,
+		limit: 100,
+	});
+	return {
+		entries: page.avatars
+			.filter((a) => matches(filter, a.avatar_id, a.default_voice_id))
+			.map((a) => avatarEntry(a, !isPublic)),
+		next: page.next_cursor ? String(page.next_cursor) : undefined,
+	};
+}
+
 type Reader = (
 	client: VisionStoryClient,
 	token: string | undefined,
@@ -110,33 +130,17 @@ type Reader = (
 export const pickerPages: Record<PickerList, Reader> = {
 	/** Own avatars first, then the public library; the token says which list and where in it. */
 	async avatars(client, token, filter) {
-		const [list, cursorText] = (token ?? 'own:0').split(':');
+		const [list, cursor] = (token ?? 'own:0').split(':');
 		const isPublic = list === 'public';
-		const page = await client.listAvatars({
-			is_public: isPublic,
-			cursor: Number(cursorText) || undefined,
-			limit: 100,
-		});
+		const page = await avatarPage(client, isPublic, cursor, filter);
 		return {
-			entries: page.avatars
-				.filter((a) => matches(filter, a.avatar_id, a.default_voice_id))
-				.map((a) => avatarEntry(a, !isPublic)),
-			next: page.next_cursor ? `${list}:${page.next_cursor}` : isPublic ? undefined : 'public:0',
+			entries: page.entries,
+			next: page.next ? `${list}:${page.next}` : isPublic ? undefined : 'public:0',
 		};
 	},
 	/** Own avatars only, for operations that cannot act on public ones (delete, reframe). */
 	async ownAvatars(client, token, filter) {
-		const page = await client.listAvatars({
-			is_public: false,
-			cursor: Number(token) || undefined,
-			limit: 100,
-		});
-		return {
-			entries: page.avatars
-				.filter((a) => matches(filter, a.avatar_id, a.default_voice_id))
-				.map((a) => avatarEntry(a, true)),
-			next: page.next_cursor ? String(page.next_cursor) : undefined,
-		};
+		return await avatarPage(client, false, token, filter);
 	},
 	async voices(client, token, filter) {
 		const page = await client.listVoices({ cursor: Number(token) || undefined, limit: 200 });
