@@ -33,12 +33,14 @@ module.exports = {
 	required: [
 		...Object.entries(CORE_GUARANTEES).map(([name, file]) => ({
 			name: `node-red-takes-${name}-from-the-core`,
+			severity: 'error',
 			comment: `src/api.ts imports nodes/shared/api/${file}.ts: the Node-RED package has no copy of its own`,
 			module: { path: `${NODE_RED}api\\.ts$` },
 			to: { path: `${shared('api')}${file}\\.ts$` },
 		})),
 		{
 			name: 'node-red-speech-captions-and-files-come-through-the-adapter',
+			severity: 'error',
 			comment:
 				'Text to Speech, Align and the output files use the core through src/api.ts (long speech, captions, output naming)',
 			module: { path: `${NODE_RED}(nodes/textToSpeech|nodes/align|media)\\.ts$` },
