@@ -31,7 +31,7 @@ export function testTab(): FlowNode[] {
 			't-prep',
 			T,
 			'request',
-			'msg.avatarId = msg.payload.avatarId; msg.voiceId = msg.payload.voiceId; msg.payload = msg.payload.texts; return msg;',
+			'msg.avatarId = msg.payload.avatarId; msg.voiceId = msg.payload.voiceId; if (msg.payload.filename) msg.filename = msg.payload.filename; msg.payload = msg.payload.texts; return msg;',
 			[['t-talking']],
 		),
 		{
@@ -55,7 +55,7 @@ export function testTab(): FlowNode[] {
 			't-summary',
 			T,
 			'summary',
-			'msg.payload = { files: [].concat(msg.payload).map((b) => Buffer.isBuffer(b) ? b.length : null), tasks: msg.visionstory, errors: msg.errors || [] }; return msg;',
+			'msg.payload = { files: [].concat(msg.payload).map((b) => Buffer.isBuffer(b) ? b.length : b), tasks: msg.visionstory, errors: msg.errors || [] }; return msg;',
 			[['t-out']],
 		),
 		httpOut('t-out', T),
@@ -136,6 +136,75 @@ export function testTab(): FlowNode[] {
 			y: 0,
 			wires: [['t-error']],
 		},
+	];
+}
+
+/**
+ * POST /vs/speech speaks `text` (any length) into one MP3 and answers it (base64) with its figures; POST
+ * /vs/captions aligns `text` with the recording at `audioUrl` and answers the SRT and WebVTT captions.
+ */
+export function speechAndCaptionsTab(): FlowNode[] {
+	const catchTo = (id: string, scope: string) => ({
+		id,
+		type: 'catch',
+		z: T,
+		name: '',
+		scope: [scope],
+		uncaught: false,
+		x: 0,
+		y: 0,
+		wires: [['t-error']],
+	});
+	return [
+		httpIn('t-speech-in', T, 'post', '/vs/speech', 't-speech-prep'),
+		fn('t-speech-prep', T, 'request', 'msg.payload = msg.payload.text; return msg;', [
+			['t-speech'],
+		]),
+		{
+			id: 't-speech',
+			type: 'visionstory-text-to-speech',
+			z: T,
+			name: 'long speech',
+			config: 'vs-config',
+			operation: 'synthesize',
+			voiceId: 'Alice',
+			downloadResult: true,
+			outputFile: '',
+			x: 0,
+			y: 0,
+			wires: [['t-speech-summary']],
+		},
+		fn(
+			't-speech-summary',
+			T,
+			'summary',
+			'msg.payload = { mp3: msg.payload.toString("base64"), details: msg.visionstory }; return msg;',
+			[['t-out']],
+		),
+		catchTo('t-speech-catch', 't-speech'),
+		httpIn('t-captions-in', T, 'post', '/vs/captions', 't-captions-prep'),
+		fn(
+			't-captions-prep',
+			T,
+			'request',
+			'msg.audioUrl = msg.payload.audioUrl; msg.text = msg.payload.text; return msg;',
+			[['t-captions']],
+		),
+		{
+			id: 't-captions',
+			type: 'visionstory-align',
+			z: T,
+			name: 'captions',
+			config: 'vs-config',
+			operation: 'align',
+			audioSource: 'url',
+			captions: 'both',
+			maxCharsPerLine: 32,
+			x: 0,
+			y: 0,
+			wires: [['t-out']],
+		},
+		catchTo('t-captions-catch', 't-captions'),
 	];
 }
 
