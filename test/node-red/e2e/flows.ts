@@ -139,6 +139,9 @@ export function testTab(): FlowNode[] {
 	];
 }
 
+/** The long speech's config node: the examples' has a cap of 200 credits a message, below 100,000 characters' price. */
+const SPEECH_CONFIG = 'vs-speech-config';
+
 /**
  * POST /vs/speech speaks `text` (any length) into one MP3 and answers it (base64) with its figures; POST
  * /vs/captions aligns `text` with the recording at `audioUrl` and answers the SRT and WebVTT captions.
@@ -165,7 +168,7 @@ export function speechAndCaptionsTab(): FlowNode[] {
 			type: 'visionstory-text-to-speech',
 			z: T,
 			name: 'long speech',
-			config: 'vs-config',
+			config: SPEECH_CONFIG,
 			operation: 'synthesize',
 			voiceId: 'Alice',
 			downloadResult: true,
@@ -219,5 +222,18 @@ export function floorConfig(baseUrl: string): FlowNode {
 		keepAtLeastCredits: String(FLOOR.keepAtLeast),
 		requestsPerSecond: '',
 		credentials: { apiKey: FLOOR.apiKey },
+	};
+}
+
+/** The long speech's config node: the emulator's default account, no cap. */
+export function speechConfig(baseUrl: string, apiKey: string): FlowNode {
+	return {
+		id: SPEECH_CONFIG,
+		type: 'visionstory-config',
+		name: 'without a cap',
+		baseUrl,
+		maxCreditsPerMessage: '',
+		requestsPerSecond: '',
+		credentials: { apiKey },
 	};
 }

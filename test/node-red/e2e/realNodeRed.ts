@@ -17,7 +17,7 @@ import { emulatorConfig, exampleFiles, preparedExamples } from '../../../scripts
 import { parseMp3 } from '../../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/mp3';
 import { parseSrt, parseVtt } from '../../support/subtitles';
 import { englishScript } from '../../unit/scripts';
-import { FLOOR, floorConfig, speechAndCaptionsTab, testTab } from './flows';
+import { FLOOR, floorConfig, speechAndCaptionsTab, speechConfig, testTab } from './flows';
 
 const TYPES = [
 	'visionstory-config',
@@ -81,6 +81,7 @@ export function describeLine(line: NodeRedLine): void {
 				...examples.flows,
 				emulatorConfig(emulator.baseUrl, emulator.apiKey),
 				floorConfig(emulator.baseUrl),
+				speechConfig(emulator.baseUrl, emulator.apiKey),
 			]);
 		}, 300_000);
 
@@ -171,7 +172,7 @@ export function describeLine(line: NodeRedLine): void {
 			const started = Date.now();
 			const { status, body } = await post('/vs/speech', { text });
 			timings.longSpeech = Date.now() - started;
-			expect(status).toBe(200);
+			expect({ status, error: body.error?.message }).toEqual({ status: 200, error: undefined });
 			const charges = emulator
 				.ledger()
 				.slice(before)
