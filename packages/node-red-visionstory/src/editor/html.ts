@@ -93,7 +93,7 @@ function help(spec: NodeSpec): string {
 <dl class="message-properties">${overrides || '<dd>none</dd>'}</dl>
 <h3>Outputs</h3>
 <dl class="message-properties">
-<dt>payload <span class="property-type">object | array | Buffer | string</span></dt><dd>The API's answer; the file itself (a Buffer, or the path it was written to) when a result is downloaded. A batch (an array in) gives an array out, in the same order, <code>null</code> where an entry failed.</dd>
+<dt>payload <span class="property-type">object | array | Buffer | string</span></dt><dd>The API's answer; the file itself (a Buffer, or the path it was written to) when a result is downloaded. A batch (an array in) gives an array out, in the same order, <code>null</code> where an entry failed; written to an <i>Output file</i> path that names neither <code>{id}</code> nor <code>{index}</code>, each result gets its number: <code>video.mp4</code> → <code>video-1.mp4</code>, <code>video-2.mp4</code>…</dd>
 <dt class="optional">visionstory <span class="property-type">object | array</span></dt><dd>The API's answer (task, links, cost) when payload holds the file.</dd>
 <dt class="optional">errors <span class="property-type">array</span></dt><dd>Entries of a batch that failed: <code>index</code>, <code>message</code>, <code>hint</code>, <code>videoIds</code>.</dd>
 </dl>
