@@ -2,12 +2,19 @@
  * Text to Speech beyond one call's 3,000 characters, and captions from word timings, through the
  * nodes in n8n's engine against the emulator.
  */
+import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
+import type { BalanceFloor } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spend';
+import { SpendLedger } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spend';
+import { SpendingClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spendingClient';
 import {
 	checkedSpeech,
+	PartialSpeechError,
+	speak,
 	speechEstimate,
 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/longSpeech';
 import { parseMp3 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/mp3';
 import { speechAudio } from '../emulator/speechAudio';
+import { createUndiciClient } from '../support/undiciTransport';
 import { useEngine } from '../support/engine';
 import { byId, NODE, ON_ERROR, oneNode } from '../support/workflow';
 import { cjkScript, englishScript } from '../unit/scripts';
@@ -210,6 +217,44 @@ describe('issue 31, defect 3: the floor for the whole text, and charged audio ne
 			mp3.samplesPerFrame / mp3.sampleRate,
 		);
 		expect(engine.emu.balance(key)).toBe(1_000 - 12);
+	});
+
+	test('a part the floor refuses after two were charged (the balance spent elsewhere meanwhile): the core hands back their audio with the refusal', async () => {
+		let checks = 0;
+		// The whole text fits; the third part's own check finds the balance spent down by another program.
+		const floor: BalanceFloor = {
+			admitAll: async (_endpoint, credits) => credits.map(() => () => undefined),
+			admit: async (endpoint) => {
+				if (++checks === 3)
+					throw new VisionStoryError({
+						category: 'validation',
+						operation: endpoint,
+						message: 'Keep at Least 100 Credits would be passed: the account has 101 credits.',
+					});
+				return () => undefined;
+			},
+		};
+		const base = createUndiciClient(engine.emu.apiKey, { baseUrl: engine.emu.baseUrl });
+		const client = new SpendingClient(base, new SpendLedger(), { floor });
+		const request = checkedSpeech({ text: paragraphs(3), voice_id: 'Alice' });
+		const error = (await speak(client, request).catch((e: unknown) => e)) as PartialSpeechError;
+		expect(error).toBeInstanceOf(PartialSpeechError);
+		expect(error.message).toMatch(
+			/^Part 3 of 3 of the text failed and was not sent again: Keep at Least 100/,
+		);
+		const parts = spokenParts();
+		expect(parts).toHaveLength(2);
+		expect(ttsCharges()).toHaveLength(2);
+		expect(error.spoken.details).toMatchObject({
+			partial: true,
+			charged: true,
+			charactersSpoken: parts[0].length + parts[1].length,
+			cost_credit: 12,
+			parts_spoken: [1, 2],
+		});
+		const mp3 = parseMp3(error.spoken.mp3);
+		expect(mp3.frames.length).toBeGreaterThan(0);
+		expect(mp3.vbrHeaders.map((h) => h.frames)).toEqual([mp3.frames.length]);
 	});
 
 	test('On Error = continue (error output): the partial audio goes down the error output with the error', async () => {
