@@ -59,7 +59,7 @@ async function synthesize(c: Context): Promise<Result> {
 		return await output(c, await speak(c.client, request, c.options()));
 	} catch (error) {
 		if (!(error instanceof PartialSpeechError)) throw error;
-		const kept = await output(c, { mp3: error.spoken.mp3, details: error.spoken.details });
+		const kept = await output(c, error.spoken);
 		return { ...kept, errors: [{ ...describe(error), index: 0 }] };
 	}
 }

@@ -1,4 +1,4 @@
-import type { IBinaryData, IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { binaryFromDownload, withBinary } from '../../../shared/n8n/binary';
 import type {
@@ -17,7 +17,7 @@ import {
 	validateOnly,
 	speechRate,
 } from '../../../shared/descriptions/parameters';
-import type { SpeechRequest } from '../../../shared/api/speech/longSpeech';
+import type { SpeechRequest, SpokenText } from '../../../shared/api/speech/longSpeech';
 import {
 	checkedSpeech,
 	PartialSpeechError,
@@ -103,18 +103,16 @@ async function estimate(_ctx: OperationContext, request: SpeechRequest): Promise
 }
 
 /**
- * The MP3 goes to binary; duration, characters and cost to JSON. A text longer than one call takes is
- * spoken in parts with the same voice, locale and speed, joined into one MP3 (`api/speech`). When a
- * part fails after others were charged, the item keeps their audio (`keptOnFailure`).
+ * The item of a spoken text: the MP3 in the binary field chosen, named as chosen (else after the audio
+ * or the voice), and what the core says of it in JSON.
  */
-async function execute(
+async function speechItem(
 	ctx: OperationContext,
 	item: Prepared<SpeechRequest>,
-): Promise<INodeExecutionData[]> {
+	spoken: SpokenText,
+): Promise<INodeExecutionData> {
 	const options = param.collection(ctx.n8n, 'options', item.index);
 	const chosenName = optional(options.fileName)?.replace(/\.mp3$/i, '');
-	const field = String(options.outputBinaryProperty || 'data');
-	const spoken = await speak(ctx.client, item.request, { signal: ctx.signal });
 	const binary = spoken.audio
 		? await binaryFromDownload(
 				ctx.n8n,
@@ -122,39 +120,40 @@ async function execute(
 				chosenName ?? `speech-${spoken.audio.metadata.audio_id ?? item.request.voice_id}`,
 				'audio/mpeg',
 			)
-		: await speechFile(ctx, spoken.mp3, chosenName, item.request);
+		: await ctx.n8n.helpers.prepareBinaryData(
+				spoken.mp3,
+				`${chosenName ?? `speech-${item.request.voice_id}`}.mp3`,
+				'audio/mpeg',
+			);
 	const json = { ...spoken.details, file_name: binary.fileName } as IDataObject;
-	return [withBinary({ json }, field, binary)];
-}
-
-async function speechFile(
-	ctx: OperationContext,
-	mp3: Buffer,
-	chosenName: string | undefined,
-	request: SpeechRequest,
-): Promise<IBinaryData> {
-	return await ctx.n8n.helpers.prepareBinaryData(
-		mp3,
-		`${chosenName ?? `speech-${request.voice_id}`}.mp3`,
-		'audio/mpeg',
-	);
+	return withBinary({ json }, String(options.outputBinaryProperty || 'data'), binary);
 }
 
 /**
- * The item a failure after charged parts leaves: the parts made as one MP3 with what they cost and
- * how much of the text they speak; the router puts it out beside the error, whatever On Error says.
+ * The MP3 goes to binary; duration, characters and cost to JSON. A text longer than one call takes is
+ * spoken in parts with the same voice, locale and speed, joined into one MP3 (`api/speech`).
  */
-async function partialSpeech(
+async function execute(
+	ctx: OperationContext,
+	item: Prepared<SpeechRequest>,
+): Promise<INodeExecutionData[]> {
+	return [
+		await speechItem(ctx, item, await speak(ctx.client, item.request, { signal: ctx.signal })),
+	];
+}
+
+/**
+ * What a failure after charged parts leaves: the parts made as one MP3 with what they cost and how
+ * much of the text they speak; the router puts it out beside the error, whatever On Error says.
+ */
+async function keptOnFailure(
 	ctx: OperationContext,
 	item: Prepared<SpeechRequest>,
 	error: unknown,
 ): Promise<INodeExecutionData | undefined> {
-	if (!(error instanceof PartialSpeechError)) return undefined;
-	const options = param.collection(ctx.n8n, 'options', item.index);
-	const chosenName = optional(options.fileName)?.replace(/\.mp3$/i, '');
-	const binary = await speechFile(ctx, error.spoken.mp3, chosenName, item.request);
-	const json = { ...error.spoken.details, file_name: binary.fileName } as IDataObject;
-	return withBinary({ json }, String(options.outputBinaryProperty || 'data'), binary);
+	return error instanceof PartialSpeechError
+		? await speechItem(ctx, item, error.spoken)
+		: undefined;
 }
 
 /** Long speech sends several charged calls per item, none of them the request as a whole: charged by this flag, priced by its own estimate. */
@@ -165,5 +164,5 @@ export const synthesize: Operation<SpeechRequest> = {
 	prepare,
 	estimate,
 	execute,
-	keptOnFailure: partialSpeech,
+	keptOnFailure,
 };
