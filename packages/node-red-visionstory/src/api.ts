@@ -60,6 +60,7 @@ export type {
 	MediaSource,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/mediaRefs';
 export { pickerAnswer, pickerPages } from '../../n8n-nodes-visionstory/nodes/shared/api/pickers';
+export type { PickerList } from '../../n8n-nodes-visionstory/nodes/shared/api/pickers';
 export { outputPath } from '../../n8n-nodes-visionstory/nodes/shared/api/outputFiles';
 export {
 	PartialSpeechError,
