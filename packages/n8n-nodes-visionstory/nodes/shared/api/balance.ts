@@ -127,16 +127,17 @@ function floorError(
 	credits: number | undefined,
 ): VisionStoryError {
 	const underWay = reserved > 0 ? `, ${reserved} of it held by calls under way` : '';
+	// A price of 0 is a part of a long text whose price is held already, among the calls under way.
 	const cost =
 		credits === undefined
-			? 'a price known only after the call'
+			? 'this call costs a price known only after the call'
 			: credits === 0
-				? 'a price already held among them'
-				: `about ${credits} credits`;
+				? 'this call is one of them'
+				: `this call costs about ${credits} credits`;
 	return new VisionStoryError({
 		category: 'validation',
 		operation: endpoint,
-		message: `Keep at Least ${keepAtLeast} Credits would be passed: the account has ${balance} credits${underWay}, and this call costs ${cost}. Nothing was sent or charged.`,
+		message: `Keep at Least ${keepAtLeast} Credits would be passed: the account has ${balance} credits${underWay}, and ${cost}. Nothing was sent or charged.`,
 		hint: `Top up the VisionStory account, or lower Keep at Least N Credits (${source}).`,
 		details: { keepAtLeastCredits: keepAtLeast, balance, reservedCredits: reserved },
 	});
