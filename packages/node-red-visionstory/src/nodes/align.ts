@@ -30,11 +30,11 @@ function limitsOf(c: Context): Record<string, unknown> {
 function captionsAsked(c: Context): { format: CaptionFormat; limits: Record<string, unknown> } {
 	const format = captionFormat(c.text('captions'));
 	if (typeof format !== 'string') return c.fail('captions', format.message);
+	// The limits are read only when captions are asked for: hidden in the editor otherwise.
+	if (format === 'none') return { format, limits: {} };
 	const limits = limitsOf(c);
-	if (format !== 'none') {
-		const issue = captionLimitsIssue(limits);
-		if (issue) c.fail(issue.field, issue.message);
-	}
+	const issue = captionLimitsIssue(limits);
+	if (issue) c.fail(issue.field, issue.message);
 	return { format, limits };
 }
 
