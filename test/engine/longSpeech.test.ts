@@ -2,6 +2,9 @@
  * Text to Speech beyond one call's 3,000 characters, and captions from word timings, through the
  * nodes in n8n's engine against the emulator.
  */
+import fc from 'fast-check';
+
+import { AccountReservations } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/balance';
 import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
 import type { BalanceFloor } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spend';
 import { SpendLedger } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spend';
@@ -118,13 +121,14 @@ describe('issue 31, defect 3: the floor for the whole text, and charged audio ne
 		visionStoryApi: { apiKey: key, baseUrl: engine.emu.baseUrl, keepAtLeastCredits },
 	});
 	/** `count` paragraphs of 2,879 characters: each one part of 6 credits (4 make 11,522 characters). */
-	const paragraphs = (count: number) => {
+	const paragraphList = (count: number) => {
 		const words = englishScript(count * 3_000, 3).replace(/\s+/g, ' ');
 		return Array.from(
 			{ length: count },
 			(_, i) => `${words.slice(i * 2_900, i * 2_900 + 2_878).replace(/^\s|\s$/g, 'x')}.`,
-		).join('\n\n');
+		);
 	};
+	const paragraphs = (count: number) => paragraphList(count).join('\n\n');
 	const text = paragraphs(4);
 
 	test('balance 115, floor 100, 11,522 characters in 4 parts (24 credits): refused before any part, nothing charged', async () => {
@@ -256,6 +260,58 @@ describe('issue 31, defect 3: the floor for the whole text, and charged audio ne
 		expect(mp3.frames.length).toBeGreaterThan(0);
 		expect(mp3.vbrHeaders.map((h) => h.frames)).toEqual([mp3.frames.length]);
 	});
+
+	test('property: whatever parts fail and whatever the balance, charged audio is never discarded and the floor holds', async () => {
+		const runs = Number(process.env.MONEY_RUNS ?? 12);
+		let run = 0;
+		await fc.assert(
+			fc.asyncProperty(
+				fc.integer({ min: 2, max: 5 }),
+				fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+				fc.integer({ min: 0, max: 40 }),
+				async (count, failing, headroom) => {
+					engine.emu.reset();
+					const account = `sk-vs-emulator-speech-prop-${String(run++).padStart(8, '0')}`;
+					const floorAt = 100;
+					engine.emu.addAccount(account, floorAt + headroom);
+					const text = paragraphList(count)
+						.map((p, i) => (failing[i] ? `${p} Then [fail] here.` : p))
+						.join('\n\n');
+					const base = createUndiciClient(account, { baseUrl: engine.emu.baseUrl });
+					const floor = new AccountReservations().floor(floorAt, 'the test');
+					const client = new SpendingClient(base, new SpendLedger(), { floor });
+					const request = checkedSpeech({ text, voice_id: 'Alice' });
+					expect(request.parts).toHaveLength(count);
+					const outcome = await speak(client, request).catch((e: unknown) => e);
+					const charges = engine.emu
+						.ledger(account)
+						.filter((e) => e.kind === 'charge' && e.operation === 'tts');
+					const charged = charges.reduce((sum, e) => sum + e.credits, 0);
+					// The floor holds, and a text that does not fit whole sends nothing.
+					expect(engine.emu.balance(account)).toBeGreaterThanOrEqual(floorAt);
+					if (headroom < speechEstimate(request)) {
+						expect(spokenParts()).toEqual([]);
+						return;
+					}
+					if (!failing.slice(0, count).some(Boolean)) {
+						expect(outcome).toMatchObject({ details: { parts: count, cost_credit: charged } });
+						return;
+					}
+					// Every charged part's audio comes back, in one MP3 of exactly those parts.
+					if (charges.length === 0) {
+						expect(outcome).not.toBeInstanceOf(PartialSpeechError);
+						return;
+					}
+					expect(outcome).toBeInstanceOf(PartialSpeechError);
+					const { details, mp3 } = (outcome as PartialSpeechError).spoken;
+					expect(details).toMatchObject({ cost_credit: charged, charged: true });
+					expect((details.parts_spoken as number[]).length).toBe(charges.length);
+					expect(parseMp3(mp3).frames.length).toBeGreaterThan(0);
+				},
+			),
+			{ numRuns: runs },
+		);
+	}, 120_000);
 
 	test('On Error = continue (error output): the partial audio goes down the error output with the error', async () => {
 		engine.emu.addAccount(key, 1_000);
