@@ -2,6 +2,7 @@
 import helper from 'node-red-node-test-helper';
 
 import { nodes } from '../../packages/node-red-visionstory/src';
+import { startEmulator, type Emulator } from '../emulator';
 
 helper.init(require.resolve('node-red'));
 
@@ -89,4 +90,16 @@ export async function run(
 	);
 	(helper.getNode('n1') as unknown as { receive(m: unknown): void }).receive(msg);
 	return await Promise.race(outputs);
+}
+
+/** An emulator for one test file, reset before each test; the flow is unloaded after each. */
+export function useEmulator(): { readonly emulator: Emulator } {
+	const env = {} as { emulator: Emulator };
+	beforeAll(async () => {
+		env.emulator = await startEmulator({ renderMs: 300 });
+	});
+	afterAll(async () => await env.emulator?.stop());
+	beforeEach(() => env.emulator.reset());
+	afterEach(async () => await helper.unload());
+	return env;
 }

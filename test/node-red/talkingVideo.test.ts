@@ -1,3 +1,7 @@
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { startEmulator, type Emulator } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
 import { ALL_NODES, credentials, flowWith, helper, next, run } from './support';
@@ -160,5 +164,22 @@ describe('Talking Video → Check Status', () => {
 		const done = await run({ payload: created.msg.payload });
 		expect(done.output).toBe('out1');
 		expect((done.msg.payload as { status: string }).status).toBe('created');
+	});
+});
+
+describe('output files of a batch', () => {
+	it('issue 32 item 7: a fixed Output File with 3 texts: 3 files on disk, 3 distinct paths (video-1.mp4, …)', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'vs-nr-batch-'));
+		await helper.load(
+			ALL_NODES,
+			flowWith(talking({ outputFile: join(dir, 'video.mp4') }), emulator.baseUrl),
+			credentials(emulator.apiKey),
+		);
+		const { output, msg } = await run({ _msgid: 'batch', payload: ['One.', 'Two.', 'Three.'] });
+		expect(output).toBe('out1');
+		const paths = msg.payload as string[];
+		expect(paths).toEqual([1, 2, 3].map((n) => join(dir, `video-${n}.mp4`)));
+		expect(readdirSync(dir).sort()).toEqual(['video-1.mp4', 'video-2.mp4', 'video-3.mp4']);
+		for (const path of paths) expect(existsSync(path) && statSync(path).size).toBeGreaterThan(1000);
 	});
 });

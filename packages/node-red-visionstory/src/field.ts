@@ -1,3 +1,5 @@
+import type { PickerList as CorePickerList } from './api';
+
 /** A property of a node: how the editor shows it, which operations use it, whether msg may override it. */
 export type FieldType =
 	| 'string'
@@ -33,20 +35,15 @@ export interface Field {
 	tip?: string;
 }
 
-export type PickerList =
-	| 'avatars'
-	| 'voices'
-	| 'talkingVideoModels'
-	| 'aiVideoModels'
-	| 'imageModels';
-
-export const PICKER_LISTS: readonly PickerList[] = [
+/** The core's picker lists (`api/pickers.ts`) the editor offers. */
+export const PICKER_LISTS = [
 	'avatars',
 	'voices',
 	'talkingVideoModels',
 	'aiVideoModels',
 	'imageModels',
-];
+] as const satisfies readonly CorePickerList[];
+export type PickerList = (typeof PICKER_LISTS)[number];
 
 /** What fieldProblem needs to know of a field. */
 export interface FieldCheck {

@@ -13,6 +13,11 @@ export interface Result {
 	batch?: boolean;
 	/** Entries of a batch that failed, by position (payload and data hold null there). */
 	errors?: MsgError[];
+	/**
+	 * The message failed but what was made and charged is kept (a long text cut short after some parts):
+	 * it leaves by the failure output with that payload and this error, one outcome for the message.
+	 */
+	failure?: MsgError;
 	/** Submitted and not waited on: the videos still render. */
 	submitted?: boolean;
 }

@@ -199,8 +199,12 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 			const failed = result.errors ?? [];
 			if (!result.batch) {
 				place(msg, result.payload, result.data, files.get(0));
-				sendBy(send, portOf(result.output), msg);
-				return 0;
+				if (!result.failure) {
+					sendBy(send, portOf(result.output), msg);
+					return 0;
+				}
+				fail(send, msg, new FlowError(result.failure));
+				return 1;
 			}
 			const inputs = Array.isArray(input) ? input : [];
 			const payload = result.payload as unknown[];

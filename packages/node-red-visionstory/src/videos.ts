@@ -160,7 +160,13 @@ async function videoResults(
 			if (download && url) {
 				try {
 					const file = await context.client.download(url, { signal: context.signal });
-					payload[index] = await deliver(context, file, task.video_id, index);
+					payload[index] = await deliver(
+						context,
+						file,
+						task.video_id,
+						index,
+						batch ? outcomes.length : 1,
+					);
 				} catch (error) {
 					// The video is made and paid: keep it, with why its file is missing.
 					data[index] = { ...task, downloadError: describe(error).message };

@@ -33,7 +33,7 @@ export function testTab(ids: { avatarId: string; voiceId: string }): FlowNode[] 
 			't-prep',
 			T,
 			'request',
-			'msg.avatarId = msg.payload.avatarId; msg.voiceId = msg.payload.voiceId; msg.payload = msg.payload.texts; return msg;',
+			'msg.avatarId = msg.payload.avatarId; msg.voiceId = msg.payload.voiceId; if (msg.payload.outputFile) msg.outputFile = msg.payload.outputFile; msg.payload = msg.payload.texts; return msg;',
 			[['t-talking']],
 		),
 		{
@@ -57,7 +57,7 @@ export function testTab(ids: { avatarId: string; voiceId: string }): FlowNode[] 
 			't-summary',
 			T,
 			'summary',
-			'msg.payload = { files: [].concat(msg.payload).map((b) => Buffer.isBuffer(b) ? b.length : null), tasks: msg.visionstory, errors: msg.errors || [], items: msg.items, filename: msg.filename, mimetype: msg.mimetype }; return msg;',
+			'msg.payload = { files: [].concat(msg.payload).map((b) => Buffer.isBuffer(b) ? b.length : b), tasks: msg.visionstory, errors: msg.errors || [], items: msg.items, filename: msg.filename, mimetype: msg.mimetype }; return msg;',
 			[['t-out']],
 		),
 		httpOut('t-out', T),
@@ -252,6 +252,65 @@ export function testTab(ids: { avatarId: string; voiceId: string }): FlowNode[] 
 	}
 }
 
+/** The long speech's config node: the examples' has a cap of 200 credits a message, below 100,000 characters' price. */
+const SPEECH_CONFIG = 'vs-speech-config';
+
+/**
+ * POST /vs/long-speech speaks `text` (any length) into one MP3 and answers it (base64) with its figures; POST
+ * /vs/captions aligns `text` with the recording at `audioUrl` and answers the SRT and WebVTT captions.
+ */
+export function speechAndCaptionsTab(): FlowNode[] {
+	return [
+		httpIn('t-long-speech-in', T, 'post', '/vs/long-speech', 't-long-speech-prep'),
+		fn('t-long-speech-prep', T, 'request', 'msg.text = msg.payload.text; return msg;', [
+			['t-long-speech'],
+		]),
+		{
+			id: 't-long-speech',
+			type: 'visionstory-text-to-speech',
+			z: T,
+			name: 'long speech',
+			config: SPEECH_CONFIG,
+			operation: 'synthesize',
+			voiceId: 'Alice',
+			downloadResult: true,
+			outputFile: '',
+			x: 0,
+			y: 0,
+			wires: [['t-long-speech-summary'], ['t-error']],
+		},
+		fn(
+			't-long-speech-summary',
+			T,
+			'summary',
+			'msg.payload = { mp3: msg.payload.toString("base64"), details: msg.visionstory }; return msg;',
+			[['t-out']],
+		),
+		httpIn('t-captions-in', T, 'post', '/vs/captions', 't-captions-prep'),
+		fn(
+			't-captions-prep',
+			T,
+			'request',
+			'msg.audioUrl = msg.payload.audioUrl; msg.text = msg.payload.text; return msg;',
+			[['t-captions']],
+		),
+		{
+			id: 't-captions',
+			type: 'visionstory-align',
+			z: T,
+			name: 'captions',
+			config: 'vs-config',
+			operation: 'align',
+			audioSource: 'url',
+			captions: 'both',
+			maxCharsPerLine: 32,
+			x: 0,
+			y: 0,
+			wires: [['t-out'], ['t-error']],
+		},
+	];
+}
+
 /** A second config node on the floor test's account, as the editor sends it on deploy. */
 export function floorConfig(baseUrl: string): FlowNode {
 	return {
@@ -263,5 +322,18 @@ export function floorConfig(baseUrl: string): FlowNode {
 		keepAtLeastCredits: String(FLOOR.keepAtLeast),
 		requestsPerSecond: '',
 		credentials: { apiKey: FLOOR.apiKey },
+	};
+}
+
+/** The long speech's config node: the emulator's default account, no cap. */
+export function speechConfig(baseUrl: string, apiKey: string): FlowNode {
+	return {
+		id: SPEECH_CONFIG,
+		type: 'visionstory-config',
+		name: 'without a cap',
+		baseUrl,
+		maxCreditsPerMessage: '',
+		requestsPerSecond: '',
+		credentials: { apiKey },
 	};
 }

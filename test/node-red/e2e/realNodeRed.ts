@@ -3,7 +3,7 @@
  * once, for the watch node): the package installed from its packed tarball, flows deployed through
  * the admin API, results and the emulator's ledger checked.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { ensureNodeRed } from '../../../scripts/node-red/install';
@@ -14,7 +14,10 @@ import { REPO_ROOT } from '../../../scripts/paths';
 import { startEmulator, type Emulator } from '../../emulator';
 import { firstPublicAvatarId } from '../../support/avatars';
 import { emulatorConfig, exampleFiles, preparedExamples } from '../../../scripts/node-red/examples';
-import { FLOOR, floorConfig, testTab } from './flows';
+import { parseMp3 } from '../../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/mp3';
+import { parseSrt, parseVtt } from '../../support/subtitles';
+import { englishScript } from '../../unit/scripts';
+import { FLOOR, floorConfig, speechAndCaptionsTab, speechConfig, testTab } from './flows';
 
 const TYPES = [
 	'visionstory-config',
@@ -80,9 +83,11 @@ export function describeLine(line: NodeRedLine): void {
 			timings.start = await red.start();
 			deployed = [
 				...testTab({ avatarId, voiceId }),
+				...speechAndCaptionsTab(),
 				...examples.flows,
 				emulatorConfig(emulator.baseUrl, emulator.apiKey),
 				floorConfig(emulator.baseUrl),
+				speechConfig(emulator.baseUrl, emulator.apiKey),
 			];
 			await red.deploy(deployed);
 		}, 300_000);
@@ -152,6 +157,58 @@ export function describeLine(line: NodeRedLine): void {
 			expect(charged.map((e) => e.refId).sort()).toEqual(
 				body.tasks.map((t: { video_id: string }) => t.video_id).sort(),
 			);
+		});
+
+		it('a batch with a fixed output file: each paid video in a file of its own (video-1.mp4, …)', async () => {
+			const dir = join(REPO_ROOT, '.e2e', `node-red-${line.id}`, 'files');
+			rmSync(dir, { recursive: true, force: true });
+			const { status, body } = await talking({
+				avatarId,
+				voiceId,
+				texts: ['One.', 'Two.', 'Three.'],
+				outputFile: join(dir, 'video.mp4'),
+			});
+			expect(status).toBe(200);
+			expect(body.files).toEqual([1, 2, 3].map((n) => join(dir, `video-${n}.mp4`)));
+			expect(readdirSync(dir).sort()).toEqual(['video-1.mp4', 'video-2.mp4', 'video-3.mp4']);
+			for (const path of body.files)
+				expect(existsSync(path) && statSync(path).size).toBeGreaterThan(1000);
+		});
+
+		it('speaks 100,000 characters as one MP3, priced whole and charged per part', async () => {
+			const text = englishScript(100_000, 5).slice(0, 100_000).replace(/\s$/, '.');
+			const before = emulator.ledger().length;
+			const started = Date.now();
+			const { status, body } = await post('/vs/long-speech', { text });
+			timings.longSpeech = Date.now() - started;
+			expect({ status, error: body.error?.message }).toEqual({ status: 200, error: undefined });
+			const charges = emulator
+				.ledger()
+				.slice(before)
+				.filter((e) => e.kind === 'charge' && e.operation === 'tts');
+			expect(body.details.parts).toBeGreaterThanOrEqual(34);
+			expect(charges).toHaveLength(body.details.parts);
+			expect(body.details.cost_credit).toBe(charges.reduce((sum, e) => sum + e.credits, 0));
+			expect(body.details.characters).toBeGreaterThan(99_000);
+			const mp3 = parseMp3(Buffer.from(body.mp3, 'base64'));
+			expect(mp3.junk).toEqual([]);
+			expect(mp3.vbrHeaders.map((h) => h.frames)).toEqual([mp3.frames.length]);
+			expect(mp3.durationSec).toBeCloseTo(body.details.duration_sec, 2);
+		});
+
+		it('Align answers SRT and WebVTT captions built from the word timings', async () => {
+			const text = englishScript(1_500, 11);
+			const { status, body } = await post('/vs/captions', {
+				audioUrl: `${emulator.mediaBaseUrl}/media/sample.mp3`,
+				text,
+			});
+			expect(status).toBe(200);
+			const words = body.words.map((w: { text: string }) => w.text);
+			for (const cues of [parseSrt(body.captions.srt), parseVtt(body.captions.vtt)]) {
+				expect(cues).toHaveLength(body.captions.cues);
+				expect(cues.flatMap((c) => c.text.split(/\s+/))).toEqual(words);
+				expect(cues.every((c) => c.text.split('\n').every((l) => l.length <= 32))).toBe(true);
+			}
 		});
 
 		it('sends a failing render by the failure output (never also to Catch), with the message, hint and a stack naming src/', async () => {
