@@ -15,8 +15,57 @@ const upwardImports = LAYERS.map((layer, index) => ({
 	to: { path: `${NODES}shared/(${LAYERS.slice(index + 1).join('|') || 'none'})/` },
 }));
 
+/**
+ * What the Node-RED package must take from the core rather than write again: src/api.ts, its one door,
+ * imports each of them, and the nodes that use them import src/api.ts.
+ */
+const CORE_GUARANTEES = {
+	'long-speech': 'speech/longSpeech',
+	captions: 'captions/captionFiles',
+	'output-file-naming': 'outputFiles',
+	'media-fields': 'mediaRefs',
+	pickers: 'pickers',
+	'ledger-book': 'ledgerBook',
+};
+const NODE_RED = '^packages/node-red-visionstory/src/';
+
 module.exports = {
+	required: [
+		...Object.entries(CORE_GUARANTEES).map(([name, file]) => ({
+			name: `node-red-takes-${name}-from-the-core`,
+			severity: 'error',
+			comment: `src/api.ts imports nodes/shared/api/${file}.ts: the Node-RED package has no copy of its own`,
+			module: { path: `${NODE_RED}api\\.ts$` },
+			to: { path: `${shared('api')}${file}\\.ts$` },
+		})),
+		{
+			name: 'node-red-speech-captions-and-files-come-through-the-adapter',
+			severity: 'error',
+			comment:
+				'Text to Speech, Align and the output files use the core through src/api.ts (long speech, captions, output naming)',
+			module: { path: `${NODE_RED}(nodes/textToSpeech|nodes/align|media)\\.ts$` },
+			to: { path: `${NODE_RED}api\\.ts$` },
+		},
+	],
 	forbidden: [
+		{
+			name: 'node-red-has-no-own-audio-or-caption-library',
+			comment:
+				"MP3 joining, text splitting and captions are the core's (api/speech, api/captions): no library for them in the Node-RED package",
+			severity: 'error',
+			from: { path: '^packages/node-red-visionstory/' },
+			to: {
+				dependencyTypes: [
+					'npm',
+					'npm-dev',
+					'npm-optional',
+					'npm-peer',
+					'npm-no-pkg',
+					'npm-unknown',
+				],
+				path: 'node_modules/[^/]*(mp3|id3|lame|audio|subtitle|caption|srt|vtt|split)',
+			},
+		},
 		...upwardImports,
 		{
 			name: 'no-n8n-in-api',

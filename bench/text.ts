@@ -3,11 +3,11 @@
  * shows how the work grows with the text (about 2× when linear, 4× when quadratic): a guard the
  * tests cannot hold without timing on a shared machine.
  */
-import { buildCaptions } from '../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/align/captions';
+import { buildCaptions } from '../packages/n8n-nodes-visionstory/nodes/shared/api/captions/captions';
 import {
 	SCRIPT_MAX_CHARS,
 	splitScript,
-} from '../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/textToSpeech/textParts';
+} from '../packages/n8n-nodes-visionstory/nodes/shared/api/speech/textParts';
 import { cjkScript, englishScript } from '../test/unit/scripts';
 
 export interface TextFigures {

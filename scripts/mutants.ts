@@ -54,6 +54,7 @@ const DEFECTS = 'test/money/defects.test.ts';
 const TRIGGER_EXAMPLES = 'test/engine/trigger.test.ts';
 
 const ISSUE_31 = 'test/money/issue31.test.ts';
+const LONG_SPEECH = 'test/engine/longSpeech.test.ts';
 /** Issue 31's patches are named `i31.<defect><letter>`. */
 const I31 = /^i31\./;
 
@@ -509,6 +510,25 @@ export const MUTANTS: Mutant[] = [
 			},
 		],
 		tests: [MONEY_PROPERTIES, ISSUE_31],
+	}),
+	property({
+		id: 'i31.3a',
+		name: 'a long text is checked part by part: the floor refuses a later part after earlier ones were charged',
+		file: `${API}/speech/longSpeech.ts`,
+		edits: [
+			{
+				find: "const holds = await client.admitAll(\n\t\t'synthesizeSpeech',\n\t\tparts.map((part) => speechPrice(part.text.length)),\n\t\toptions,\n\t);",
+				replace: 'const holds = parts.map(() => () => undefined);',
+			},
+		],
+		tests: [LONG_SPEECH],
+	}),
+	property({
+		id: 'i31.3b',
+		name: "a part failing after charged parts throws their audio away: the error alone, the credits' audio lost",
+		file: `${API}/speech/longSpeech.ts`,
+		edits: [{ find: '\tif (!made.length) return failure;\n', replace: '\treturn failure;\n' }],
+		tests: [LONG_SPEECH],
 	}),
 	example({
 		id: 'i31.5a',

@@ -5,11 +5,16 @@
  * published with provenance.
  *
  *   tsx scripts/releaseCheck.ts <tag, e.g. v1.0.0> <owner/name of the GitHub repository>
+ *   tsx scripts/releaseCheck.ts <tag, e.g. node-red-v1.0.0> <owner/name> node-red
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { NODE_RED_PACKAGE_DIR } from './node-red/paths';
 import { N8N_PACKAGE_DIR } from './paths';
+
+/** Each package's tag prefix: a tag per package, so each is released on its own. */
+export const TAG_PREFIX = { n8n: 'v', 'node-red': 'node-red-v' } as const;
 
 /** Marks the author fields the publisher has not set yet (package.json keeps it until a release). */
 export const AUTHOR_PLACEHOLDER = 'set-before-publishing';
@@ -26,10 +31,13 @@ export function releaseProblems(
 	manifest: PackageManifest,
 	tag: string,
 	githubRepository: string,
+	prefix: string = TAG_PREFIX.n8n,
 ): string[] {
 	const problems: string[] = [];
-	if (tag !== `v${manifest.version}`)
-		problems.push(`the tag "${tag}" does not name package.json's version (v${manifest.version})`);
+	if (tag !== `${prefix}${manifest.version}`)
+		problems.push(
+			`the tag "${tag}" does not name package.json's version (${prefix}${manifest.version})`,
+		);
 	const author =
 		typeof manifest.author === 'string'
 			? manifest.author
@@ -49,15 +57,19 @@ export function releaseProblems(
 }
 
 function main(): void {
-	const [tag, githubRepository] = process.argv.slice(2);
-	if (!tag || !githubRepository) {
-		console.error('usage: tsx scripts/releaseCheck.ts <tag> <owner/name>');
+	const [tag, githubRepository, which = 'n8n'] = process.argv.slice(2);
+	if (!tag || !githubRepository || !(which in TAG_PREFIX)) {
+		console.error('usage: tsx scripts/releaseCheck.ts <tag> <owner/name> [n8n|node-red]');
 		process.exit(2);
 	}
-	const manifest = JSON.parse(
-		readFileSync(join(N8N_PACKAGE_DIR, 'package.json'), 'utf8'),
-	) as PackageManifest;
-	const problems = releaseProblems(manifest, tag, githubRepository);
+	const dir = which === 'node-red' ? NODE_RED_PACKAGE_DIR : N8N_PACKAGE_DIR;
+	const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageManifest;
+	const problems = releaseProblems(
+		manifest,
+		tag,
+		githubRepository,
+		TAG_PREFIX[which as keyof typeof TAG_PREFIX],
+	);
 	if (problems.length) {
 		console.error(
 			`Not publishing ${manifest.name}@${manifest.version}:\n- ${problems.join('\n- ')}`,

@@ -70,6 +70,13 @@ export const PARTS: Part[] = [
 			['fast'],
 		),
 	),
+	// The Node-RED editor in Debian's Chromium: palette, help, validation before deploy.
+	part(
+		'e2e:node-red-browser',
+		['jest', '-c', 'test/node-red/browser/jest.config.js', '--ci'],
+		['build', 'node-red-install'],
+		['fast'],
+	),
 ];
 
 interface Outcome {

@@ -2,7 +2,10 @@
  * Builds the Node-RED package: one bundle (dist/visionstory.js) holding the nodes and the shared
  * VisionStory client with zod, so nothing of the client is copied into the repository and the package
  * has no runtime dependencies; per node set a small entry file and its editor HTML, generated from the
- * same specs the runtime reads; the icons beside them (Node-RED looks in dist/icons).
+ * same specs the runtime reads; per language its message catalogue and help
+ * (dist/locales/<lang>/<set>.json and .html, Node-RED's layout); the icons beside them (dist/icons).
+ * The bundle is not minified and has a source map: a stack trace names src/… with Node's
+ * --enable-source-maps, and reads as code without it.
  *
  *   tsx scripts/node-red/build.ts
  */
@@ -10,6 +13,12 @@ import { build } from 'esbuild';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import {
+	catalogueOf,
+	languages,
+	plainCatalogueOf,
+} from '../../packages/node-red-visionstory/src/editor/catalogue';
+import { actionNodeHelp, plainNodeHelp } from '../../packages/node-red-visionstory/src/editor/help';
 import {
 	actionNodeHtml,
 	configNodeHtml,
@@ -23,6 +32,11 @@ export function fileOf(type: string): string {
 	return type.replace(/^visionstory-/, '');
 }
 
+/** A help file as Node-RED reads it from locales/<lang>/<set>.html. */
+function helpHtml(type: string, help: string): string {
+	return `<script type="text/html" data-help-name="${type}">\n${help}</script>\n`;
+}
+
 export async function buildNodeRedPackage(): Promise<void> {
 	const dist = join(NODE_RED_PACKAGE_DIR, 'dist');
 	rmSync(dist, { recursive: true, force: true });
@@ -34,14 +48,18 @@ export async function buildNodeRedPackage(): Promise<void> {
 		platform: 'node',
 		target: 'node20',
 		format: 'cjs',
-		minify: true,
-		sourcemap: false,
+		minify: false,
+		sourcemap: true,
+		sourcesContent: false,
 		legalComments: 'linked',
 		logLevel: 'warning',
 	});
 	const sets: Array<[string, string]> = [
 		['visionstory-config', configNodeHtml()],
-		...ACTION_NODES.map((spec): [string, string] => [spec.type, actionNodeHtml(spec)]),
+		...ACTION_NODES.map((spec): [string, string] => [
+			spec.type,
+			actionNodeHtml(spec, catalogueOf(spec, fileOf(spec.type))),
+		]),
 		['visionstory-watch', watchNodeHtml()],
 	];
 	for (const [type, html] of sets) {
@@ -50,6 +68,28 @@ export async function buildNodeRedPackage(): Promise<void> {
 			`module.exports = require('./visionstory.js').nodes[${JSON.stringify(type)}];\n`,
 		);
 		writeFileSync(join(dist, `${fileOf(type)}.html`), html);
+	}
+	for (const language of languages()) {
+		const dir = join(dist, 'locales', language);
+		mkdirSync(dir, { recursive: true });
+		for (const spec of ACTION_NODES) {
+			const set = fileOf(spec.type);
+			const catalogue = catalogueOf(spec, set, language);
+			writeFileSync(
+				join(dir, `${set}.json`),
+				`${JSON.stringify({ [spec.type]: catalogue }, null, '\t')}\n`,
+			);
+			writeFileSync(join(dir, `${set}.html`), helpHtml(spec.type, actionNodeHelp(spec, catalogue)));
+		}
+		for (const type of ['visionstory-config', 'visionstory-watch']) {
+			const set = fileOf(type);
+			const catalogue = plainCatalogueOf(type, set, language);
+			writeFileSync(
+				join(dir, `${set}.json`),
+				`${JSON.stringify({ [type]: catalogue }, null, '\t')}\n`,
+			);
+			writeFileSync(join(dir, `${set}.html`), helpHtml(type, plainNodeHelp(catalogue)));
+		}
 	}
 	cpSync(join(NODE_RED_PACKAGE_DIR, 'icons'), join(dist, 'icons'), { recursive: true });
 }

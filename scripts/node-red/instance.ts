@@ -26,6 +26,8 @@ export interface NodeRedOptions {
 	/** Context kept in files (survives restarts) or in memory (Node-RED's default). */
 	contextStore: 'localfilesystem' | 'memory';
 	port?: number;
+	/** NODE_OPTIONS for Node-RED's process (the suites run it with --enable-source-maps, as the README advises). */
+	nodeOptions?: string;
 }
 
 const READY_TIMEOUT_MS = 60_000;
@@ -86,7 +88,10 @@ export class NodeRedInstance {
 			[install.redJs, '--userDir', userDir, '--settings', join(userDir, 'settings.js')],
 			{
 				cwd: userDir,
-				env: npmEnv(install.nodeBin),
+				env: {
+					...npmEnv(install.nodeBin),
+					...(this.options.nodeOptions ? { NODE_OPTIONS: this.options.nodeOptions } : {}),
+				},
 				stdio: ['ignore', 'pipe', 'pipe'],
 				detached: true,
 			},
@@ -119,10 +124,17 @@ export class NodeRedInstance {
 	}
 
 	private flowsStarted(): boolean {
-		return (
-			existsSync(this.logFile) &&
-			readFileSync(this.logFile, 'utf8').includes('[info] Started flows')
-		);
+		return this.startedFlows() > 0;
+	}
+
+	/** What this start has logged so far. */
+	logText(): string {
+		return existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8') : '';
+	}
+
+	/** How often this start has logged "Started flows" (once at start, once per deploy). */
+	private startedFlows(): number {
+		return this.logText().split('[info] Started flows').length - 1;
 	}
 
 	/** Stops it as Ctrl-C does: nodes are closed and the context store written before it exits. */
@@ -162,13 +174,26 @@ export class NodeRedInstance {
 		return (text ? JSON.parse(text) : undefined) as T;
 	}
 
-	/** Replaces every flow (a full deploy, as the editor's Deploy button does); credentials travel inside the nodes. */
+	/**
+	 * Replaces every flow (a full deploy, as the editor's Deploy button does; credentials travel inside
+	 * the nodes) and returns once the deployed flows have started: the admin API answers the deploy
+	 * before its nodes exist, and an inject pressed then answers 404.
+	 */
 	async deploy(flows: unknown[]): Promise<void> {
+		const before = this.startedFlows();
 		const response = await this.request('POST', '/flows', flows, {
 			'Node-RED-Deployment-Type': 'full',
 		});
 		if (response.status !== 204 && response.status !== 200)
 			throw new Error(`deploy failed: ${response.status} ${(await response.text()).slice(0, 500)}`);
+		const started = Date.now();
+		while (this.startedFlows() <= before) {
+			if (Date.now() - started > READY_TIMEOUT_MS)
+				throw new Error(
+					`the deployed flows did not start within ${READY_TIMEOUT_MS / 1000} s; see ${this.logFile}`,
+				);
+			await new Promise((r) => setTimeout(r, 100));
+		}
 	}
 
 	/** Presses an inject node's button. */

@@ -6,8 +6,8 @@ import { TTS_TEXT_MAX } from '../../packages/n8n-nodes-visionstory/nodes/shared/
 import {
 	CAPTION_DEFAULTS,
 	displayWidth,
-} from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/align/captions';
-import { parseMp3 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/textToSpeech/mp3';
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/captions/captions';
+import { parseMp3 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/mp3';
 import {
 	nodeOutput,
 	readBinary,

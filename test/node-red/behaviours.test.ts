@@ -50,7 +50,7 @@ describe('the config node', () => {
 			credentials(emulator.apiKey),
 		);
 		const { output, msg } = await run({ payload: 1 });
-		expect(output).toBe('caught');
+		expect(output).toBe('failed');
 		expect((msg.error as { message: string }).message).toContain(
 			'would send the API key in clear text',
 		);
@@ -64,7 +64,7 @@ describe('the config node', () => {
 			credentials(key),
 		);
 		const { output, msg } = await run({ payload: 1 });
-		expect(output).toBe('caught');
+		expect(output).toBe('failed');
 		expect((msg.error as { cause: { status: number } }).cause.status).toBe(401);
 		expect(JSON.stringify(msg.error)).not.toContain(key);
 	});
@@ -87,10 +87,83 @@ describe('action nodes', () => {
 			),
 			credentials(emulator.apiKey),
 		);
-		const { msg } = await run({ _msgid: 'file', payload: 'Saved to disk.' });
+		const { msg } = await run({ _msgid: 'file', payload: 'Saved to disk.', filename: '/in.txt' });
 		const path = msg.payload as string;
 		expect(path).toBe(join(dir, `${(msg.visionstory as { video_id: string }).video_id}.mp4`));
 		expect(existsSync(path) && statSync(path).size).toBeGreaterThan(1000);
+		// What write file, http response and e-mail nodes read; the incoming name is not the output path.
+		expect(msg.filename).toBe(path);
+		expect(msg.mimetype).toBe('video/mp4');
+	});
+
+	it('puts the result where Result to says, and takes msg.outputFile only when Output file is empty', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'vs-nr-'));
+		await helper.load(
+			ALL_NODES,
+			flowWith(
+				{
+					...talking(),
+					waitForCompletion: true,
+					pollIntervalSeconds: 5,
+					downloadResult: true,
+					outputFile: '',
+					outputProperty: 'video.file',
+				},
+				emulator.baseUrl,
+			),
+			credentials(emulator.apiKey),
+		);
+		const { output, msg } = await run({
+			_msgid: 'prop',
+			payload: 'Kept in place.',
+			outputFile: join(dir, 'from-msg-{id}.{ext}'),
+		});
+		expect(output).toBe('out1');
+		expect(msg.payload).toBe('Kept in place.');
+		const path = (msg.video as { file: string }).file;
+		expect(path).toMatch(/from-msg-.*\.mp4$/);
+		expect(existsSync(path)).toBe(true);
+	});
+
+	it("keeps the node's setting over a msg property, and warns once", async () => {
+		await helper.load(
+			ALL_NODES,
+			flowWith(
+				{
+					type: 'visionstory-text-to-speech',
+					operation: 'synthesize',
+					voiceId: 'Alice',
+					downloadResult: false,
+				},
+				emulator.baseUrl,
+			),
+			credentials(emulator.apiKey),
+		);
+		const warnings: string[] = [];
+		helper
+			.getNode('n1')
+			.on('call:warn', (call: { args: unknown[] }) => warnings.push(String(call.args[0])));
+		const { output } = await run({ payload: 'Hello.', voiceId: 'Echo' });
+		expect(output).toBe('out1');
+		const sent = emulator.requests({ method: 'POST', path: '/api/v1/tts' });
+		expect(sent.map((r) => r.settings?.voice_id)).toEqual(['Alice']);
+		expect(warnings).toEqual([
+			'msg.voiceId is ignored: the node\'s "Voice" (voiceId) is set, and a set value wins. Clear it in the node to take it from the message.',
+		]);
+	});
+
+	it('refuses a poll interval under 5 with the check the editor runs', async () => {
+		await helper.load(
+			ALL_NODES,
+			flowWith({ ...talking(), pollIntervalSeconds: 2 }, emulator.baseUrl),
+			credentials(emulator.apiKey),
+		);
+		const { output, msg } = await run({ payload: 'Too eager.' });
+		expect(output).toBe('failed');
+		expect((msg.error as { message: string }).message).toContain(
+			'"Poll every (s)" (pollIntervalSeconds) must be at least 5 (got 2)',
+		);
+		expect(emulator.requests({ origin: 'api' }).filter((r) => r.method === 'POST')).toHaveLength(0);
 	});
 
 	it('checks an AI video against its model before anything charged is sent', async () => {
@@ -109,7 +182,7 @@ describe('action nodes', () => {
 			credentials(emulator.apiKey),
 		);
 		const { output, msg } = await run({ payload: 'A boat.' });
-		expect(output).toBe('caught');
+		expect(output).toBe('failed');
 		expect((msg.error as { message: string }).message).toMatch(
 			/"Duration \(s\)" \(duration\) 7 is not offered by seedance-1\.0-pro; allowed: /,
 		);

@@ -48,7 +48,7 @@ interface CaughtError {
 }
 
 describe('Keep at Least N Credits', () => {
-	it('refuses the talking video that would take the balance below it: to the Catch node, nothing charged', async () => {
+	it('refuses the talking video that would take the balance below it: by the failure output, nothing charged', async () => {
 		emulator.addAccount(KEY, 20);
 		await helper.load(
 			ALL_NODES,
@@ -60,7 +60,7 @@ describe('Keep at Least N Credits', () => {
 		expect(emulator.balance(KEY)).toBe(10);
 
 		const second = await run({ _msgid: 'f2', payload: 'Two.' });
-		expect(second.output).toBe('caught');
+		expect(second.output).toBe('failed');
 		const error = second.msg.error as CaughtError;
 		expect(error.source).toMatchObject({ id: 'n1', type: 'visionstory-talking-video' });
 		expect(error.message).toContain(
@@ -83,30 +83,40 @@ describe('Keep at Least N Credits', () => {
 		expect(balanceReads()).toHaveLength(2);
 	});
 
-	it('refuses the rest of a batch in msg.errors and tells the Catch node', async () => {
+	it('splits a batch: the good item by output 1, the refused one by output 2 naming its item, nothing to Catch', async () => {
 		emulator.addAccount(KEY, 20);
 		await helper.load(
 			ALL_NODES,
 			flowWith(talking(), emulator.baseUrl, { keepAtLeastCredits: '10' }),
 			credentialsOf(KEY),
 		);
-		const caught = next('caught');
-		const { output, msg } = await run({ _msgid: 'b1', payload: ['One.', 'Two.'] });
-		expect(output).toBe('out1');
-		const payload = msg.payload as Array<{ video_id: string } | null>;
-		expect(payload[0]?.video_id).toEqual(expect.any(String));
-		expect(payload[1]).toBeNull();
-		const errors = msg.errors as Array<{ index: number; message: string; details?: unknown }>;
+		const good = next('out1');
+		const bad = next('failed');
+		const caught: unknown[] = [];
+		helper.getNode('caught').on('input', (m: unknown) => caught.push(m));
+		helper.getNode('n1').receive({ _msgid: 'b1', payload: ['One.', 'Two.'] });
+		const [ok, failed] = await Promise.all([good, bad]);
+		const payload = ok.payload as Array<{ video_id: string }>;
+		expect(payload).toHaveLength(1);
+		expect(payload[0].video_id).toEqual(expect.any(String));
+		expect(ok.items).toEqual([{ index: 0, input: 'One.' }]);
+		expect(ok.errors).toBeUndefined();
+		expect(failed.payload).toEqual(['Two.']);
+		expect(failed.items).toEqual([{ index: 1, input: 'Two.' }]);
+		const errors = failed.errors as Array<{ index: number; message: string; details?: unknown }>;
 		expect(errors).toHaveLength(1);
 		expect(errors[0]).toMatchObject({
 			index: 1,
+			input: 'Two.',
 			details: { keepAtLeastCredits: 10, balance: 10 },
 		});
 		expect(errors[0].message).toContain('Keep at Least 10 Credits would be passed');
-		const error = (await caught).error as CaughtError;
+		const error = failed.error as CaughtError;
 		expect(error.message).toContain('1 of 2 failed; the first (#2): Creating a talking video');
 		expect(error.cause.details).toMatchObject({ keepAtLeastCredits: 10, balance: 10 });
 		expect(charges()).toHaveLength(1);
+		await new Promise((r) => setTimeout(r, 50));
+		expect(caught).toEqual([]);
 	});
 
 	it('reserves calls in flight: two messages at once cannot pass the floor together', async () => {
@@ -127,7 +137,7 @@ describe('Keep at Least N Credits', () => {
 			config: 'cfg',
 			voiceId: 'Alice',
 			downloadResult: false,
-			wires: [['out1']],
+			wires: [['out1'], ['failed']],
 		});
 		const flow: FlowNode[] = [
 			{ id: 'f1', type: 'tab', label: 'test' },
@@ -136,12 +146,13 @@ describe('Keep at Least N Credits', () => {
 			speech('s2'),
 			// Nodes with x and y: Node-RED takes nodes without a position for config nodes.
 			{ id: 'out1', z: 'f1', x: 300, y: 100, type: 'helper' },
+			{ id: 'failed', z: 'f1', x: 300, y: 200, type: 'helper' },
 			...catchNodes(),
 		];
 		await helper.load(ALL_NODES, flow, credentialsOf(KEY));
 		const outcomes: Array<{ output: string; msg: Record<string, unknown> }> = [];
 		const both = new Promise<void>((resolve) => {
-			for (const id of ['out1', 'caught'])
+			for (const id of ['out1', 'failed', 'caught'])
 				helper.getNode(id).on('input', (msg: Record<string, unknown>) => {
 					outcomes.push({ output: id, msg });
 					if (outcomes.length === 2) resolve();
@@ -151,8 +162,8 @@ describe('Keep at Least N Credits', () => {
 		helper.getNode('s2').receive({ _msgid: 'b', payload: 'Hello again.' });
 		await both;
 
-		expect(outcomes.map((o) => o.output).sort()).toEqual(['caught', 'out1']);
-		const refused = outcomes.find((o) => o.output === 'caught')!.msg.error as CaughtError;
+		expect(outcomes.map((o) => o.output).sort()).toEqual(['failed', 'out1']);
+		const refused = outcomes.find((o) => o.output === 'failed')!.msg.error as CaughtError;
 		expect(refused.message).toContain(
 			'Text to speech was refused: Keep at Least 10 Credits would be passed',
 		);
@@ -190,7 +201,7 @@ describe('Keep at Least N Credits', () => {
 				credentialsOf(emulator.apiKey),
 			);
 			const { output, msg } = await run({ _msgid: 'v1', payload: 'One.' });
-			expect(output).toBe('caught');
+			expect(output).toBe('failed');
 			expect((msg.error as CaughtError).message).toContain(
 				`Keep at Least N Credits (keepAtLeastCredits) in the VisionStory config "emulator" must be a whole number of credits, empty or 0 for none (got ${JSON.stringify(value)})`,
 			);

@@ -8,7 +8,11 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/node-red'],
 	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/node-red/e2e/'],
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		'<rootDir>/test/node-red/e2e/',
+		'<rootDir>/test/node-red/browser/',
+	],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 	},

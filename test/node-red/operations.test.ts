@@ -31,7 +31,7 @@ async function op(
 		credentials(emulator.apiKey),
 	);
 	const result = await run({ _msgid: `${type}-${operation}-${Math.random()}`, ...msg });
-	if (result.output === 'caught')
+	if (result.output === 'failed')
 		throw new Error(`${type} ${operation}: ${JSON.stringify(result.msg.error)}`);
 	ran.add(`visionstory-${type}:${operation}`);
 	return result;

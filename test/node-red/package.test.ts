@@ -13,6 +13,7 @@ import { NODE_RED_PACKAGE_DIR } from '../../scripts/node-red/paths';
 import { NODE_RED_LINES } from '../../scripts/node-red/versions';
 import { REPO_ROOT } from '../../scripts/paths';
 import { exampleFiles, readExample } from '../../scripts/node-red/examples';
+import { TAG_PREFIX, releaseProblems } from '../../scripts/releaseCheck';
 
 interface Manifest {
 	name: string;
@@ -109,7 +110,9 @@ describe("the flow library's scorecard (offline checks)", () => {
 describe('the tarball', () => {
 	it('holds the built nodes, examples, README and licence only: no test code, no sources', () => {
 		for (const file of pkg.files)
-			expect(file).toMatch(/^(dist\/|examples\/|README\.md$|LICENSE$|package\.json$)/);
+			expect(file).toMatch(
+				/^(dist\/|examples\/|README\.md$|CHANGELOG\.md$|LICENSE$|package\.json$)/,
+			);
 		expect(pkg.files.filter((f) => /test|emulator|\.ts$/.test(f))).toEqual([]);
 	});
 
@@ -142,5 +145,50 @@ describe('the tarball', () => {
 		expect(shared.size).toBeGreaterThan(10);
 		const copies = files.filter((f) => !f.startsWith(apiDir) && shared.has(hash(f)));
 		expect(copies).toEqual([]);
+	});
+});
+
+describe('the release', () => {
+	it('is 1.0.0 with its changelog entry, released by its own tag (node-red-v1.0.0)', () => {
+		const version = (manifest as { version?: string }).version;
+		expect(version).toBe('1.0.0');
+		expect(pkg.files).toContain('CHANGELOG.md');
+		expect(readFileSync(join(unpacked, 'CHANGELOG.md'), 'utf8')).toMatch(/^## 1\.0\.0\b/m);
+		const repo = 'visionstory-ai/n8n-nodes-visionstory';
+		expect(releaseProblems(manifest, 'node-red-v1.0.0', repo, TAG_PREFIX['node-red'])).toEqual([]);
+		expect(releaseProblems(manifest, 'v1.0.0', repo, TAG_PREFIX['node-red'])).toEqual([
+			'the tag "v1.0.0" does not name package.json\'s version (node-red-v1.0.0)',
+		]);
+	});
+
+	it('ships a source map beside the readable bundle, pointing at the sources by path', () => {
+		const bundle = readFileSync(join(unpacked, 'dist', 'visionstory.js'), 'utf8');
+		expect(bundle).toMatch(/\/\/# sourceMappingURL=visionstory\.js\.map\s*$/);
+		const map = JSON.parse(readFileSync(join(unpacked, 'dist', 'visionstory.js.map'), 'utf8')) as {
+			sources: string[];
+			sourcesContent?: unknown;
+		};
+		expect(map.sources).toContain('../src/runtime.ts');
+		expect(map.sourcesContent).toBeUndefined();
+		// Not minified: one statement a line, so even without the map a stack names a readable line.
+		expect(bundle.split('\n').length).toBeGreaterThan(5000);
+	});
+
+	it("names src/… in a stack trace under Node's --enable-source-maps", () => {
+		const script = `
+			const { nodes } = require(${JSON.stringify(join(unpacked, 'dist', 'visionstory.js'))});
+			let ctor;
+			const RED = { nodes: { createNode() {}, registerType(t, c) { ctor = c; }, getNode() {} },
+				settings: {}, util: { setMessageProperty() {} } };
+			nodes['visionstory-account'](RED);
+			const node = { id: 'n', type: 't', handlers: {}, on(e, h) { this.handlers[e] = h; },
+				status() {}, warn() {}, error() {}, context() { return { get(k, s, cb) { cb(null); }, set(k, v, s, cb) { cb(null); } }; } };
+			ctor.call(node, { operation: 'getCredits' });
+			node.handlers.input({ _msgid: 'm' }, (out) => { console.log(out[1].error.stack); process.exit(0); }, () => {});
+		`;
+		const stack = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], {
+			encoding: 'utf8',
+		});
+		expect(stack).toMatch(/\/src\/runtime\.ts:\d+:\d+/);
 	});
 });

@@ -1,6 +1,10 @@
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { startEmulator, type Emulator } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
-import { ALL_NODES, credentials, flowWith, helper, run } from './support';
+import { ALL_NODES, credentials, flowWith, helper, next, run } from './support';
 
 let emulator: Emulator;
 let avatarId: string;
@@ -82,14 +86,14 @@ describe('Talking Video → Create', () => {
 		expect(emulator.tasks()).toHaveLength(2);
 	});
 
-	it('sends a failed render to Catch nodes with the service message and hint', async () => {
+	it('sends a failed render by the failure output (output 2) with the service message and hint', async () => {
 		await helper.load(
 			ALL_NODES,
 			flowWith(talking(), emulator.baseUrl),
 			credentials(emulator.apiKey),
 		);
 		const { output, msg } = await run({ _msgid: 'm2', payload: 'This one [fail]s.' });
-		expect(output).toBe('caught');
+		expect(output).toBe('failed');
 		const error = msg.error as {
 			message: string;
 			source: { type: string };
@@ -108,7 +112,7 @@ describe('Talking Video → Create', () => {
 			credentials(emulator.apiKey),
 		);
 		const { output, msg } = await run({ _msgid: 'm3', payload: ['Fine.', 'Also fine.'] });
-		expect(output).toBe('caught');
+		expect(output).toBe('failed');
 		expect((msg.error as { message: string }).message).toContain('"Voice" (voiceId) is required');
 		expect(emulator.requests({ origin: 'api' })).toHaveLength(0);
 		expect(charges()).toHaveLength(0);
@@ -122,8 +126,9 @@ describe('Talking Video → Create', () => {
 			}),
 			credentials(emulator.apiKey),
 		);
-		const { msg } = await run({ _msgid: 'm4', payload: ['One.', 'Two.'] });
-		const errors = msg.errors as Array<{ index: number; message: string }>;
+		const failed = next('failed');
+		await run({ _msgid: 'm4', payload: ['One.', 'Two.'] });
+		const errors = (await failed).errors as Array<{ index: number; message: string }>;
 		expect(errors).toHaveLength(1);
 		expect(errors[0].message).toContain('Max credits per message (10) would be passed');
 		expect(charges()).toHaveLength(1);
@@ -131,7 +136,7 @@ describe('Talking Video → Create', () => {
 });
 
 describe('Talking Video → Check Status', () => {
-	it('sends a video still rendering to output 2 and a finished one to output 1', async () => {
+	it('sends a video still rendering to output 3 and a finished one to output 1', async () => {
 		emulator.setConfig({ renderMs: 1500 });
 		await helper.load(
 			ALL_NODES,
@@ -147,17 +152,34 @@ describe('Talking Video → Check Status', () => {
 					type: 'visionstory-talking-video',
 					operation: 'check',
 					downloadResult: false,
-					outputs: 2,
+					outputs: 3,
 				},
 				emulator.baseUrl,
 			),
 			credentials(emulator.apiKey),
 		);
 		const rendering = await run({ payload: created.msg.payload });
-		expect(rendering.output).toBe('out2');
+		expect(rendering.output).toBe('out3');
 		await new Promise((r) => setTimeout(r, 1600));
 		const done = await run({ payload: created.msg.payload });
 		expect(done.output).toBe('out1');
 		expect((done.msg.payload as { status: string }).status).toBe('created');
+	});
+});
+
+describe('output files of a batch', () => {
+	it('issue 32 item 7: a fixed Output File with 3 texts: 3 files on disk, 3 distinct paths (video-1.mp4, …)', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'vs-nr-batch-'));
+		await helper.load(
+			ALL_NODES,
+			flowWith(talking({ outputFile: join(dir, 'video.mp4') }), emulator.baseUrl),
+			credentials(emulator.apiKey),
+		);
+		const { output, msg } = await run({ _msgid: 'batch', payload: ['One.', 'Two.', 'Three.'] });
+		expect(output).toBe('out1');
+		const paths = msg.payload as string[];
+		expect(paths).toEqual([1, 2, 3].map((n) => join(dir, `video-${n}.mp4`)));
+		expect(readdirSync(dir).sort()).toEqual(['video-1.mp4', 'video-2.mp4', 'video-3.mp4']);
+		for (const path of paths) expect(existsSync(path) && statSync(path).size).toBeGreaterThan(1000);
 	});
 });

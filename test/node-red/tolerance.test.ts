@@ -22,7 +22,7 @@ async function runNode(
 	await helper.unload();
 	await helper.load(ALL_NODES, flowWith(node, emulator.baseUrl), credentials(emulator.apiKey));
 	const result = await run(msg);
-	if (result.output === 'caught') throw new Error(JSON.stringify(result.msg.error));
+	if (result.output === 'failed') throw new Error(JSON.stringify(result.msg.error));
 	return result.msg;
 }
 

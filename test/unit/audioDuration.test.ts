@@ -5,7 +5,7 @@ import {
 	audioDurationSec,
 	DURATION_HEADER_BYTES,
 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/audioDuration';
-import { mp3DurationSec } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/textToSpeech/mp3';
+import { mp3DurationSec } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/mp3';
 import { speechAudio } from '../emulator/speechAudio';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../emulator/media', name));

@@ -10,9 +10,9 @@ import {
 	type CaptionOptions,
 	type Cue,
 	type WordTiming,
-} from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/align/captions';
-import { joinMp3 } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/textToSpeech/mp3';
-import { splitScript } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/textToSpeech/textParts';
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/captions/captions';
+import { joinMp3 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/mp3';
+import { splitScript } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/textParts';
 import { startEmulator } from '../emulator';
 import { createPrng } from '../emulator/prng';
 import { api } from '../emulator/testkit';

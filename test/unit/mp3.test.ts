@@ -5,8 +5,8 @@ import {
 	parseMp3,
 	readFrameHeader,
 	type Mp3Stream,
-} from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/textToSpeech/mp3';
-import { splitScript } from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/textToSpeech/textParts';
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/mp3';
+import { splitScript } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/textParts';
 import { startEmulator, type Emulator } from '../emulator';
 import { probe } from '../emulator/mediaProbe';
 import { api, fixture, type Answer } from '../emulator/testkit';

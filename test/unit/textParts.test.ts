@@ -3,7 +3,7 @@ import {
 	ScriptSplitError,
 	splitScript,
 	type ScriptPart,
-} from '../../packages/n8n-nodes-visionstory/nodes/VisionStory/actions/textToSpeech/textParts';
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/textParts';
 import { cjkScript, englishParagraph, englishScript, unpunctuatedJapanese } from './scripts';
 
 const LIMIT = 3000;

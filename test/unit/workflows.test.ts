@@ -105,8 +105,9 @@ test('CI installs, lints, builds and runs the test command, with the Debian pack
 
 test('publish: on a version tag, with an OIDC token for provenance, lint, build and tests, then npm publish --provenance through the guard', () => {
 	const publish = workflow('publish.yml');
-	expect(publish.on).toEqual({ push: { tags: ['v*.*.*'] } });
-	const [job] = Object.values(publish.jobs);
+	expect(publish.on).toEqual({ push: { tags: ['v*.*.*', 'node-red-v*.*.*'] } });
+	const job = publish.jobs.publish;
+	expect(job.if).toBe("startsWith(github.ref_name, 'v')");
 	expect(job.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
 	const setupNode = job.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
 	expect(setupNode?.with?.['registry-url']).toBe('https://registry.npmjs.org');
@@ -128,4 +129,25 @@ test('publish: on a version tag, with an OIDC token for provenance, lint, build 
 	// .npmrc turns scripts off; the guard (prepublishOnly) runs only with them on, and passes only in a release.
 	expect(publishStep.run).toContain('--ignore-scripts=false');
 	expect(publishStep.env?.RELEASE_MODE).toBe('true');
+});
+
+test('publish: a node-red-v tag publishes the Node-RED package, checked, built and tested, with provenance', () => {
+	const job = workflow('publish.yml').jobs['publish-node-red'];
+	expect(job.if).toBe("startsWith(github.ref_name, 'node-red-v')");
+	expect(job.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
+	const commands = job.steps.map((step) => step.run ?? '');
+	const index = (prefix: string) => commands.findIndex((run) => run.startsWith(prefix));
+	const order = [
+		'npm ci',
+		'npx tsx scripts/releaseCheck.ts',
+		'npm run lint',
+		'npm run build',
+		'npx jest -c test/node-red/jest.config.js',
+		'npm publish',
+	].map(index);
+	expect(order.every((i, k) => i >= 0 && (k === 0 || i > order[k - 1]))).toBe(true);
+	expect(commands[index('npx tsx scripts/releaseCheck.ts')]).toMatch(/ node-red$/);
+	const publishStep = job.steps[index('npm publish')];
+	expect(publishStep['working-directory']).toBe('packages/node-red-visionstory');
+	expect(publishStep.run).toContain('--provenance');
 });

@@ -54,6 +54,30 @@ export {
 	acceptedMimeType,
 	extensionFor,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/mediaTypes';
+export { fileFields, toMediaRef } from '../../n8n-nodes-visionstory/nodes/shared/api/mediaRefs';
+export type {
+	FileSource,
+	MediaSource,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/mediaRefs';
+export { pickerAnswer, pickerPages } from '../../n8n-nodes-visionstory/nodes/shared/api/pickers';
+export type { PickerList } from '../../n8n-nodes-visionstory/nodes/shared/api/pickers';
+export { outputPath } from '../../n8n-nodes-visionstory/nodes/shared/api/outputFiles';
+export {
+	PartialSpeechError,
+	checkedSpeech,
+	speak,
+	speechEstimate,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/speech/longSpeech';
+export type { SpokenText } from '../../n8n-nodes-visionstory/nodes/shared/api/speech/longSpeech';
+export {
+	CAPTION_FORMATS,
+	captionFiles,
+	captionFormat,
+	captionLimitsIssue,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/captions/captionFiles';
+export type { CaptionFormat } from '../../n8n-nodes-visionstory/nodes/shared/api/captions/captionFiles';
+export { CAPTION_DEFAULTS } from '../../n8n-nodes-visionstory/nodes/shared/api/captions/captions';
+export type { WordTiming } from '../../n8n-nodes-visionstory/nodes/shared/api/captions/captions';
 export { budgetFor } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
 export type { RequestBudget } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
 export { balanceFloor } from '../../n8n-nodes-visionstory/nodes/shared/api/balance';
@@ -63,6 +87,7 @@ export {
 	DEFAULT_BASE_URL,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/account';
 export { readLimit, SpendLedger } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
+export { LedgerBook } from '../../n8n-nodes-visionstory/nodes/shared/api/ledgerBook';
 export type { BalanceFloor, SpendPolicy } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
 export {
 	TalkingVideoList,

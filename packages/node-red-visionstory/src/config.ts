@@ -5,6 +5,9 @@
  */
 import type { FieldIssue, RequestBudget } from './api';
 import {
+	LedgerBook,
+	pickerAnswer,
+	pickerPages,
 	SpendLedger,
 	SpendingClient,
 	Transport,
@@ -43,18 +46,11 @@ export interface ConfigNode extends Node {
 	secrets(): string[];
 }
 
-/** One ledger per message id and config node: a message's whole journey through the flow shares one cap. */
-const ledgers = new Map<string, SpendLedger>();
-const MAX_LEDGERS = 10_000;
+/** Enough entries for a dropdown without paging, read in a few pages of the service's. */
+const PICKER_ROWS = { rows: 500, pages: 5 };
 
-function ledgerFor(key: string): SpendLedger {
-	let ledger = ledgers.get(key);
-	if (ledger) ledgers.delete(key);
-	else ledger = new SpendLedger();
-	ledgers.set(key, ledger);
-	if (ledgers.size > MAX_LEDGERS) ledgers.delete(ledgers.keys().next().value as string);
-	return ledger;
-}
+/** One ledger per message id and config node: a message's whole journey through the flow shares one cap. */
+const ledgers = new LedgerBook(10_000);
 
 /** Waiting uses a plain timer (Node-RED nodes may); the transport ends it early on close. */
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -84,44 +80,17 @@ export function configProblem(config: ConfigNode | undefined): VisionStoryError 
 	return baseUrlProblem(config.baseUrl, `of the VisionStory config "${config.name || config.id}"`);
 }
 
+/** A picker's entries from the core's lists (named as n8n's pickers name them), as the editor's options. */
 async function pickerOptions(
 	client: VisionStoryClient,
 	list: PickerList,
 ): Promise<Array<{ value: string; label: string }>> {
-	switch (list) {
-		case 'avatars': {
-			const [mine, pub] = await Promise.all([
-				client.listAvatars({ is_public: false, limit: 100 }),
-				client.listAvatars({ is_public: true, limit: 100 }),
-			]);
-			return [
-				...mine.avatars.map((a) => ({ value: a.avatar_id, label: `${a.avatar_id} (mine)` })),
-				...pub.avatars.map((a) => ({ value: a.avatar_id, label: a.avatar_id })),
-			];
-		}
-		case 'voices': {
-			const voices = await client.listVoices({ limit: 500 });
-			return [...voices.my_voices, ...voices.public_voices].map((v) => ({
-				value: v.voice_id,
-				label: [v.voice_id, v.locale, v.gender].filter(Boolean).join(' · '),
-			}));
-		}
-		case 'talkingVideoModels':
-			return (await client.listTalkingVideoModels()).models.map((m) => ({
-				value: m.model_id,
-				label: m.name || m.model_id,
-			}));
-		case 'aiVideoModels':
-			return (await client.listAiVideoModels()).models.map((m) => ({
-				value: m.model_id,
-				label: m.name || m.model_id,
-			}));
-		case 'imageModels':
-			return (await client.listImageModels()).models.map((m) => ({
-				value: m.model_id,
-				label: m.name || m.model_id,
-			}));
-	}
+	const { entries } = await pickerAnswer(
+		async (token) => await pickerPages[list](client, token),
+		undefined,
+		PICKER_ROWS,
+	);
+	return entries.map((entry) => ({ value: entry.value, label: entry.name }));
 }
 
 export function registerConfig(RED: RED): void {
@@ -146,7 +115,7 @@ export function registerConfig(RED: RED): void {
 				sleep,
 				secrets: [apiKey],
 			});
-			const ledger = msgId ? ledgerFor(`${this.id}:${msgId}`) : new SpendLedger();
+			const ledger = msgId ? ledgers.ledger(`${this.id}:${msgId}`) : new SpendLedger();
 			return {
 				client: new SpendingClient(new VisionStoryClient(transport), ledger, {
 					cap: this.cap,

@@ -10,6 +10,7 @@ import type {
 } from './api';
 import { invalidInput } from './api';
 import type { Field } from './field';
+import { fieldProblem } from './field';
 
 export interface Msg {
 	_msgid?: string;
@@ -17,7 +18,28 @@ export interface Msg {
 	[key: string]: unknown;
 }
 
-/** What an operation gets for one message: its properties (msg overrides applied), the client, the signal. */
+/** A result file as other nodes expect it beside msg.payload (msg.filename, msg.mimetype). */
+export interface FileNote {
+	filename: string;
+	mimetype: string;
+}
+
+/** What the node hosting an operation offers it: its status ring, its warnings, and what it learns on the way. */
+export interface Host {
+	status(text: string, fill?: 'blue' | 'green' | 'yellow' | 'red' | 'grey'): void;
+	warn(text: string): void;
+	/** Videos submitted for this message and not yet delivered (kept in the node's context until they are). */
+	submitted(kind: 'talkingVideo' | 'aiVideo', videoIds: string[]): void;
+	/** The file a result entry was delivered as. */
+	file(index: number, file: FileNote): void;
+}
+
+/**
+ * What an operation gets for one message: its properties, the client, the signal. One rule for every
+ * property, as Node-RED's core nodes have it: the node's setting wins when set; a message property of
+ * the same name (or a batch entry's) fills it when the setting is empty; one that tries to change a set
+ * value is ignored with a warning.
+ */
 export class Context {
 	constructor(
 		readonly nodeId: string,
@@ -28,13 +50,19 @@ export class Context {
 		readonly client: SpendingClient,
 		readonly budget: RequestBudget,
 		readonly signal: AbortSignal,
-		readonly status: (text: string, fill?: 'blue' | 'green' | 'yellow' | 'red' | 'grey') => void,
-		/** One entry of a batch (msg.payload as an array): its own values win over everything else. */
+		readonly host: Host,
+		/** One entry of a batch (msg.payload as an array): its values fill what the node leaves empty. */
 		readonly entry?: Record<string, unknown>,
+		/** Its position in the batch. */
+		readonly index = 0,
 	) {}
 
+	status(text: string, fill?: 'blue' | 'green' | 'yellow' | 'red' | 'grey'): void {
+		this.host.status(text, fill);
+	}
+
 	/** The same message seen through one entry of its batch: an object's fields, or a text as the script. */
-	forEntry(entry: unknown, scriptName: string): Context {
+	forEntry(entry: unknown, scriptName: string, index = 0): Context {
 		const values =
 			entry !== null && typeof entry === 'object' && !Array.isArray(entry)
 				? (entry as Record<string, unknown>)
@@ -48,19 +76,37 @@ export class Context {
 			this.client,
 			this.budget,
 			this.signal,
-			this.status,
+			this.host,
 			values,
+			index,
 		);
 	}
 
-	/** The editor's value, or the message property of the same name where the field allows it. */
+	/** The node's setting; when it is empty, the batch entry's value, else the message property (where allowed). */
 	value(name: string): unknown {
-		if (this.entry && this.entry[name] !== undefined && this.entry[name] !== null)
-			return this.entry[name];
 		const field = this.fields.get(name);
-		if (field?.override && this.msg[name] !== undefined && this.msg[name] !== null)
-			return this.msg[name];
-		return this.props[name] ?? field?.default;
+		const setting = this.props[name];
+		const given = this.given(name, field);
+		if (isSet(setting)) {
+			if (given && !sameValue(given.value, setting))
+				this.host.warn(
+					`${given.from} is ignored: the node's ${this.label(name)} is set, and a set value wins. Clear it in the node to take it from the message.`,
+				);
+			return setting;
+		}
+		return given ? given.value : (setting ?? field?.default);
+	}
+
+	/** What the batch entry or the message offers for a property, and from where. */
+	private given(
+		name: string,
+		field: Field | undefined,
+	): { value: unknown; from: string } | undefined {
+		if (this.entry && isSet(this.entry[name]))
+			return { value: this.entry[name], from: `Batch entry #${this.index + 1}'s ${name}` };
+		if (field?.override && isSet(this.msg[name]))
+			return { value: this.msg[name], from: `msg.${name}` };
+		return undefined;
 	}
 
 	/** Text, trimmed; empty becomes undefined. */
@@ -97,11 +143,10 @@ export class Context {
 	number(name: string): number | undefined {
 		const value = this.value(name);
 		if (value === undefined || value === null || value === '') return undefined;
-		const n = typeof value === 'number' ? value : Number(String(value).trim());
-		if (!Number.isFinite(n)) this.fail(name, `must be a number (got ${JSON.stringify(value)})`);
-		const min = this.fields.get(name)?.min;
-		if (min !== undefined && n < min) this.fail(name, `must be at least ${min} (got ${n})`);
-		return n;
+		const field = this.fields.get(name);
+		const problem = fieldProblem({ type: 'number', min: field?.min }, value);
+		if (problem) this.fail(name, problem);
+		return typeof value === 'number' ? value : Number(String(value).trim());
 	}
 
 	boolean(name: string): boolean {
@@ -166,4 +211,17 @@ export class Context {
 	): Promise<ResponseOf<N>> {
 		return await this.client.send(name, this.client.validate(name, request), this.options(index));
 	}
+}
+
+/** Empty text, null and undefined are "not set"; false and 0 are set. */
+function isSet(value: unknown): boolean {
+	return (
+		value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
+	);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+	return typeof a === 'object' || typeof b === 'object'
+		? JSON.stringify(a) === JSON.stringify(b)
+		: String(a).trim() === String(b).trim();
 }

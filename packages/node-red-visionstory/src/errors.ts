@@ -11,6 +11,8 @@ export interface MsgError {
 	videoIds?: string[];
 	/** Position in a batch. */
 	index?: number;
+	/** The batch entry it is about, as it came in. */
+	input?: unknown;
 	category?: string;
 	/** What the error is about in numbers: a spend limit's value, the balance, the credits spent. */
 	details?: Record<string, unknown>;

@@ -16,7 +16,7 @@ export function idField(
 		ops,
 		override: true,
 		...(list ? { list } : {}),
-		tip: tip ?? `Or msg.${name}.`,
+		...(tip ? { tip } : {}),
 	};
 }
 
@@ -27,7 +27,7 @@ export function videoIdField(ops: readonly string[]): Field {
 		'Video ID',
 		ops,
 		undefined,
-		'Or msg.videoId; left empty, msg.payload.video_id (what Create sends on). Several: comma-separated, or an array.',
+		'Left empty (and no msg.videoId): msg.payload.video_id, what Create sends on. Several: comma-separated, or an array.',
 	);
 }
 
@@ -79,9 +79,10 @@ export function downloadFields(ops: readonly string[]): Field[] {
 			type: 'string',
 			default: '',
 			ops,
+			override: true,
 			showIf: { field: 'downloadResult', values: [true] },
 			placeholder: '/data/videos/{id}.{ext}',
-			tip: 'Streams the file to this path instead of memory (large videos); {id}, {index}, {ext} are filled in. Or msg.filename.',
+			tip: 'Streams the file to this path instead of memory (large videos); {id}, {index}, {ext} are filled in. In a batch, a path naming neither {id} nor {index} is numbered per result: video.mp4 → video-1.mp4, video-2.mp4… Empty: msg.outputFile, else a Buffer.',
 		},
 	];
 }
@@ -94,7 +95,7 @@ export function idempotencyField(ops: readonly string[]): Field {
 		default: '',
 		ops,
 		override: true,
-		tip: 'Empty: derived from the message, the node and the entry, so the same message sent again never creates or charges twice. Or msg.idempotencyKey.',
+		tip: 'Empty (and no msg.idempotencyKey): derived from the message, the node and the entry, so the same message sent again never creates or charges twice.',
 	};
 }
 
@@ -128,7 +129,7 @@ export function mediaFields(
 		{
 			name: `${name}BinaryProperty`,
 			label: 'Buffer in',
-			type: 'string',
+			type: 'property',
 			default: 'payload',
 			ops,
 			showIf: { field: source, values: ['binary'] },
@@ -142,7 +143,7 @@ export function mediaFields(
 			ops,
 			override: true,
 			showIf: { field: source, values: ['url'] },
-			tip: `A public https link. Or msg.${name}Url (it wins over the choice above).`,
+			tip: `A public https link. A msg.${name}Url also switches the source above to URL.`,
 		},
 		{
 			name: `${name}AssetId`,
@@ -152,7 +153,7 @@ export function mediaFields(
 			ops,
 			override: true,
 			showIf: { field: source, values: ['asset'] },
-			tip: `Or msg.${name}AssetId (it wins over the choice above).`,
+			tip: `A msg.${name}AssetId also switches the source above to Asset ID.`,
 		},
 	];
 }

@@ -3,15 +3,9 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
-import type { Download } from './api';
-import { acceptedMimeType, extensionFor } from './api';
+import type { Download, FileSource, MediaSource } from './api';
+import { acceptedMimeType, extensionFor, outputPath } from './api';
 import type { Context } from './context';
-
-/** A media input as the operation maps it onto its endpoint's fields. */
-export type MediaInput =
-	| { kind: 'url'; url: string }
-	| { kind: 'inline'; data: string; mimeType: string }
-	| { kind: 'asset'; assetId: string };
 
 export const MEDIA_SOURCES = [
 	['binary', 'File in the message (Buffer)'],
@@ -78,7 +72,7 @@ export function mediaInput(
 	context: Context,
 	name: string,
 	accepted: readonly string[],
-): MediaInput {
+): MediaSource {
 	const msgUrl = context.msg[`${name}Url`];
 	const msgAsset = context.msg[`${name}AssetId`];
 	const source =
@@ -87,8 +81,8 @@ export function mediaInput(
 			: typeof msgAsset === 'string' && msgAsset.trim()
 				? 'asset'
 				: (context.text(`${name}Source`) ?? 'binary');
-	if (source === 'url') return { kind: 'url', url: context.required(`${name}Url`) };
-	if (source === 'asset') return { kind: 'asset', assetId: context.required(`${name}AssetId`) };
+	if (source === 'url') return { source: 'url', url: context.required(`${name}Url`) };
+	if (source === 'asset') return { source: 'asset', assetId: context.required(`${name}AssetId`) };
 	if (source !== 'binary')
 		context.fail(`${name}Source`, `must be one of binary, url, asset (got "${source}")`);
 	const path = context.text(`${name}BinaryProperty`) ?? 'payload';
@@ -113,43 +107,42 @@ export function mediaInput(
 			`${name}BinaryProperty`,
 			`the file in msg.${path} is ${sniffed}; allowed here: ${accepted.join(', ')}`,
 		);
-	return { kind: 'inline', data: buffer.toString('base64'), mimeType: mimeType! };
+	return { source: 'inline', data: buffer.toString('base64'), mimeType: mimeType! };
 }
 
-/** A MediaRef as most endpoints take it. */
-export function mediaRef(input: MediaInput) {
-	return input.kind === 'url'
-		? { url: input.url }
-		: input.kind === 'asset'
-			? { asset_id: input.assetId }
-			: { inline_data: { data: input.data, mime_type: input.mimeType } };
+/** A media input of an endpoint that takes no asset: a Buffer or a URL, an asset refused by name. */
+export function fileInput(context: Context, name: string, accepted: readonly string[]): FileSource {
+	const input = mediaInput(context, name, accepted);
+	if (input.source === 'asset')
+		context.fail(`${name}Source`, 'must be a Buffer or a URL here (the endpoint takes no asset)');
+	return input as FileSource;
 }
 
 /**
- * A result file: streamed to a file when Output File is set (msg.filename wins; `{id}`, `{index}` and
- * `{ext}` are filled in), else read into a Buffer. Returns the path or the Buffer.
+ * A result file: streamed to a file when Output File is set (`{id}`, `{index}` and `{ext}` are filled
+ * in, and results of a batch under a path naming neither id nor index are numbered: `outputPath` in the
+ * core), else read into a Buffer. Returns the path or the Buffer, and tells the node its msg.filename
+ * and msg.mimetype (an incoming msg.filename names the file that came in, so it is not taken as the path).
  */
 export async function deliver(
 	context: Context,
 	download: Download,
 	id: string,
 	index: number,
+	count = 1,
 ): Promise<Buffer | string> {
-	const template =
-		typeof context.msg.filename === 'string' && context.msg.filename.trim()
-			? context.msg.filename.trim()
-			: context.text('outputFile');
+	const template = context.text('outputFile');
+	const ext = extensionFor(download.mimeType) ?? download.fileName?.split('.').pop() ?? 'bin';
+	const mimetype = download.mimeType ?? 'application/octet-stream';
 	if (template) {
-		const ext = extensionFor(download.mimeType) ?? download.fileName?.split('.').pop() ?? 'bin';
-		const path = template
-			.replace(/\{id\}/g, id)
-			.replace(/\{index\}/g, String(index))
-			.replace(/\{ext\}/g, ext);
+		const path = outputPath(template, { id, index, ext, count });
 		await mkdir(dirname(path), { recursive: true });
 		await pipeline(download.stream, createWriteStream(path), { signal: context.signal });
+		context.host.file(index, { filename: path, mimetype });
 		return path;
 	}
 	const chunks: Buffer[] = [];
 	for await (const chunk of download.stream) chunks.push(Buffer.from(chunk as Uint8Array));
+	context.host.file(index, { filename: download.fileName ?? `${id}.${ext}`, mimetype });
 	return Buffer.concat(chunks);
 }

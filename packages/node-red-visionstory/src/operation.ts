@@ -7,12 +7,19 @@ export interface Result {
 	payload: unknown;
 	/** Becomes msg.visionstory: the API's data (tasks with their links) beside a file in payload. */
 	data?: unknown;
-	/** Output the message leaves by (Check Status: 0 finished, 1 still rendering). */
+	/** Result output it leaves by, of `Operation.outputs` (Check Status: 0 finished, 1 still rendering). */
 	output?: number;
-	/** Entries of a batch that failed, by position; the others are in payload. */
+	/** A batch (msg.payload as an array in): payload and data hold one entry per item, in input order. */
+	batch?: boolean;
+	/** Entries of a batch that failed, by position (payload and data hold null there). */
 	errors?: MsgError[];
-	/** Credits this message has spent so far (all VisionStory nodes it passed). */
-	spent?: number;
+	/**
+	 * The message failed but what was made and charged is kept (a long text cut short after some parts):
+	 * it leaves by the failure output with that payload and this error, one outcome for the message.
+	 */
+	failure?: MsgError;
+	/** Submitted and not waited on: the videos still render. */
+	submitted?: boolean;
 }
 
 export interface Operation {
@@ -20,7 +27,7 @@ export interface Operation {
 	label: string;
 	/** One line for the editor and the help. */
 	description: string;
-	/** Labels of the outputs when the operation has more than one. */
+	/** Labels of the result outputs when the operation has more than one (failures have their own). */
 	outputs?: readonly string[];
 	run(context: Context): Promise<Result>;
 }

@@ -68,4 +68,9 @@ export interface RED {
 		needsPermission(permission: string): (req: Request, res: Response, next: () => void) => void;
 	};
 	settings: { contextStorage?: Record<string, { module?: unknown } | string> };
+	util: {
+		setMessageProperty(msg: object, path: string, value: unknown, createMissing?: boolean): void;
+	};
+	/** The node set's message catalogue (locales/<lang>/<set>.json). */
+	_?: (key: string, substitutions?: Record<string, unknown>) => string;
 }

@@ -30,7 +30,7 @@ function entriesOf(context: Context, scriptName: string): Context[] {
 	if (!Array.isArray(payload)) return [context];
 	if (payload.length === 0)
 		throw invalidInput(context.operation, [{ field: 'msg.payload', message: 'is an empty batch' }]);
-	return payload.map((entry) => context.forEntry(entry, scriptName));
+	return payload.map((entry, index) => context.forEntry(entry, scriptName, index));
 }
 
 /**
@@ -69,7 +69,7 @@ export async function createVideos(
 		call: context.options(index),
 		timeoutMs,
 	}));
-	const outcomes = await runTasks(counting(context, jobs.length, wait), kind, jobs, {
+	const outcomes = await runTasks(counting(context, kind, jobs.length, wait), kind, jobs, {
 		waitForCompletion: wait,
 		pollIntervalMs,
 		atLimit: 'queue',
@@ -77,16 +77,27 @@ export async function createVideos(
 		budget: context.budget,
 		log: { to: { info: () => undefined }, node: context.nodeId },
 	});
-	return await videoResults(
-		context,
-		outcomes,
-		wait && context.boolean('downloadResult'),
-		Array.isArray(context.msg.payload),
-	);
+	return {
+		...(await videoResults(
+			context,
+			outcomes,
+			wait && context.boolean('downloadResult'),
+			Array.isArray(context.msg.payload),
+		)),
+		submitted: !wait,
+	};
 }
 
-/** The client, with its creates counted into the node's status: "submitting 3/10", then "rendering 10". */
-function counting(context: Context, total: number, wait: boolean): typeof context.client {
+/**
+ * The client, with its creates counted into the node's status ("submitting 3/10", then "rendering 10")
+ * and, when waited on, told to the node as paid videos in flight.
+ */
+function counting(
+	context: Context,
+	kind: TaskKind,
+	total: number,
+	wait: boolean,
+): typeof context.client {
 	let submitted = 0;
 	context.status(`submitting 0/${total}`);
 	return new Proxy(context.client, {
@@ -97,6 +108,8 @@ function counting(context: Context, total: number, wait: boolean): typeof contex
 				const answer = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
 				if (args[0] === CREATE.talkingVideo || args[0] === CREATE.aiVideo) {
 					submitted++;
+					const id = (answer as { video_id?: unknown } | undefined)?.video_id;
+					if (wait && typeof id === 'string') context.host.submitted(kind, [id]);
 					context.status(
 						submitted < total || !wait ? `submitting ${submitted}/${total}` : `rendering ${total}`,
 					);
@@ -147,7 +160,13 @@ async function videoResults(
 			if (download && url) {
 				try {
 					const file = await context.client.download(url, { signal: context.signal });
-					payload[index] = await deliver(context, file, task.video_id, index);
+					payload[index] = await deliver(
+						context,
+						file,
+						task.video_id,
+						index,
+						batch ? outcomes.length : 1,
+					);
 				} catch (error) {
 					// The video is made and paid: keep it, with why its file is missing.
 					data[index] = { ...task, downloadError: describe(error).message };
@@ -162,7 +181,7 @@ async function videoResults(
 		if (errors.length) throw outcomes[0].ok ? errorFrom(errors[0]) : outcomes[0].error;
 		return { payload: payload[0], data: data[0] };
 	}
-	return { payload, data, errors };
+	return { payload, data, errors, batch: true };
 }
 
 function errorFrom(described: MsgError): VisionStoryError {

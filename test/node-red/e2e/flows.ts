@@ -21,9 +21,11 @@ export const FLOOR = {
 
 /**
  * The test tab: POST /vs/talking runs a talking-video batch, POST /vs/floor one talking video through a
- * config node with Keep at Least N Credits set; GET /vs/watched and /vs/results read the recorders.
+ * config node with Keep at Least N Credits set, POST /vs/speech two speech nodes in a row, the inject
+ * `t-slow-inject` a render to deploy under; failures leave by output 2, a Catch node and a Status node
+ * record what reaches them; GET /vs/watched, /vs/results and /vs/global/<key> read the recorders.
  */
-export function testTab(): FlowNode[] {
+export function testTab(ids: { avatarId: string; voiceId: string }): FlowNode[] {
 	return [
 		{ id: T, type: 'tab', label: 'VisionStory tests', disabled: false, info: '' },
 		httpIn('t-in', T, 'post', '/vs/talking', 't-prep'),
@@ -31,7 +33,7 @@ export function testTab(): FlowNode[] {
 			't-prep',
 			T,
 			'request',
-			'msg.avatarId = msg.payload.avatarId; msg.voiceId = msg.payload.voiceId; msg.payload = msg.payload.texts; return msg;',
+			'msg.avatarId = msg.payload.avatarId; msg.voiceId = msg.payload.voiceId; if (msg.payload.outputFile) msg.outputFile = msg.payload.outputFile; msg.payload = msg.payload.texts; return msg;',
 			[['t-talking']],
 		),
 		{
@@ -49,13 +51,13 @@ export function testTab(): FlowNode[] {
 			outputFile: '',
 			x: 0,
 			y: 0,
-			wires: [['t-summary']],
+			wires: [['t-summary'], ['t-error']],
 		},
 		fn(
 			't-summary',
 			T,
 			'summary',
-			'msg.payload = { files: [].concat(msg.payload).map((b) => Buffer.isBuffer(b) ? b.length : null), tasks: msg.visionstory, errors: msg.errors || [] }; return msg;',
+			'msg.payload = { files: [].concat(msg.payload).map((b) => Buffer.isBuffer(b) ? b.length : b), tasks: msg.visionstory, errors: msg.errors || [], items: msg.items, filename: msg.filename, mimetype: msg.mimetype }; return msg;',
 			[['t-out']],
 		),
 		httpOut('t-out', T),
@@ -64,17 +66,19 @@ export function testTab(): FlowNode[] {
 			type: 'catch',
 			z: T,
 			name: '',
-			scope: ['t-talking'],
+			scope: ['t-talking', 't-floor', 't-speech-1', 't-speech-2', 't-slow'],
 			uncaught: false,
 			x: 0,
 			y: 0,
-			wires: [['t-error']],
+			wires: [['t-caught']],
 		},
+		record('t-caught', 'caught'),
+		// A batch's failed items come beside its good ones (which answer the request): kept, not answered.
 		fn(
 			't-error',
 			T,
 			'error',
-			'msg.statusCode = 500; msg.payload = { error: msg.error }; return msg;',
+			"if (msg.items) { const f = global.get('batchFailed') || []; f.push({ items: msg.items, errors: msg.errors, error: msg.error }); global.set('batchFailed', f); return null; } msg.statusCode = 500; msg.payload = { error: msg.error }; return msg;",
 			[['t-out']],
 		),
 		{
@@ -122,19 +126,187 @@ export function testTab(): FlowNode[] {
 			downloadResult: false,
 			x: 0,
 			y: 0,
-			wires: [['t-floor-out']],
+			wires: [['t-floor-out'], ['t-error']],
 		},
 		httpOut('t-floor-out', T),
+		// Two speech nodes in a row, both with the voice set: msg.voiceId must not change it.
+		httpIn('t-speech-in', T, 'post', '/vs/speech', 't-speech-prep'),
+		fn(
+			't-speech-prep',
+			T,
+			'request',
+			'msg.text = msg.payload.text; msg.voiceId = msg.payload.voiceId; return msg;',
+			[['t-speech-1']],
+		),
+		speech('t-speech-1', [['t-speech-2'], ['t-error']]),
+		speech('t-speech-2', [['t-speech-summary'], ['t-error']]),
+		fn(
+			't-speech-summary',
+			T,
+			'summary',
+			'msg.payload = { size: msg.payload.length, filename: msg.filename, mimetype: msg.mimetype }; return msg;',
+			[['t-out']],
+		),
+		// A render long enough to deploy while it runs; pressed through an inject node.
 		{
-			id: 't-floor-catch',
-			type: 'catch',
+			id: 't-slow-inject',
+			type: 'inject',
 			z: T,
 			name: '',
-			scope: ['t-floor'],
-			uncaught: false,
+			props: [{ p: 'payload' }],
+			payload: 'Slowly, please.',
+			payloadType: 'str',
+			repeat: '',
+			once: false,
 			x: 0,
 			y: 0,
-			wires: [['t-error']],
+			wires: [['t-slow']],
+		},
+		{
+			id: 't-slow',
+			type: 'visionstory-talking-video',
+			z: T,
+			name: 'slow',
+			config: 'vs-config',
+			operation: 'create',
+			scriptType: 'text',
+			avatarId: ids.avatarId,
+			voiceId: ids.voiceId,
+			waitForCompletion: true,
+			pollIntervalSeconds: 5,
+			timeoutMinutes: 5,
+			downloadResult: false,
+			x: 0,
+			y: 0,
+			wires: [['t-slow-done'], ['t-slow-failed']],
+		},
+		record('t-slow-done', 'slowDone'),
+		// Pressed right after a deploy: its 404 was the demo's first-run failure (issue 33, 10).
+		{
+			id: 't-ping-inject',
+			type: 'inject',
+			z: T,
+			name: '',
+			props: [{ p: 'payload' }],
+			payload: 'ping',
+			payloadType: 'str',
+			repeat: '',
+			once: false,
+			x: 0,
+			y: 0,
+			wires: [['t-ping']],
+		},
+		record('t-ping', 'pinged'),
+		record('t-slow-failed', 'slowFailed'),
+		{
+			id: 't-status',
+			type: 'status',
+			z: T,
+			name: '',
+			scope: ['t-talking', 't-floor', 't-speech-1', 't-speech-2', 't-slow'],
+			x: 0,
+			y: 0,
+			wires: [['t-status-record']],
+		},
+		fn(
+			't-status-record',
+			T,
+			'record',
+			"const s = global.get('statuses') || []; s.push({ id: msg.status.source.id, text: msg.status.text || '' }); global.set('statuses', s); return null;",
+		),
+		httpIn('t-global-in', T, 'get', '/vs/global/:key', 't-global-read'),
+		fn(
+			't-global-read',
+			T,
+			'read',
+			'msg.payload = global.get(msg.req.params.key) || []; return msg;',
+			[['t-global-out']],
+		),
+		httpOut('t-global-out', T),
+	];
+
+	function speech(id: string, wires: string[][]): FlowNode {
+		return {
+			id,
+			type: 'visionstory-text-to-speech',
+			z: T,
+			name: id,
+			config: 'vs-config',
+			operation: 'synthesize',
+			voiceId: ids.voiceId,
+			downloadResult: true,
+			x: 0,
+			y: 0,
+			wires,
+		};
+	}
+
+	/** Keeps each message's summary (payload, visionstory, resumed, error) in global[key]. */
+	function record(id: string, key: string): FlowNode {
+		return fn(
+			id,
+			T,
+			'record',
+			`const r = global.get('${key}') || []; r.push(JSON.parse(JSON.stringify({ payload: Buffer.isBuffer(msg.payload) ? { buffer: msg.payload.length } : msg.payload, visionstory: msg.visionstory, resumed: msg.resumed, error: msg.error }))); global.set('${key}', r); return null;`,
+		);
+	}
+}
+
+/** The long speech's config node: the examples' has a cap of 200 credits a message, below 100,000 characters' price. */
+const SPEECH_CONFIG = 'vs-speech-config';
+
+/**
+ * POST /vs/long-speech speaks `text` (any length) into one MP3 and answers it (base64) with its figures; POST
+ * /vs/captions aligns `text` with the recording at `audioUrl` and answers the SRT and WebVTT captions.
+ */
+export function speechAndCaptionsTab(): FlowNode[] {
+	return [
+		httpIn('t-long-speech-in', T, 'post', '/vs/long-speech', 't-long-speech-prep'),
+		fn('t-long-speech-prep', T, 'request', 'msg.text = msg.payload.text; return msg;', [
+			['t-long-speech'],
+		]),
+		{
+			id: 't-long-speech',
+			type: 'visionstory-text-to-speech',
+			z: T,
+			name: 'long speech',
+			config: SPEECH_CONFIG,
+			operation: 'synthesize',
+			voiceId: 'Alice',
+			downloadResult: true,
+			outputFile: '',
+			x: 0,
+			y: 0,
+			wires: [['t-long-speech-summary'], ['t-error']],
+		},
+		fn(
+			't-long-speech-summary',
+			T,
+			'summary',
+			'msg.payload = { mp3: msg.payload.toString("base64"), details: msg.visionstory }; return msg;',
+			[['t-out']],
+		),
+		httpIn('t-captions-in', T, 'post', '/vs/captions', 't-captions-prep'),
+		fn(
+			't-captions-prep',
+			T,
+			'request',
+			'msg.audioUrl = msg.payload.audioUrl; msg.text = msg.payload.text; return msg;',
+			[['t-captions']],
+		),
+		{
+			id: 't-captions',
+			type: 'visionstory-align',
+			z: T,
+			name: 'captions',
+			config: 'vs-config',
+			operation: 'align',
+			audioSource: 'url',
+			captions: 'both',
+			maxCharsPerLine: 32,
+			x: 0,
+			y: 0,
+			wires: [['t-out'], ['t-error']],
 		},
 	];
 }
@@ -150,5 +322,18 @@ export function floorConfig(baseUrl: string): FlowNode {
 		keepAtLeastCredits: String(FLOOR.keepAtLeast),
 		requestsPerSecond: '',
 		credentials: { apiKey: FLOOR.apiKey },
+	};
+}
+
+/** The long speech's config node: the emulator's default account, no cap. */
+export function speechConfig(baseUrl: string, apiKey: string): FlowNode {
+	return {
+		id: SPEECH_CONFIG,
+		type: 'visionstory-config',
+		name: 'without a cap',
+		baseUrl,
+		maxCreditsPerMessage: '',
+		requestsPerSecond: '',
+		credentials: { apiKey },
 	};
 }

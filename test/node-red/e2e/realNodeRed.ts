@@ -3,7 +3,7 @@
  * once, for the watch node): the package installed from its packed tarball, flows deployed through
  * the admin API, results and the emulator's ledger checked.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { ensureNodeRed } from '../../../scripts/node-red/install';
@@ -14,7 +14,10 @@ import { REPO_ROOT } from '../../../scripts/paths';
 import { startEmulator, type Emulator } from '../../emulator';
 import { firstPublicAvatarId } from '../../support/avatars';
 import { emulatorConfig, exampleFiles, preparedExamples } from '../../../scripts/node-red/examples';
-import { FLOOR, floorConfig, testTab } from './flows';
+import { parseMp3 } from '../../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/mp3';
+import { parseSrt, parseVtt } from '../../support/subtitles';
+import { englishScript } from '../../unit/scripts';
+import { FLOOR, floorConfig, speechAndCaptionsTab, speechConfig, testTab } from './flows';
 
 const TYPES = [
 	'visionstory-config',
@@ -55,6 +58,7 @@ export function describeLine(line: NodeRedLine): void {
 		let voiceId: string;
 		const examples = preparedExamples({ pollIntervalSeconds: 5 });
 		const timings: Record<string, number> = {};
+		let deployed: unknown[] = [];
 
 		beforeAll(async () => {
 			const started = Date.now();
@@ -70,14 +74,22 @@ export function describeLine(line: NodeRedLine): void {
 			const userDir = join(work, 'user');
 			await installIntoUserDir(pkg, userDir, install.nodeBin);
 			timings.install = Date.now() - started;
-			red = await NodeRedInstance.create({ install, userDir, contextStore: 'localfilesystem' });
+			red = await NodeRedInstance.create({
+				install,
+				userDir,
+				contextStore: 'localfilesystem',
+				nodeOptions: '--enable-source-maps',
+			});
 			timings.start = await red.start();
-			await red.deploy([
-				...testTab(),
+			deployed = [
+				...testTab({ avatarId, voiceId }),
+				...speechAndCaptionsTab(),
 				...examples.flows,
 				emulatorConfig(emulator.baseUrl, emulator.apiKey),
 				floorConfig(emulator.baseUrl),
-			]);
+				speechConfig(emulator.baseUrl, emulator.apiKey),
+			];
+			await red.deploy(deployed);
 		}, 300_000);
 
 		afterAll(async () => {
@@ -86,14 +98,17 @@ export function describeLine(line: NodeRedLine): void {
 			console.log(`Node-RED ${line.nodeRed}: ${JSON.stringify(timings)}`);
 		});
 
-		const talking = async (body: unknown) => {
-			const response = await fetch(`${red.baseUrl}/vs/talking`, {
+		const post = async (path: string, body: unknown) => {
+			const response = await fetch(`${red.baseUrl}${path}`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(body),
 			});
 			return { status: response.status, body: (await response.json()) as Record<string, any> };
 		};
+		const talking = (body: unknown) => post('/vs/talking', body);
+		const recorded = <T = Record<string, any>>(key: string) =>
+			red.json<T[]>('GET', `/vs/global/${key}`);
 
 		it('loads every node of the package from its tarball, and offers its examples', async () => {
 			const sets = (await red.nodeSets()).filter(
@@ -144,17 +159,125 @@ export function describeLine(line: NodeRedLine): void {
 			);
 		});
 
-		it('sends a failing render to the Catch node with the service message and hint, refunded', async () => {
+		it('a batch with a fixed output file: each paid video in a file of its own (video-1.mp4, …)', async () => {
+			const dir = join(REPO_ROOT, '.e2e', `node-red-${line.id}`, 'files');
+			rmSync(dir, { recursive: true, force: true });
+			const { status, body } = await talking({
+				avatarId,
+				voiceId,
+				texts: ['One.', 'Two.', 'Three.'],
+				outputFile: join(dir, 'video.mp4'),
+			});
+			expect(status).toBe(200);
+			expect(body.files).toEqual([1, 2, 3].map((n) => join(dir, `video-${n}.mp4`)));
+			expect(readdirSync(dir).sort()).toEqual(['video-1.mp4', 'video-2.mp4', 'video-3.mp4']);
+			for (const path of body.files)
+				expect(existsSync(path) && statSync(path).size).toBeGreaterThan(1000);
+		});
+
+		it('speaks 100,000 characters as one MP3, priced whole and charged per part', async () => {
+			const text = englishScript(100_000, 5).slice(0, 100_000).replace(/\s$/, '.');
+			const before = emulator.ledger().length;
+			const started = Date.now();
+			const { status, body } = await post('/vs/long-speech', { text });
+			timings.longSpeech = Date.now() - started;
+			expect({ status, error: body.error?.message }).toEqual({ status: 200, error: undefined });
+			const charges = emulator
+				.ledger()
+				.slice(before)
+				.filter((e) => e.kind === 'charge' && e.operation === 'tts');
+			expect(body.details.parts).toBeGreaterThanOrEqual(34);
+			expect(charges).toHaveLength(body.details.parts);
+			expect(body.details.cost_credit).toBe(charges.reduce((sum, e) => sum + e.credits, 0));
+			expect(body.details.characters).toBeGreaterThan(99_000);
+			const mp3 = parseMp3(Buffer.from(body.mp3, 'base64'));
+			expect(mp3.junk).toEqual([]);
+			expect(mp3.vbrHeaders.map((h) => h.frames)).toEqual([mp3.frames.length]);
+			expect(mp3.durationSec).toBeCloseTo(body.details.duration_sec, 2);
+		});
+
+		it('Align answers SRT and WebVTT captions built from the word timings', async () => {
+			const text = englishScript(1_500, 11);
+			const { status, body } = await post('/vs/captions', {
+				audioUrl: `${emulator.mediaBaseUrl}/media/sample.mp3`,
+				text,
+			});
+			expect(status).toBe(200);
+			const words = body.words.map((w: { text: string }) => w.text);
+			for (const cues of [parseSrt(body.captions.srt), parseVtt(body.captions.vtt)]) {
+				expect(cues).toHaveLength(body.captions.cues);
+				expect(cues.flatMap((c) => c.text.split(/\s+/))).toEqual(words);
+				expect(cues.every((c) => c.text.split('\n').every((l) => l.length <= 32))).toBe(true);
+			}
+		});
+
+		it('sends a failing render by the failure output (never also to Catch), with the message, hint and a stack naming src/', async () => {
 			const { status, body } = await talking({ avatarId, voiceId, texts: 'This one will [fail].' });
 			expect(status).toBe(500);
 			expect(body.error.source.type).toBe('visionstory-talking-video');
 			expect(body.error.message).toContain(body.error.cause.hint);
+			// The bundle's source map, with Node's --enable-source-maps, names the source file.
+			expect(body.error.stack).toMatch(/node-red-visionstory\/src\/runtime\.ts:\d+/);
 			const [videoId] = body.error.cause.videoIds;
 			const entries = emulator
 				.ledger()
 				.filter((e) => e.refId === videoId)
 				.map((e) => e.kind);
 			expect(entries).toEqual(['charge', 'refund']);
+			expect(await recorded('caught')).toEqual([]);
+		});
+
+		it('splits a partly failed batch: good items by output 1, failed ones by output 2, each naming its item; files with filename and mimetype', async () => {
+			const texts = ['One.', 'This one will [fail].', 'Three.'];
+			const { status, body } = await talking({ avatarId, voiceId, texts });
+			expect(status).toBe(200);
+			expect(body.files).toHaveLength(2);
+			expect(body.items).toEqual([
+				{ index: 0, input: 'One.' },
+				{ index: 2, input: 'Three.' },
+			]);
+			expect(body.mimetype).toEqual(['video/mp4', 'video/mp4']);
+			expect(body.filename).toEqual(
+				body.tasks.map((t: { video_id: string }) => expect.stringContaining(t.video_id)),
+			);
+			const failed = await until(
+				'the failed item',
+				() => recorded('batchFailed'),
+				(f) => f.length > 0,
+			);
+			expect(failed).toHaveLength(1);
+			expect(failed[0].items).toEqual([{ index: 1, input: texts[1] }]);
+			expect(failed[0].errors).toEqual([
+				expect.objectContaining({ index: 1, input: texts[1], videoIds: [expect.any(String)] }),
+			]);
+			expect(failed[0].error.message).toContain('1 of 3 failed');
+			expect(await recorded('caught')).toEqual([]);
+		});
+
+		it("the node's setting wins over msg (with a warning), the status shows this node's own cost, speech comes with filename and mimetype", async () => {
+			const before = emulator.requests({ method: 'POST', path: '/api/v1/tts' }).length;
+			const { status, body } = await post('/vs/speech', { text: 'Hello there.', voiceId: 'Echo' });
+			expect(status).toBe(200);
+			expect(body.size).toBeGreaterThan(100);
+			expect(body.mimetype).toBe('audio/mpeg');
+			expect(body.filename).toMatch(/\.mp3$/);
+			const sent = emulator.requests({ method: 'POST', path: '/api/v1/tts' }).slice(before);
+			expect(sent.map((r) => r.settings?.voice_id)).toEqual([voiceId, voiceId]);
+			expect(red.logText()).toMatch(
+				/msg\.voiceId is ignored: the node's "Voice" \(voiceId\) is set/,
+			);
+			const statuses = await until(
+				'both speech nodes to finish',
+				() => recorded<{ id: string; text: string }>('statuses'),
+				(s) =>
+					['t-speech-1', 't-speech-2'].every((id) =>
+						s.some((x) => x.id === id && x.text.startsWith('done')),
+					),
+			);
+			const last = (id: string) => statuses.filter((x) => x.id === id).at(-1)!.text;
+			// Each spoke the same text: the second shows its own credits, not the message's running total.
+			expect(last('t-speech-2')).toBe(last('t-speech-1'));
+			expect(last('t-speech-1')).toMatch(/^done · \d+ credits$/);
 		});
 
 		it('refuses a bad input before anything is sent: nothing charged', async () => {
@@ -172,18 +295,14 @@ export function describeLine(line: NodeRedLine): void {
 		});
 
 		it('Keep at Least N Credits refuses the video that would take the balance below it, nothing charged', async () => {
-			const floor = async (text: string) => {
-				const response = await fetch(`${red.baseUrl}/vs/floor`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ avatarId, voiceId, text }),
-				});
-				return { status: response.status, body: (await response.json()) as Record<string, any> };
-			};
+			const floor = (text: string) => post('/vs/floor', { avatarId, voiceId, text });
 			// 15 credits, a floor of 10: the first video (10 credits) fits, the second would go below.
 			const first = await floor('Above the floor.');
 			expect(first.status).toBe(200);
 			expect(emulator.balance(FLOOR.apiKey)).toBe(5);
+			// It does not wait: "submitted", not "done", while the video renders.
+			const statuses = await recorded<{ id: string; text: string }>('statuses');
+			expect(statuses.filter((x) => x.id === 't-floor').at(-1)!.text).toMatch(/^submitted 1\b/);
 			const second = await floor('Below the floor.');
 			expect(second.status).toBe(500);
 			expect(second.body.error.source.id).toBe('t-floor');
@@ -212,6 +331,70 @@ export function describeLine(line: NodeRedLine): void {
 			timings.examples = Date.now() - started;
 			for (const id of examples.errors)
 				expect({ id, errors: results[id] ?? [] }).toEqual({ id, errors: [] });
+		});
+
+		it('a deploy while a video renders: its id goes to the log with how to fetch it, and the node picks it up and sends it', async () => {
+			emulator.setConfig({ renderMs: 20_000 });
+			try {
+				const known = new Set(emulator.tasks().map((t) => t.video_id));
+				await red.inject('t-slow-inject');
+				const [task] = await until(
+					'the slow video to be submitted',
+					async () => emulator.tasks().filter((t) => !known.has(t.video_id)),
+					(t) => t.length > 0,
+				);
+				// While it renders, the ring shows for how long.
+				await until(
+					'the elapsed time in the status',
+					() => recorded<{ id: string; text: string }>('statuses'),
+					(s) => s.some((x) => x.id === 't-slow' && /^rendering 1 · \d+s$/.test(x.text)),
+				);
+				expect(task.finishedAt).toBeNull();
+				await red.deploy(deployed);
+				// The deploy returns once the flows run: an inject pressed at once finds its node.
+				await red.inject('t-ping-inject');
+				const log = red.logText();
+				expect(log).toContain(`Closed while talking video ${task.video_id} renders (paid;`);
+				expect(log).toContain(`msg.videoId = "${task.video_id}"`);
+				const [done] = await until(
+					'the picked-up video to be sent',
+					() => recorded('slowDone'),
+					(d) => d.length > 0,
+					60_000,
+				);
+				expect(done.payload).toMatchObject({ video_id: task.video_id, status: 'created' });
+				expect(done.resumed).toMatchObject({ index: 0 });
+				expect(await recorded('slowFailed')).toEqual([]);
+				const charged = emulator.ledger().filter((e) => e.refId === task.video_id);
+				expect(charged.map((e) => e.kind)).toEqual(['charge']);
+			} finally {
+				emulator.setConfig({ renderMs: 1000 });
+			}
+		});
+
+		it("serves help in Node-RED's format from the catalogue, labels and validators from the specs", async () => {
+			const editor = await (
+				await red.request('GET', '/nodes', undefined, {
+					accept: 'text/html',
+					'accept-language': 'en-US',
+				})
+			).text();
+			for (const type of TYPES.filter(
+				(t) => !['visionstory-config', 'visionstory-watch'].includes(t),
+			)) {
+				const help =
+					new RegExp(`data-help-name="${type}">([\\s\\S]*?)</script>`).exec(editor)?.[1] ?? '';
+				for (const heading of ['Inputs', 'Outputs', 'Details', 'References'])
+					expect({ type, has: help.includes(`<h3>${heading}</h3>`) }).toEqual({ type, has: true });
+				expect(help).toContain('<ol class="node-ports">');
+				expect(help).toMatch(/<dt>payload <span class="property-type">/);
+			}
+			expect(editor).toContain('inputLabels: "text, batch of texts, audio Buffer or video id"');
+			// The editor's validator is the runtime's check: a poll interval of 2 is marked.
+			const source = /fieldProblem: (function fieldProblem[^\n]*\}),\n/.exec(editor)?.[1];
+			const fieldProblem = new Function(`return ${source}`)() as (f: object, v: unknown) => string;
+			expect(fieldProblem({ type: 'number', min: 5 }, 2)).toBe('must be at least 5 (got 2)');
+			expect(editor).toMatch(/"pollIntervalSeconds": \{ "value": 10, "validate": function/);
 		});
 
 		it('the watch node sends each finished or failed task once, across a restart', async () => {
@@ -251,6 +434,40 @@ export function describeLine(line: NodeRedLine): void {
 				status: 'created',
 				topic: 'talkingVideo',
 			});
+		});
+
+		it('a restart while a video renders: with a file context store the node picks it up after the start', async () => {
+			emulator.setConfig({ renderMs: 15_000 });
+			try {
+				const known = new Set(emulator.tasks().map((t) => t.video_id));
+				const before = (await recorded('slowDone')).length;
+				await red.inject('t-slow-inject');
+				const [task] = await until(
+					'the slow video to be submitted',
+					async () => emulator.tasks().filter((t) => !known.has(t.video_id)),
+					(t) => t.length > 0,
+				);
+				await red.stop();
+				await red.start();
+				const done = await until(
+					'the video to be picked up after the restart',
+					() => recorded('slowDone'),
+					(d) => d.length > before,
+					60_000,
+				);
+				expect(done.at(-1)).toMatchObject({
+					payload: { video_id: task.video_id, status: 'created' },
+					resumed: { index: 0 },
+				});
+				expect(
+					emulator
+						.ledger()
+						.filter((e) => e.refId === task.video_id)
+						.map((e) => e.kind),
+				).toEqual(['charge']);
+			} finally {
+				emulator.setConfig({ renderMs: 1000 });
+			}
 		});
 	});
 }

@@ -1,7 +1,13 @@
 /* Runs in the Node-RED editor (browser). Shows each property only for the operations that use it,
-   and fills the pickers from the account through the config node's admin endpoint. */
+   fills the pickers from the account through the config node's admin endpoint, and checks values
+   with the runtime's own check (fieldProblem, put in by the build from src/field.ts). */
 window.VisionStoryEditor = window.VisionStoryEditor || {
+	/*FIELD_PROBLEM*/
 	prepare: function (node, fields) {
+		$('.vs-msg-property').each(function () {
+			if (!$(this).val()) $(this).val('payload');
+			$(this).typedInput({ types: ['msg'] });
+		});
 		var byName = {};
 		fields.forEach(function (f) {
 			byName[f.name] = f;

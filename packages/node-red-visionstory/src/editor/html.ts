@@ -1,20 +1,24 @@
 /**
  * The editor's HTML for each node, generated from the same specs the runtime reads (build time only):
- * the edit form, the node's registration (defaults, outputs, labels) and its help.
+ * the edit form, the node's registration (defaults with their validators, outputs, labels). The help
+ * is rendered by help.ts from the message catalogue into locales/<lang>/<set>.html.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { Field } from '../field';
+import { fieldProblem } from '../field';
 import type { NodeSpec } from '../spec';
+import { portsOf } from '../spec';
 import { MIN_POLL_SECONDS, WATCH_EVENTS, WATCH_STATUSES } from '../watch';
+import type { Catalogue } from './catalogue';
 
 export const CATEGORY = 'VisionStory';
 export const COLOR = '#C9B8F5';
 
 const CLIENT = readFileSync(join(__dirname, 'client.js'), 'utf8');
 
-function escape(text: string): string {
+export function escape(text: string): string {
 	return text
 		.replace(/&/g, '&amp;')
 		.replace(/</g, '&lt;')
@@ -41,14 +45,22 @@ function input(field: Field): string {
 				`<button class="red-ui-button vs-load" data-list="${field.list}" data-target="vs-list-${field.name}" data-note="vs-note-${field.name}" title="Load from your account"><i class="fa fa-search"></i></button>`,
 				`<datalist id="vs-list-${field.name}"></datalist>`,
 			].join('');
+		case 'property':
+			return `<input type="text" id="${id}" class="vs-msg-property" style="width:70%">`;
 		default:
 			return `<input type="text" id="${id}" style="width:70%"${placeholder}>`;
 	}
 }
 
+/** The rule for settings and msg, on the field itself where the message can fill it. */
+export function fillsFrom(field: Field): string | undefined {
+	return field.override ? `Empty here: msg.${field.name} fills it.` : undefined;
+}
+
 function row(field: Field): string {
-	const tip = field.tip
-		? `<div class="form-tips" style="margin-left:105px; margin-top:3px;">${escape(field.tip)}</div>`
+	const tips = [field.tip, fillsFrom(field)].filter(Boolean).join(' ');
+	const tip = tips
+		? `<div class="form-tips" style="margin-left:105px; margin-top:3px;">${escape(tips)}</div>`
 		: '';
 	const note =
 		field.type === 'picker'
@@ -60,86 +72,72 @@ function row(field: Field): string {
 </div>`;
 }
 
-function defaults(spec: NodeSpec): Record<string, unknown> {
-	const out: Record<string, unknown> = {
-		name: { value: '' },
-		config: { value: '', type: 'visionstory-config', required: true },
-		operation: { value: spec.operations[0].value },
-		outputs: { value: 1 },
-	};
-	for (const field of spec.fields) out[field.name] = { value: field.default };
-	return out;
+/** A field's validator: the runtime's own check (fieldProblem's source), so the editor marks what a deploy refuses. */
+function validator(field: Field): string | undefined {
+	if (field.type !== 'number' && field.type !== 'select' && field.type !== 'json') return undefined;
+	const check = { type: field.type, min: field.min, options: field.options };
+	return `function (v, opt) { var p = VisionStoryEditor.fieldProblem(${JSON.stringify(check)}, v); return p === '' || ${JSON.stringify(`${field.label}: `)} + p; }`;
 }
 
-function help(spec: NodeSpec): string {
-	const ops = spec.operations
-		.map(
-			(op) =>
-				`<dt>${escape(op.label)} <span class="property-type">${op.value}</span></dt><dd>${escape(op.description)}${op.outputs ? ` Outputs: ${op.outputs.map((o, i) => `${i + 1}. ${escape(o)}`).join(', ')}.` : ''}</dd>`,
-		)
-		.join('\n');
-	const overrides = spec.fields
-		.filter((f) => f.override)
-		.map(
-			(f) =>
-				`<dt class="optional">${f.name} <span class="property-type">${f.type === 'json' ? 'array | object' : f.type === 'number' ? 'number' : 'string'}</span></dt><dd>${escape(f.label)} (${f.ops.join(', ')})</dd>`,
-		)
-		.join('\n');
-	return `<p>${escape(spec.summary)}</p>
-<h3>Operations</h3>
-<dl class="message-properties">${ops}</dl>
-<h3>Inputs</h3>
-<p>Each message runs the operation chosen in the node. These message properties, when present, win over the node's settings:</p>
-<dl class="message-properties">${overrides || '<dd>none</dd>'}</dl>
-<h3>Outputs</h3>
-<dl class="message-properties">
-<dt>payload <span class="property-type">object | array | Buffer | string</span></dt><dd>The API's answer; the file itself (a Buffer, or the path it was written to) when a result is downloaded. A batch (an array in) gives an array out, in the same order, <code>null</code> where an entry failed.</dd>
-<dt class="optional">visionstory <span class="property-type">object | array</span></dt><dd>The API's answer (task, links, cost) when payload holds the file.</dd>
-<dt class="optional">errors <span class="property-type">array</span></dt><dd>Entries of a batch that failed: <code>index</code>, <code>message</code>, <code>hint</code>, <code>videoIds</code>.</dd>
-</dl>
-<h3>Errors</h3>
-<p>Every failure goes to Catch nodes with the service's message and hint: <code>msg.error.message</code> holds both, <code>msg.error.cause</code> the details (<code>hint</code>, <code>status</code>, <code>code</code>, <code>issues</code>, <code>videoIds</code>). Bad input is refused before anything is sent, so nothing is charged.</p>`;
+/** The node's defaults as Node-RED's registerType takes them; validators are code, so this is JS text. */
+function defaults(spec: NodeSpec): string {
+	const entries: Array<[string, string]> = [
+		['name', JSON.stringify({ value: '' })],
+		['config', JSON.stringify({ value: '', type: 'visionstory-config', required: true })],
+		['operation', JSON.stringify({ value: spec.operations[0].value })],
+		['outputs', JSON.stringify({ value: portsOf(spec.operations[0]).length })],
+		['outputProperty', JSON.stringify({ value: 'payload' })],
+	];
+	for (const field of spec.fields) {
+		const validate = validator(field);
+		entries.push([
+			field.name,
+			validate
+				? `{ "value": ${JSON.stringify(field.default)}, "validate": ${validate} }`
+				: JSON.stringify({ value: field.default }),
+		]);
+	}
+	return `{\n\t\t${entries.map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(',\n\t\t')}\n\t}`;
 }
 
-function registration(spec: NodeSpec): string {
+function registration(spec: NodeSpec, catalogue: Catalogue): string {
 	const opLabels = Object.fromEntries(spec.operations.map((op) => [op.value, op.label]));
-	const outputs = Object.fromEntries(
-		spec.operations.filter((op) => op.outputs).map((op) => [op.value, op.outputs]),
-	);
+	const ports = Object.fromEntries(spec.operations.map((op) => [op.value, portsOf(op)]));
 	const fields = spec.fields.map((f) => ({ name: f.name, ops: f.ops, showIf: f.showIf }));
 	return `RED.nodes.registerType(${JSON.stringify(spec.type)}, {
 	category: ${JSON.stringify(CATEGORY)},
 	color: ${JSON.stringify(COLOR)},
-	defaults: ${JSON.stringify(defaults(spec))},
+	defaults: ${defaults(spec)},
 	inputs: 1,
-	outputs: 1,
+	outputs: ${portsOf(spec.operations[0]).length},
 	icon: ${JSON.stringify(spec.icon)},
 	paletteLabel: ${JSON.stringify(spec.label)},
 	label: function () {
 		var ops = ${JSON.stringify(opLabels)};
 		return this.name || ${JSON.stringify(spec.label)} + ': ' + (ops[this.operation] || this.operation);
 	},
+	inputLabels: ${JSON.stringify(catalogue.inputLabel)},
 	outputLabels: function (index) {
-		var outputs = ${JSON.stringify(outputs)}[this.operation];
-		return outputs ? outputs[index] : '';
+		var ports = ${JSON.stringify(ports)}[this.operation] || ['result', 'failed'];
+		return ports[index] || '';
 	},
 	oneditprepare: function () {
 		VisionStoryEditor.prepare(this, ${JSON.stringify(fields)});
 	},
 	oneditsave: function () {
-		var outputs = ${JSON.stringify(outputs)}[$('#node-input-operation').val()];
-		this.outputs = outputs ? outputs.length : 1;
+		var ports = ${JSON.stringify(ports)}[$('#node-input-operation').val()];
+		this.outputs = ports ? ports.length : 2;
 	}
 });`;
 }
 
-export function actionNodeHtml(spec: NodeSpec): string {
+export function actionNodeHtml(spec: NodeSpec, catalogue: Catalogue): string {
 	const options = spec.operations
 		.map((op) => `<option value="${op.value}">${escape(op.label)}</option>`)
 		.join('');
 	return `<script type="text/javascript">
-${CLIENT}
-${registration(spec)}
+${CLIENT.replace('/*FIELD_PROBLEM*/', `fieldProblem: ${fieldProblem.toString()},`)}
+${registration(spec, catalogue)}
 </script>
 
 <script type="text/html" data-template-name="${spec.type}">
@@ -156,10 +154,11 @@ ${registration(spec)}
 	<select id="node-input-operation" style="width:70%">${options}</select>
 </div>
 ${spec.fields.map(row).join('\n')}
-</script>
-
-<script type="text/html" data-help-name="${spec.type}">
-${help(spec)}
+<div class="form-row">
+	<label for="node-input-outputProperty"><i class="fa fa-sign-out"></i> Result to</label>
+	<input type="text" id="node-input-outputProperty" class="vs-msg-property" style="width:70%">
+</div>
+<div class="form-tips">${escape(catalogue.common.rule)}</div>
 </script>
 `;
 }
@@ -219,21 +218,12 @@ RED.nodes.registerType('visionstory-config', {
 </div>
 </script>
 
-<script type="text/html" data-help-name="visionstory-config">
-<p>A VisionStory account: the API key (kept encrypted in Node-RED's credentials file, never exported with a flow), the Base URL, and limits.</p>
-<dl class="message-properties">
-<dt>API key</dt><dd>Starts with <code>sk-vs-</code>. It is sent only to the Base URL's origin, never to the hosts that serve result files.</dd>
-<dt>Base URL</dt><dd><code>https://openapi.visionstory.ai</code>. <code>http://</code> is refused except on this machine (localhost), so the key never travels in clear text.</dd>
-<dt>Max credits / message</dt><dd>The spend cap of one message, summed over every VisionStory node it passes (its <code>_msgid</code>). Prices known in advance (AI video, images, speech) are checked before sending; others are charged one at a time and refused once the cap is reached. Empty: no cap.</dd>
-<dt>Keep at Least N Credits</dt><dd>A floor under the account's balance that holds across messages, nodes, flows and loops, where the cap above counts one message. Before every charged call the balance is read (<code>GET /api/v1/billing/credits</code>, free) and the call is refused, with nothing sent, when its price (1 credit when known only afterwards, as for talking videos) would take the balance below this. Calls under way in this Node-RED, from every config node with the same key, are counted as spent; calls of unknown price go one at a time. Other programs using the key are seen only through the balance. Empty or 0: no limit.</dd>
-<dt>Requests / s</dt><dd>The most requests a second for this key, shared by every node using it (default 5, at most 20); a rate-limit answer slows it down further.</dd>
-</dl>
-</script>
 `;
 }
 
 export function watchNodeHtml(): string {
 	return `<script type="text/javascript">
+${CLIENT.replace('/*FIELD_PROBLEM*/', `fieldProblem: ${fieldProblem.toString()},`)}
 RED.nodes.registerType('visionstory-watch', {
 	category: ${JSON.stringify(CATEGORY)},
 	color: ${JSON.stringify(COLOR)},
@@ -242,10 +232,11 @@ RED.nodes.registerType('visionstory-watch', {
 		config: { value: '', type: 'visionstory-config', required: true },
 		events: { value: ${JSON.stringify([...WATCH_EVENTS])} },
 		statuses: { value: ${JSON.stringify([...WATCH_STATUSES])} },
-		pollIntervalSeconds: { value: 60, validate: function (v) { return Number(v) >= ${MIN_POLL_SECONDS}; } }
+		pollIntervalSeconds: { value: 60, validate: function (v, opt) { var p = VisionStoryEditor.fieldProblem(${JSON.stringify({ type: 'number', min: MIN_POLL_SECONDS })}, v); return p === '' || 'Poll every (s): ' + p; } }
 	},
 	inputs: 0,
 	outputs: 1,
+	outputLabels: ['finished or failed task'],
 	icon: 'visionstory-watch.svg',
 	paletteLabel: 'watch',
 	label: function () { return this.name || 'watch videos'; }
@@ -281,17 +272,5 @@ RED.nodes.registerType('visionstory-watch', {
 </div>
 </script>
 
-<script type="text/html" data-help-name="visionstory-watch">
-<p>Starts a flow once for every video task that finishes or fails after the node was deployed.</p>
-<h3>Outputs</h3>
-<dl class="message-properties">
-<dt>payload <span class="property-type">object</span></dt><dd>The task as the API shows it: <code>video_id</code>, <code>status</code>, <code>video_url</code>, <code>cost_credit</code>…</dd>
-<dt>topic <span class="property-type">string</span></dt><dd><code>talkingVideo</code> or <code>aiVideo</code>.</dd>
-<dt>status <span class="property-type">string</span></dt><dd><code>created</code> or <code>failed</code>.</dd>
-</dl>
-<h3>Details</h3>
-<p>The first poll only notes where the list stands and which tasks are still rendering; nothing is sent for tasks that finished before. Each later poll sends every task that reached a chosen status since, exactly once.</p>
-<p>What the node has seen is kept in its context. <b>With a persistent context store</b> (<code>contextStorage</code> with <code>localfilesystem</code> in settings.js) it survives a restart: tasks that finished while Node-RED was down are sent after it starts, and none twice. <b>Without one</b> (Node-RED's default keeps context in memory) a restart forgets it, and the node says so in its status (“not kept across restarts”) and in the log. Node-RED writes the file store every 30 s by default and when it stops: after a crash, tasks of the last seconds may be sent again.</p>
-</script>
 `;
 }

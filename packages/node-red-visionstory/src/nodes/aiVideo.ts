@@ -1,5 +1,5 @@
 import type { RequestOf } from '../api';
-import { ALL_MEDIA_MIME_TYPES } from '../api';
+import { ALL_MEDIA_MIME_TYPES, toMediaRef } from '../api';
 import type { Context } from '../context';
 import {
 	downloadFields,
@@ -11,7 +11,7 @@ import {
 	videoIdField,
 	waitFields,
 } from '../fields';
-import { mediaInput, mediaRef } from '../media';
+import { mediaInput } from '../media';
 import { checkModel } from '../models';
 import type { NodeSpec } from '../spec';
 import { checkVideo, createVideos, deleteVideos, getVideos, listVideos } from '../videos';
@@ -31,7 +31,7 @@ function frame(entry: Context, name: string) {
 		!entry.msg[`${name}AssetId`]
 	)
 		return undefined;
-	return mediaRef(mediaInput(entry, name, ALL_MEDIA_MIME_TYPES));
+	return toMediaRef(mediaInput(entry, name, ALL_MEDIA_MIME_TYPES));
 }
 
 /** The model list is read once per message, whatever the batch size. */

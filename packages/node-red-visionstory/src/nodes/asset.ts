@@ -1,7 +1,7 @@
-import { ALL_MEDIA_MIME_TYPES } from '../api';
+import { ALL_MEDIA_MIME_TYPES, fileFields } from '../api';
 import { idField, listFields, mediaFields } from '../fields';
 import { collect } from '../lists';
-import { mediaInput } from '../media';
+import { fileInput } from '../media';
 import type { NodeSpec } from '../spec';
 
 export const asset: NodeSpec = {
@@ -15,18 +15,8 @@ export const asset: NodeSpec = {
 			label: 'Upload',
 			description: 'Add a file to the library (free; the same bytes give the same ID)',
 			run: async (c) => {
-				const file = mediaInput(c, 'file', ALL_MEDIA_MIME_TYPES);
-				if (file.kind === 'asset') c.fail('fileSource', 'must be a Buffer or a URL');
-				return {
-					payload: await c.call(
-						'uploadAsset',
-						file.kind === 'url'
-							? { url: file.url }
-							: file.kind === 'inline'
-								? { inline_data: { data: file.data, mime_type: file.mimeType } }
-								: {},
-					),
-				};
+				const file = fileInput(c, 'file', ALL_MEDIA_MIME_TYPES);
+				return { payload: await c.call('uploadAsset', fileFields(file, 'url')) };
 			},
 		},
 		{

@@ -1,7 +1,7 @@
-import { ASPECT_RATIOS, AVATAR_IMAGE_MIME_TYPES } from '../api';
+import { ASPECT_RATIOS, AVATAR_IMAGE_MIME_TYPES, fileFields } from '../api';
 import { idField, listFields, mediaFields } from '../fields';
 import { collect } from '../lists';
-import { mediaInput } from '../media';
+import { fileInput } from '../media';
 import type { NodeSpec } from '../spec';
 
 export const avatar: NodeSpec = {
@@ -15,19 +15,8 @@ export const avatar: NodeSpec = {
 			label: 'Create',
 			description: 'An avatar from a photo (free)',
 			run: async (c) => {
-				const image = mediaInput(c, 'image', AVATAR_IMAGE_MIME_TYPES);
-				if (image.kind === 'asset')
-					c.fail('imageSource', 'must be a Buffer or a URL here (the endpoint takes no asset)');
-				return {
-					payload: await c.call(
-						'createAvatar',
-						image.kind === 'url'
-							? { img_url: image.url }
-							: image.kind === 'inline'
-								? { inline_data: { data: image.data, mime_type: image.mimeType } }
-								: {},
-					),
-				};
+				const image = fileInput(c, 'image', AVATAR_IMAGE_MIME_TYPES);
+				return { payload: await c.call('createAvatar', fileFields(image, 'img_url')) };
 			},
 		},
 		{

@@ -4,6 +4,7 @@ import {
 	SPEECH_RATES,
 	TALKING_VIDEO_AUDIO_MIME_TYPES,
 	TALKING_VIDEO_RESOLUTIONS,
+	fileFields,
 } from '../api';
 import type { Context } from '../context';
 import {
@@ -16,7 +17,7 @@ import {
 	videoIdField,
 	waitFields,
 } from '../fields';
-import { mediaInput } from '../media';
+import { fileInput } from '../media';
 import type { NodeSpec } from '../spec';
 import { checkVideo, createVideos, deleteVideos, getVideos, listVideos } from '../videos';
 
@@ -35,18 +36,12 @@ function createRequest(entry: Context) {
 		client_request_id: entry.text('idempotencyKey'),
 	};
 	if (script === 'audio') {
-		const audio = mediaInput(entry, 'audio', TALKING_VIDEO_AUDIO_MIME_TYPES);
-		if (audio.kind === 'asset')
-			entry.fail('audioSource', 'must be a Buffer or a URL here (the endpoint takes no asset)');
+		const audio = fileInput(entry, 'audio', TALKING_VIDEO_AUDIO_MIME_TYPES);
 		const voiceChange = entry.boolean('voiceChange');
 		return entry.client.validate('createTalkingVideo', {
 			...common,
 			audio_script: {
-				...(audio.kind === 'url'
-					? { audio_url: audio.url }
-					: audio.kind === 'inline'
-						? { inline_data: { data: audio.data, mime_type: audio.mimeType } }
-						: {}),
+				...fileFields(audio, 'audio_url'),
 				voice_change: voiceChange || undefined,
 				voice_id: voiceChange ? entry.text('targetVoiceId') : undefined,
 				denoise: entry.boolean('denoise') || undefined,

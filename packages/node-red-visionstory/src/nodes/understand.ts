@@ -1,7 +1,7 @@
-import { ALL_MEDIA_MIME_TYPES } from '../api';
+import { ALL_MEDIA_MIME_TYPES, toMediaRef } from '../api';
 import type { Context } from '../context';
 import { mediaFields } from '../fields';
-import { MEDIA_SOURCES, mediaInput, mediaRef } from '../media';
+import { MEDIA_SOURCES, mediaInput } from '../media';
 import type { NodeSpec } from '../spec';
 import { refsOf } from './refs';
 
@@ -37,7 +37,7 @@ export const understand: NodeSpec = {
 				'Answer a prompt about up to 8 media inputs, as JSON of your schema (1 credit per input)',
 			run: async (c) => {
 				const inputs = refsOf(c, ALL_MEDIA_MIME_TYPES, 'inputs') ?? [
-					mediaRef(mediaInput(c, 'input', ALL_MEDIA_MIME_TYPES)),
+					toMediaRef(mediaInput(c, 'input', ALL_MEDIA_MIME_TYPES)),
 				];
 				return {
 					payload: await c.call('understandMedia', {

@@ -1,7 +1,7 @@
-import { VOICE_SAMPLE_MIME_TYPES } from '../api';
+import { VOICE_SAMPLE_MIME_TYPES, fileFields } from '../api';
 import { idField, listFields, mediaFields } from '../fields';
 import { collect } from '../lists';
-import { mediaInput } from '../media';
+import { fileInput } from '../media';
 import type { NodeSpec } from '../spec';
 
 const LIBRARY_FIELDS = {
@@ -45,16 +45,10 @@ export const voice: NodeSpec = {
 			label: 'Clone',
 			description: 'A voice of your own from a recording (free)',
 			run: async (c) => {
-				const sample = mediaInput(c, 'sample', VOICE_SAMPLE_MIME_TYPES);
-				if (sample.kind === 'asset')
-					c.fail('sampleSource', 'must be a Buffer or a URL here (the endpoint takes no asset)');
+				const sample = fileInput(c, 'sample', VOICE_SAMPLE_MIME_TYPES);
 				return {
 					payload: await c.call('cloneVoice', {
-						...(sample.kind === 'url'
-							? { audio_url: sample.url }
-							: sample.kind === 'inline'
-								? { inline_data: { data: sample.data, mime_type: sample.mimeType } }
-								: {}),
+						...fileFields(sample, 'audio_url'),
 						preview_text: c.text('previewText'),
 					}),
 				};

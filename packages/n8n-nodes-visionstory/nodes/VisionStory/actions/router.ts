@@ -118,7 +118,8 @@ async function executeItems(
 			try {
 				return { ok: true, value: (await operation.execute?.(ctx, item)) ?? [] };
 			} catch (error) {
-				return { ok: false, error: error as VisionStoryError };
+				const kept = await operation.keptOnFailure?.(ctx, item, error);
+				return { ok: false, error: error as VisionStoryError, kept };
 			} finally {
 				slots.give();
 			}
@@ -128,6 +129,19 @@ async function executeItems(
 	const aborted = outcomes.find((o) => !o.ok && isAborted(o.error));
 	if (aborted && !aborted.ok) throw aborted.error;
 	return outcomes;
+}
+
+/** An error item with what its item was still charged for: its binary, and its JSON beside the error's. */
+function withKept(
+	item: INodeExecutionData,
+	kept: INodeExecutionData | undefined,
+	forErrorOutput: boolean,
+): INodeExecutionData {
+	if (!kept) return item;
+	const json: IDataObject = forErrorOutput
+		? { ...item.json, error: { ...(item.json.error as IDataObject), ...kept.json } }
+		: { ...kept.json, ...item.json };
+	return { ...item, json, binary: kept.binary };
 }
 
 /** The operation the node is set to, from the one list; an unknown pair (an expression, an old workflow) is refused by name. */
@@ -256,9 +270,18 @@ async function runItems(context: IExecuteFunctions): Promise<INodeExecutionData[
 			const value = summary ? withSpend(outcome.value, summary) : outcome.value;
 			for (const item of value)
 				outputs[outcome.output ?? 0].push({ ...item, pairedItem: { item: index } });
-		} else if (continueOnFail) {
-			const item = errorItem(outcome.error, index, label(index), toErrorOutput && !asTool);
-			outputs[0].push(summary && asTool ? { ...item, json: { ...item.json, ...summary } } : item);
+		} else if (continueOnFail || outcome.kept) {
+			// What the item was charged for comes out with its error even where On Error says stop:
+			// failing the workflow would throw paid output away (as a failed download keeps its video).
+			const forErrorOutput = continueOnFail && toErrorOutput && !asTool;
+			const item = withKept(
+				errorItem(outcome.error, index, label(index), forErrorOutput),
+				outcome.kept,
+				forErrorOutput,
+			);
+			// n8n routes an item down the error output only while its JSON holds nothing but the error.
+			const withSummary = summary && (asTool || (outcome.kept && !forErrorOutput));
+			outputs[0].push(withSummary ? { ...item, json: { ...item.json, ...summary } } : item);
 		} else {
 			throw failure(index, outcome.error);
 		}

@@ -71,6 +71,42 @@ export class AccountReservations {
 		return {
 			admit: async (endpoint, credits, readBalance, key) =>
 				await this.admit({ keepAtLeast, source, endpoint }, credits, readBalance, key),
+			admitAll: async (endpoint, credits, readBalance) =>
+				await this.admitAll({ keepAtLeast, source, endpoint }, credits, readBalance),
+		};
+	}
+
+	/**
+	 * Several calls of known price admitted as one (a long text's parts): refused unless their total
+	 * fits above the floor, checked once before the first is sent; each then holds its own price until
+	 * it is answered, so the book shrinks as the balance shows each charge.
+	 */
+	private async admitAll(
+		limit: FloorLimit,
+		credits: number[],
+		readBalance: () => Promise<number | undefined>,
+	): Promise<Array<() => void>> {
+		const next = await this.turn();
+		try {
+			const total = credits.reduce((sum, c) => sum + c, 0);
+			this.check(limit, total, await readBalance(), this.held(undefined), false);
+			return credits.map((c) => this.hold(c));
+		} finally {
+			next();
+		}
+	}
+
+	/** Holds a known price against the balance until the returned release. */
+	private hold(credits: number): () => void {
+		this.reserved += credits;
+		this.underWay++;
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			this.reserved -= credits;
+			this.underWay--;
+			this.wake();
 		};
 	}
 
@@ -166,8 +202,13 @@ function floorError(
 	resend: boolean,
 ): VisionStoryError {
 	const underWay = reserved > 0 ? `, ${reserved} of it held by calls under way` : '';
+	// A price of 0 is a part of a long text whose price is held already, among the calls under way.
 	const cost =
-		credits === undefined ? 'a price known only after the call' : `about ${credits} credits`;
+		credits === undefined
+			? 'this call costs a price known only after the call'
+			: credits === 0
+				? 'this call is one of them'
+				: `this call costs about ${credits} credits`;
 	// A resend's earlier attempt reached VisionStory: "nothing was sent" would not be true.
 	const outcome = resend
 		? 'It was not sent again: an earlier attempt reached VisionStory without an answer, and a resend may be charged too.'
@@ -175,7 +216,7 @@ function floorError(
 	return new VisionStoryError({
 		category: 'validation',
 		operation: endpoint,
-		message: `Keep at Least ${keepAtLeast} Credits would be passed: the account has ${balance} credits${underWay}, and this call costs ${cost}. ${outcome}`,
+		message: `Keep at Least ${keepAtLeast} Credits would be passed: the account has ${balance} credits${underWay}, and ${cost}. ${outcome}`,
 		hint: `Top up the VisionStory account, or lower Keep at Least N Credits (${source}).`,
 		details: { keepAtLeastCredits: keepAtLeast, balance, reservedCredits: reserved },
 	});

@@ -234,6 +234,12 @@ export interface BalanceFloor {
 		readBalance: () => Promise<number | undefined>,
 		key?: string,
 	): Promise<FloorHold>;
+	/** Refuses several calls of known price whose total does not fit, or holds each one's price until its release. */
+	admitAll(
+		endpoint: string,
+		credits: number[],
+		readBalance: () => Promise<number | undefined>,
+	): Promise<Array<() => void>>;
 }
 
 /** An admitted call's place in the account's book. */

@@ -198,13 +198,30 @@ export class SpendingClient extends VisionStoryClient {
 		return await price;
 	}
 
-	/** Refuses when `credits` more would pass the cap (used for a whole long text before its first part). */
-	ensureRoom(endpoint: string, credits: number): void {
-		if (!this.capped) return;
-		const committed = this.ledger.committed();
-		const spent = this.ledger.spent();
-		if (committed + credits > this.policy.cap!)
-			throw spendCapError(endpoint, this.policy, spent, credits, committed - spent);
+	/**
+	 * Several charged calls of known price admitted as one, before the first is sent (a long text's
+	 * parts): refused whole when their total would pass the cap or the balance floor. Each call's
+	 * price stays held against the floor until it is answered; the returned holds go into each
+	 * call's options (`floorHold`), and a call never sent gives its hold back through it.
+	 */
+	async admitAll(
+		endpoint: ChargedEndpoint,
+		prices: number[],
+		options?: CallOptions,
+	): Promise<Array<() => void>> {
+		const total = prices.reduce((sum, price) => sum + price, 0);
+		if (this.capped) {
+			const committed = this.ledger.committed();
+			const spent = this.ledger.spent();
+			if (committed + total > this.policy.cap!)
+				throw spendCapError(endpoint, this.policy, spent, total, committed - spent);
+		}
+		const holds = await this.policy.floor?.admitAll(
+			endpoint,
+			prices,
+			async () => await this.balance(options),
+		);
+		return holds ?? prices.map(() => () => undefined);
 	}
 
 	override async send<N extends EndpointName>(
@@ -375,9 +392,10 @@ export class SpendingClient extends VisionStoryClient {
 		const reservation = replay ? () => undefined : this.ledger.reserve(price);
 		let admitted = false;
 		try {
+			// A price held already (a part of a text admitted whole) is checked without adding it twice.
 			const floor = await this.policy.floor?.admit(
 				name,
-				floorPrice,
+				options?.floorHold ? 0 : floorPrice,
 				async () => await this.balance(options),
 				// Only a create's key names the same charge in every execution; other keys are the ledger's own.
 				name === 'createTalkingVideo' || name === 'createAiVideo' ? key : undefined,
@@ -388,6 +406,7 @@ export class SpendingClient extends VisionStoryClient {
 				release: (outcome) => {
 					reservation();
 					floor?.release(outcome);
+					options?.floorHold?.();
 				},
 			};
 		} finally {

@@ -51,6 +51,12 @@ export interface CallOptions {
 	audioSec?: number;
 	/** Runs before every attempt after the first (a charged call's floor is checked again); throwing ends the call. */
 	beforeResend?: () => Promise<void>;
+	/**
+	 * This call's price is already held against the balance floor (one part of a long text, admitted
+	 * with the others by `SpendingClient.admitAll`): the floor is checked without adding it again, and
+	 * this release gives the hold back once the call is answered.
+	 */
+	floorHold?: () => void;
 }
 
 export interface AudioResult {

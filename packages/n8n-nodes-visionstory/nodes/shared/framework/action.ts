@@ -39,7 +39,7 @@ export interface Prepared<R> {
 /** One item's result: its output items (and which output, for operations with several), or its error. */
 export type ItemOutcome =
 	| { ok: true; value: INodeExecutionData[]; output?: number }
-	| { ok: false; error: VisionStoryError };
+	| { ok: false; error: VisionStoryError; kept?: INodeExecutionData };
 
 /** An entry of the Resource or the Operation picker. */
 export interface OperationOption {
@@ -71,6 +71,15 @@ export interface Operation<R = unknown> {
 	/** Validate Only: the credits one item would cost, where a price is known. */
 	estimate?(ctx: OperationContext, request: R): Promise<number | undefined>;
 	execute?(ctx: OperationContext, item: Prepared<R>): Promise<INodeExecutionData[]>;
+	/**
+	 * What a failed item still made and was charged for (long speech: the parts spoken before a part
+	 * failed), put out beside its error whatever On Error says; undefined when nothing was.
+	 */
+	keptOnFailure?(
+		ctx: OperationContext,
+		item: Prepared<R>,
+		error: unknown,
+	): Promise<INodeExecutionData | undefined>;
 	/** Items `execute` runs at once, where fewer than the router's five suit the endpoint (long uploads, slow models). */
 	concurrency?: number;
 	executeAll?(ctx: OperationContext, items: Array<Prepared<R>>): Promise<ItemOutcome[]>;

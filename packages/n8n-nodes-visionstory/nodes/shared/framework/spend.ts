@@ -6,6 +6,7 @@ import { invalidInput } from '../api/errors';
 import type { BalanceFloor, SpendPolicy } from '../api/spend';
 import type { VideoResult } from '../api/tasks';
 import { SpendingClient } from '../api/spendingClient';
+import { LedgerBook } from '../api/ledgerBook';
 import { readLimit, SpendLedger } from '../api/spend';
 import { baseUrlOf, CREDENTIAL_TYPE } from '../n8n/client';
 
@@ -13,14 +14,8 @@ import { baseUrlOf, CREDENTIAL_TYPE } from '../n8n/client';
  * One ledger per execution, shared by every VisionStory node that execution runs (an AI Agent calls
  * a tool node once per tool call; n8n's Retry On Fail runs a node again): module state keyed by the
  * execution, because workflow static data is saved across executions and node context is per node.
- * An execution runs whole in one process (main, or one worker in queue mode), so one map serves it.
+ * An execution runs whole in one process (main, or one worker in queue mode), so one book serves it.
  */
-interface Entry {
-	ledger: SpendLedger;
-	touchedAt: number;
-}
-
-const ledgers = new Map<string, Entry>();
 /** An execution untouched this long is over (the longest wait a node does is far shorter). */
 const IDLE_MS = 12 * 60 * 60_000;
 /**
@@ -30,13 +25,7 @@ const IDLE_MS = 12 * 60 * 60_000;
  */
 export const MAX_EXECUTIONS = 10_000;
 
-/** A Map iterates in insertion order and every touch re-inserts: the first entries are the least recently used. */
-function sweep(now: number): void {
-	for (const [key, entry] of ledgers) {
-		if (ledgers.size <= MAX_EXECUTIONS && now - entry.touchedAt <= IDLE_MS) break;
-		ledgers.delete(key);
-	}
-}
+const ledgers = new LedgerBook(MAX_EXECUTIONS, IDLE_MS);
 
 /** The ledger of the execution the context belongs to. */
 export function ledgerOf(context: IExecuteFunctions): SpendLedger {
@@ -50,14 +39,7 @@ export function ledgerOf(context: IExecuteFunctions): SpendLedger {
 	// A run outside any execution (n8n's MCP Server Trigger runs each tool call in its webhook, before
 	// an execution exists) shares nothing: its spend and cap cover that one call.
 	if (!executionId) return new SpendLedger();
-	const key = `${instance}:${executionId}`;
-	const now = Date.now();
-	const entry = ledgers.get(key) ?? { ledger: new SpendLedger(), touchedAt: now };
-	ledgers.delete(key);
-	entry.touchedAt = now;
-	ledgers.set(key, entry);
-	sweep(now);
-	return entry.ledger;
+	return ledgers.ledger(`${instance}:${executionId}`);
 }
 
 /** For tests: how many executions are remembered. */

@@ -5,6 +5,7 @@ import { base64DecodedBytes, formatBytes, maxBytesFor } from '../api/contract';
 import type { FieldIssue } from '../api/errors';
 import type { ByteStream, Download } from '../api/http';
 import type { MediaPart } from '../api/mediaBody';
+import { toMediaRef } from '../api/mediaRefs';
 import { extensionFor, mimeTypeForExtension } from '../api/mediaTypes';
 
 /** A media input as the user gave it, with the parameter it came from; binary bytes are read only when the request is sent. */
@@ -98,14 +99,11 @@ export function checkInline(input: MediaInput, rules: InlineRules): FieldIssue |
 
 /** The MediaRef for an input; binary data stays a placeholder (for input `position`) until it is sent. */
 export function mediaRefOf(input: MediaInput, position: number): MediaRef {
-	switch (input.source) {
-		case 'url':
-			return { url: input.url };
-		case 'asset':
-			return { asset_id: input.assetId };
-		case 'binary':
-			return { inline_data: { data: placeholderFor(position), mime_type: input.mimeType } };
-	}
+	return toMediaRef(
+		input.source === 'binary'
+			? { source: 'inline', data: placeholderFor(position), mimeType: input.mimeType }
+			: input,
+	);
 }
 
 /**

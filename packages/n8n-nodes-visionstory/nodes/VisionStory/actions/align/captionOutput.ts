@@ -1,36 +1,17 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import type { WordTiming } from '../../../shared/api/captions/captions';
+import type { CaptionFormat } from '../../../shared/api/captions/captionFiles';
+import { captionFiles, captionLimitsIssue } from '../../../shared/api/captions/captionFiles';
 import type { VisionStoryError } from '../../../shared/api/errors';
 import { invalidInput } from '../../../shared/api/errors';
 import { withBinary } from '../../../shared/n8n/binary';
 import type { Prepared, OperationContext } from '../../../shared/framework/action';
 import { param } from '../../../shared/framework/params';
-import type { CaptionOptions, WordTiming } from './captions';
-import { buildCaptions, CAPTION_DEFAULTS, CaptionError, captionOptions } from './captions';
 
-/** The caption format an item asks for; an absent parameter means none. */
-function formatOf(ctx: OperationContext, index: number): string {
-	return param.string(ctx.n8n, 'captions', index) || 'none';
-}
-
-/** The parameter names of the limits, in the terms of the caption builder. */
-function limitsOf(options: IDataObject): CaptionOptions {
-	const limits: CaptionOptions = {};
-	for (const key of Object.keys(CAPTION_DEFAULTS) as Array<keyof CaptionOptions>) {
-		if (options[key] !== undefined && options[key] !== null && options[key] !== '')
-			(limits as IDataObject)[key] = options[key];
-	}
-	return limits;
-}
-
-function limitsProblem(options: IDataObject): CaptionError | undefined {
-	try {
-		captionOptions(limitsOf(options));
-		return undefined;
-	} catch (error) {
-		// The builder reports bad limits as CaptionError; anything else is a bug and surfaces as one.
-		return error instanceof CaptionError ? error : new CaptionError('words', String(error));
-	}
+/** The caption format an item asks for; an absent parameter means none (its options are declared). */
+function formatOf(ctx: OperationContext, index: number): CaptionFormat {
+	return (param.string(ctx.n8n, 'captions', index) || 'none') as CaptionFormat;
 }
 
 /** Caption limits are checked with everything else, before anything is sent. */
@@ -41,14 +22,8 @@ export async function checkCaptionOptions(
 	const rejected = new Map<number, VisionStoryError>();
 	for (const item of items) {
 		if (formatOf(ctx, item.index) === 'none') continue;
-		const problem = limitsProblem(param.collection(ctx.n8n, 'captionOptions', item.index));
-		if (problem)
-			rejected.set(
-				item.index,
-				invalidInput('captions', [
-					{ field: problem.option, message: problem.message.replace(`${problem.option} `, '') },
-				]),
-			);
+		const issue = captionLimitsIssue(param.collection(ctx.n8n, 'captionOptions', item.index));
+		if (issue) rejected.set(item.index, invalidInput('captions', [issue]));
 	}
 	return rejected;
 }
@@ -63,27 +38,18 @@ export async function withCaptions(
 	const format = formatOf(ctx, index);
 	if (format === 'none') return output;
 	const options = param.collection(ctx.n8n, 'captionOptions', index);
-	const built = buildCaptions(words, limitsOf(options));
-	const base = String(options.fileName || 'captions').replace(/\.(srt|vtt)$/i, '');
-	const text: IDataObject = { cues: built.cues.length };
+	const built = captionFiles(words, format, options, String(options.fileName || ''));
+	const text: IDataObject = { cues: built.cues };
 	let result: INodeExecutionData = output;
-	if (format === 'srt' || format === 'both') {
-		text.srt = built.srt;
-		const file = await ctx.n8n.helpers.prepareBinaryData(
-			Buffer.from(built.srt, 'utf8'),
-			`${base}.srt`,
-			'application/x-subrip',
+	for (const file of built.files) {
+		text[file.format] = file.text;
+		const binary = await ctx.n8n.helpers.prepareBinaryData(
+			Buffer.from(file.text, 'utf8'),
+			file.fileName,
+			file.mimeType,
 		);
-		result = withBinary(result, String(options.srtBinaryProperty || 'srt'), file);
-	}
-	if (format === 'vtt' || format === 'both') {
-		text.vtt = built.vtt;
-		const file = await ctx.n8n.helpers.prepareBinaryData(
-			Buffer.from(built.vtt, 'utf8'),
-			`${base}.vtt`,
-			'text/vtt',
-		);
-		result = withBinary(result, String(options.vttBinaryProperty || 'vtt'), file);
+		const field = options[`${file.format}BinaryProperty`] || file.format;
+		result = withBinary(result, String(field), binary);
 	}
 	return { ...result, json: { ...result.json, captions: text } };
 }

@@ -17,8 +17,13 @@ import {
 	validateOnly,
 	speechRate,
 } from '../../../shared/descriptions/parameters';
-import type { SpeechRequest } from './longSpeech';
-import { checkedSpeech, joinParts, speechEstimate, sum, synthesizeParts } from './longSpeech';
+import type { SpeechRequest, SpokenText } from '../../../shared/api/speech/longSpeech';
+import {
+	checkedSpeech,
+	PartialSpeechError,
+	speak,
+	speechEstimate,
+} from '../../../shared/api/speech/longSpeech';
 
 const option: OperationOption = {
 	name: 'Synthesize',
@@ -98,58 +103,57 @@ async function estimate(_ctx: OperationContext, request: SpeechRequest): Promise
 }
 
 /**
+ * The item of a spoken text: the MP3 in the binary field chosen, named as chosen (else after the audio
+ * or the voice), and what the core says of it in JSON.
+ */
+async function speechItem(
+	ctx: OperationContext,
+	item: Prepared<SpeechRequest>,
+	spoken: SpokenText,
+): Promise<INodeExecutionData> {
+	const options = param.collection(ctx.n8n, 'options', item.index);
+	const chosenName = optional(options.fileName)?.replace(/\.mp3$/i, '');
+	const binary = spoken.audio
+		? await binaryFromDownload(
+				ctx.n8n,
+				{ stream: spoken.audio.stream, mimeType: spoken.audio.mimeType },
+				chosenName ?? `speech-${spoken.audio.metadata.audio_id ?? item.request.voice_id}`,
+				'audio/mpeg',
+			)
+		: await ctx.n8n.helpers.prepareBinaryData(
+				spoken.mp3,
+				`${chosenName ?? `speech-${item.request.voice_id}`}.mp3`,
+				'audio/mpeg',
+			);
+	const json = { ...spoken.details, file_name: binary.fileName } as IDataObject;
+	return withBinary({ json }, String(options.outputBinaryProperty || 'data'), binary);
+}
+
+/**
  * The MP3 goes to binary; duration, characters and cost to JSON. A text longer than one call takes is
- * spoken in parts with the same voice, locale and speed, joined into one MP3.
+ * spoken in parts with the same voice, locale and speed, joined into one MP3 (`api/speech`).
  */
 async function execute(
 	ctx: OperationContext,
 	item: Prepared<SpeechRequest>,
 ): Promise<INodeExecutionData[]> {
-	const context = ctx.n8n;
-	const { parts, ...request } = item.request;
-	const options = param.collection(context, 'options', item.index);
-	const chosenName = optional(options.fileName)?.replace(/\.mp3$/i, '');
-	const field = String(options.outputBinaryProperty || 'data');
-	if (parts.length <= 1) {
-		const audio = await ctx.client.synthesizeSpeech(request, { signal: ctx.signal });
-		const name = chosenName ?? `speech-${audio.metadata.audio_id ?? request.voice_id}`;
-		const binary = await binaryFromDownload(
-			context,
-			{ stream: audio.stream, mimeType: audio.mimeType },
-			name,
-			'audio/mpeg',
-		);
-		const json: IDataObject = {
-			...audio.metadata,
-			voice_id: request.voice_id,
-			mime_type: audio.mimeType,
-			file_name: binary.fileName,
-			parts: 1,
-		};
-		return [withBinary({ json }, field, binary)];
-	}
-	// Refused whole before the first part, rather than charged for some parts and stopped at the cap.
-	ctx.client.ensureRoom('synthesizeSpeech', speechEstimate(item.request));
-	const audios = await synthesizeParts(ctx, item.request);
-	const joined = joinParts(audios);
-	const binary = await context.helpers.prepareBinaryData(
-		joined.mp3,
-		`${chosenName ?? `speech-${request.voice_id}`}.mp3`,
-		'audio/mpeg',
-	);
-	const milliseconds = (seconds: number) => Math.round(seconds * 1000) / 1000;
-	const json: IDataObject = {
-		duration_sec: milliseconds(joined.durationSec),
-		characters: sum(audios.map((a) => a.metadata.characters)),
-		cost_credit: sum(audios.map((a) => a.metadata.cost_credit)),
-		audio_ids: audios.map((a) => a.metadata.audio_id ?? null),
-		voice_id: request.voice_id,
-		mime_type: 'audio/mpeg',
-		file_name: binary.fileName,
-		parts: parts.length,
-		part_durations_sec: joined.partDurationsSec.map(milliseconds),
-	};
-	return [withBinary({ json }, field, binary)];
+	return [
+		await speechItem(ctx, item, await speak(ctx.client, item.request, { signal: ctx.signal })),
+	];
+}
+
+/**
+ * What a failure after charged parts leaves: the parts made as one MP3 with what they cost and how
+ * much of the text they speak; the router puts it out beside the error, whatever On Error says.
+ */
+async function keptOnFailure(
+	ctx: OperationContext,
+	item: Prepared<SpeechRequest>,
+	error: unknown,
+): Promise<INodeExecutionData | undefined> {
+	return error instanceof PartialSpeechError
+		? await speechItem(ctx, item, error.spoken)
+		: undefined;
 }
 
 /** Long speech sends several charged calls per item, none of them the request as a whole: charged by this flag, priced by its own estimate. */
@@ -160,4 +164,5 @@ export const synthesize: Operation<SpeechRequest> = {
 	prepare,
 	estimate,
 	execute,
+	keptOnFailure,
 };

@@ -1,0 +1,174 @@
+/**
+ * The Node-RED editor as a user meets the package, on each supported line: every node in the palette
+ * under VisionStory, each node's help listing its inputs and outputs, and a value the runtime would
+ * refuse marked on the canvas and in the edit dialog before anything is deployed. Nothing sleeps:
+ * every read waits for what the user would wait for. A failure leaves a screenshot under .e2e/.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { Browser, Page } from 'playwright-core';
+
+import { launchChromium } from '../../../scripts/n8n/editor';
+import { ensureNodeRed } from '../../../scripts/node-red/install';
+import { NodeRedInstance } from '../../../scripts/node-red/instance';
+import { installIntoUserDir, packNodeRedPackage } from '../../../scripts/node-red/package';
+import { NODE_RED_LINES } from '../../../scripts/node-red/versions';
+import { REPO_ROOT } from '../../../scripts/paths';
+import { until } from '../../browser/editor';
+
+/** What the palette lists (config nodes live in the config sidebar, not the palette). */
+const PALETTE = [
+	'visionstory-talking-video',
+	'visionstory-ai-video',
+	'visionstory-image',
+	'visionstory-text-to-speech',
+	'visionstory-align',
+	'visionstory-avatar',
+	'visionstory-voice',
+	'visionstory-understand',
+	'visionstory-asset',
+	'visionstory-account',
+	'visionstory-watch',
+];
+
+type EditorWindow = { RED: any };
+
+for (const line of Object.values(NODE_RED_LINES)) {
+	describe(`the Node-RED ${line.nodeRed} editor`, () => {
+		let red: NodeRedInstance;
+		let browser: Browser;
+		let page: Page;
+		const work = join(REPO_ROOT, '.e2e', `node-red-browser-${line.id}`);
+
+		beforeAll(async () => {
+			const install = await ensureNodeRed(line, () => undefined);
+			rmSync(work, { recursive: true, force: true });
+			mkdirSync(work, { recursive: true });
+			const pkg = await packNodeRedPackage(join(work, 'pack'));
+			const userDir = join(work, 'user');
+			await installIntoUserDir(pkg, userDir, install.nodeBin);
+			red = await NodeRedInstance.create({ install, userDir, contextStore: 'memory' });
+			await red.start();
+			browser = await launchChromium(() => undefined);
+			page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+			await page.goto(red.baseUrl);
+			await page.locator('#red-ui-palette .red-ui-palette-node').first().waitFor();
+		}, 300_000);
+
+		afterEach(async () => {
+			const state = expect.getState();
+			if (state.assertionCalls > 0 && page)
+				await page
+					.screenshot({
+						path: join(work, `${state.currentTestName ?? 'test'}.png`.replace(/\s+/g, '-')),
+					})
+					.catch(() => undefined);
+		});
+
+		afterAll(async () => {
+			await browser?.close();
+			await red?.stop();
+		});
+
+		it('shows every node in the palette, under VisionStory', async () => {
+			const listed = await until(
+				'the VisionStory nodes in the palette',
+				() =>
+					page
+						.locator('#red-ui-palette .red-ui-palette-node[data-palette-type^="visionstory-"]')
+						.evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-palette-type'))),
+				(types) => types.length >= PALETTE.length,
+			);
+			expect([...listed].sort()).toEqual([...PALETTE].sort());
+			const category = await page
+				.locator('.red-ui-palette-category', {
+					has: page.locator('[data-palette-type="visionstory-talking-video"]'),
+				})
+				.locator('.red-ui-palette-header')
+				.innerText();
+			expect(category).toMatch(/visionstory/i);
+		});
+
+		it("opens each node's help with its inputs and outputs", async () => {
+			for (const type of PALETTE.filter((t) => t !== 'visionstory-watch')) {
+				await page.evaluate(
+					(t) => (window as unknown as EditorWindow).RED.sidebar.help.show(t),
+					type,
+				);
+				const help = await until(
+					`the help of ${type}`,
+					async () =>
+						(await page.locator('.red-ui-help').filter({ visible: true }).allInnerTexts()).join(
+							'\n',
+						),
+					(text) => text.includes('Outputs'),
+				);
+				for (const heading of ['Inputs', 'Outputs', 'Details', 'References'])
+					expect({ type, heading, shown: help.includes(heading) }).toEqual({
+						type,
+						heading,
+						shown: true,
+					});
+				expect(help).toMatch(/payload/);
+				expect(help).toMatch(/failed/);
+				expect(help).toMatch(/error\s*object/);
+			}
+		});
+
+		it('marks a poll interval the runtime would refuse, on the canvas and in the edit dialog, before any deploy', async () => {
+			await page.evaluate(() => {
+				const { RED } = window as unknown as EditorWindow;
+				RED.view.importNodes(
+					[
+						{
+							id: 'bad-poll',
+							type: 'visionstory-talking-video',
+							name: 'bad poll',
+							operation: 'create',
+							waitForCompletion: true,
+							pollIntervalSeconds: 2,
+							x: 300,
+							y: 200,
+							wires: [[], []],
+						},
+					],
+					{ generateIds: false },
+				);
+			});
+			const valid = () =>
+				page.evaluate(() => (window as unknown as EditorWindow).RED.nodes.node('bad-poll')?.valid);
+			expect(await until('the node to be checked', valid, (v) => v !== undefined)).toBe(false);
+			await until(
+				'the error marker on the node',
+				() => page.locator('.red-ui-flow-node-error').filter({ visible: true }).count(),
+				(n) => n > 0,
+			);
+			await page.evaluate(() => {
+				const { RED } = window as unknown as EditorWindow;
+				RED.editor.edit(RED.nodes.node('bad-poll'));
+			});
+			const field = page.locator('#node-input-pollIntervalSeconds');
+			await field.waitFor();
+			await until(
+				'the field to be marked',
+				() => field.getAttribute('class'),
+				(c) => (c ?? '').includes('input-error'),
+			);
+			await field.fill('10');
+			await field.dispatchEvent('change');
+			await until(
+				'the mark to go once the value is allowed',
+				() => field.getAttribute('class'),
+				(c) => !(c ?? '').includes('input-error'),
+			);
+			// The result property is a TypedInput of type msg, as core nodes have it.
+			const typed = page
+				.locator('.form-row', { has: page.locator('#node-input-outputProperty') })
+				.locator('.red-ui-typedInput-container');
+			expect(await typed.count()).toBe(1);
+			expect(await typed.innerText()).toContain('msg.');
+			await page.locator('#node-dialog-cancel').click();
+		});
+	});
+}
