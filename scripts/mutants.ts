@@ -245,7 +245,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '6',
 		name: 'an attempt that may have reached the service is forgotten when the item fails later (rate limits): no key, "not submitted"',
-		file: `${API}/taskRun.ts`,
+		file: `${API}/taskBatch.ts`,
 		edits: [
 			{
 				find: 'if (failure.mayHaveReachedService) this.reached.set(index, failure.idempotencyKey);',
@@ -301,7 +301,7 @@ export const MUTANTS: Mutant[] = [
 	example({
 		id: '9a',
 		name: 'a video reported created with an empty video_url is taken as finished at once (node)',
-		file: `${API}/taskRun.ts`,
+		file: `${API}/taskBatch.ts`,
 		edits: [
 			{
 				find: "const linkless = result.status === 'created' && !result.video_url;",
@@ -477,7 +477,7 @@ export const MUTANTS: Mutant[] = [
 	example({
 		id: 'i31.1b',
 		name: 'a wait counts missed reads of a task no read has shown yet: after 3 the item fails, its paid video orphaned',
-		file: `${API}/taskRun.ts`,
+		file: `${API}/taskBatch.ts`,
 		edits: [
 			{ find: 'const notYet =\n\t\t\t!entry.seen &&', replace: 'const notYet =\n\t\t\tfalse &&' },
 		],

@@ -6,7 +6,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
 import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
-import { MAX_LINKLESS_READS } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/taskRun';
+import { MAX_LINKLESS_READS } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
 import { LIMITS } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/cursor';
 import { createHarness } from '../harness';
 import type { Kind } from '../support/trigger';

@@ -1,7 +1,7 @@
 import type { TaskStatus } from '../shared/api/contract';
 import { isFinished, RENDERING_STATUSES } from '../shared/api/contract';
 import { isComplete } from '../shared/api/taskReads';
-import { MAX_LINKLESS_READS } from '../shared/api/taskRun';
+import { MAX_LINKLESS_READS } from '../shared/api/tasks';
 import type { TaskKind, VideoTask } from '../shared/api/tasks';
 import type { Gap, KindCursor, ListState, Mark, Pending } from './cursor';
 import {

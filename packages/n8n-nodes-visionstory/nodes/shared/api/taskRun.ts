@@ -1,446 +1,22 @@
 import { abortedError } from './clock';
 import { Slots } from './concurrency';
-import { AI_VIDEO_BATCH_MAX, isFinished } from './contract';
-import { VisionStoryError } from './errors';
-import { RenderTimes } from './renderTimes';
-import { isPricePending } from './spend';
+import { AI_VIDEO_BATCH_MAX } from './contract';
+import type { VisionStoryError } from './errors';
 import type { SpendingClient } from './spendingClient';
-import type { CreatedVideo } from './taskCreate';
-import { createVideo, notVisibleError, noteSeen } from './taskCreate';
-import {
-	asError,
-	isRateLimit,
-	maybeCreatedError,
-	notFoundError,
-	rateLimitedError,
-	refusedError,
-	slotTimeoutError,
-	taskFailedError,
-	timeoutError,
-} from './taskErrors';
-import type { PollResult } from './taskReads';
+import type { Due } from './taskBatch';
+import { Batch } from './taskBatch';
+import { createVideo } from './taskCreate';
+import { asError, isRateLimit, refusedError } from './taskErrors';
 import { DEFAULT_CONCURRENCY, readTasks, TalkingVideoList } from './taskReads';
-import type {
-	Outcome,
-	Progress,
-	RunOptions,
-	TaskJob,
-	TaskKind,
-	VideoResult,
-	VideoTask,
-} from './tasks';
+import type { Outcome, RunOptions, TaskJob, TaskKind, VideoResult } from './tasks';
 
 /**
- * Submitting many video tasks and waiting on them together. `runTasks` is the entry; `TaskRun` holds
- * one batch's state and its steps: submit (`submitWaiting`), give up on items out of time
- * (`expire`), read the tasks due (`readRound`) and take in what a read says (`takeRead`).
+ * Submitting many video tasks and waiting on them together, one run per kind, each read top to
+ * bottom: submit every item, then until every item has ended, give up on items out of time, sleep
+ * until the next read is due, read the tasks due, take in what the read says and send what was held
+ * for it. Every create and every read is sent from here; `Batch` (`taskBatch.ts`) keeps what the run
+ * knows and takes in the answers.
  */
-
-/** A line for the log while a batch runs, so a long execution shows how far it got. */
-export function progressLine(node: string, p: Progress): string {
-	const what = p.kind === 'aiVideo' ? 'AI videos' : 'talking videos';
-	const budget =
-		p.perSecond !== undefined
-			? `; ${p.perSecond} requests/s${p.rateLimited ? `, ${p.rateLimited} rate limits met` : ''}`
-			: '';
-	return `VisionStory ${node}: ${p.submitted} of ${p.total} ${what} submitted, ${p.finished} finished, ${p.failed} failed, ${p.rendering} rendering, ${p.queued} to send${budget}`;
-}
-
-/** A submitted task being watched, keyed by its item. */
-interface PendingTask {
-	id: string;
-	/** The key it was created under, told when a read shows it. */
-	key?: string;
-	/** A read showed it: missing from later reads, it is gone rather than not visible yet. */
-	seen: boolean;
-	failures: number;
-	missing: number;
-	/** Reads that showed it created without its link. */
-	linkless: number;
-	submittedAt: number;
-	/** When a poll last saw it still rendering. */
-	unfinishedAt?: number;
-	/** When it is worth reading next: when it should be done, and never sooner than a poll interval after the last read. */
-	dueAt: number;
-}
-
-/** Polls that may fail in a row (after the transport's own retries) before an item gives up. */
-const MAX_POLL_FAILURES = 5;
-/**
- * Rounds a task a read has shown may then be missing before it is taken as gone. One never shown
- * is not visible yet (a read replica behind): it is waited for within the item's time limit.
- */
-const MAX_MISSING_ROUNDS = 3;
-/** Reads a task reported created may come without its link before it is taken as it is (its file missing). */
-export const MAX_LINKLESS_READS = 3;
-const DEFAULT_PROGRESS_EVERY_MS = 30_000;
-
-/** Why an item not yet submitted is held back. */
-type Hold =
-	/** A rate limit refused it: sent again, slower (the answer kept in case its time runs out). */
-	| { reason: 'rateLimit'; error: VisionStoryError }
-	/** The spend cap waits on an earlier video's price: sent again after the next read. */
-	| { reason: 'price'; error: VisionStoryError };
-
-class TaskRun {
-	private readonly concurrency: number;
-	private readonly started = Date.now();
-	private readonly deadlines: number[];
-	private readonly outcomes: Array<Outcome<VideoResult> | undefined>;
-	/** Items to submit, in order. */
-	private readonly waiting: number[];
-	/** Items whose submission waits for the next read round (the spend cap needs a price first). */
-	private afterRead: number[] = [];
-	// By item: two items can share a task (the same idempotency key), each with its own time limit.
-	private readonly pending = new Map<number, PendingTask>();
-	private readonly created = new Map<number, CreatedVideo>();
-	private readonly holds = new Map<number, Hold>();
-	/** Items an attempt of which may have reached the service, with the key it went under. */
-	private readonly reached = new Map<number, string | undefined>();
-	private slotLimit: { limit?: number; inFlight?: number } | undefined;
-	private readonly renders = new RenderTimes();
-	private readonly list = new TalkingVideoList();
-	private lastRound = -Infinity;
-	private readonly counts = { submitted: 0, finished: 0, failed: 0 };
-	private lastReport: number;
-	/** Creates under way: a video whose price a held item waits on may be among them. */
-	private submitting = 0;
-
-	constructor(
-		private readonly client: SpendingClient,
-		private readonly kind: TaskKind,
-		private readonly jobs: TaskJob[],
-		private readonly options: RunOptions,
-	) {
-		this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-		this.deadlines = jobs.map((job) => this.started + job.timeoutMs);
-		this.outcomes = new Array<Outcome<VideoResult> | undefined>(jobs.length);
-		this.waiting = jobs.map((_, i) => i);
-		this.lastReport = this.started;
-	}
-
-	async run(): Promise<Array<Outcome<VideoResult>>> {
-		const { signal, waitForCompletion, pollIntervalMs } = this.options;
-		await this.submitWaiting();
-		for (;;) {
-			const now = Date.now();
-			this.expire(now);
-			const unsent = this.waiting.length + this.afterRead.length;
-			if (unsent === 0 && (!waitForCompletion || this.pending.size === 0)) break;
-			if (signal?.aborted) throw abortedError();
-			// Talking videos sent again after a rate limit go at once: the budget paces them.
-			if (this.kind === 'talkingVideo' && this.waiting.length > 0) {
-				await this.submitWaiting();
-				continue;
-			}
-			const roundAt = this.nextRoundAt();
-			// Without waiting, polling only serves to notice freed slots and prices for the items still held.
-			const polling = waitForCompletion || unsent > 0;
-			const wake = Math.min(polling ? roundAt : Infinity, this.earliestDeadline());
-			if (wake > now) {
-				await this.client.sleep(wake === Infinity ? pollIntervalMs : wake - now, signal);
-				continue;
-			}
-			if (!polling || roundAt > now) continue;
-			// Tasks due within half an interval join this round rather than start a round of their own.
-			const horizon = Date.now() + pollIntervalMs / 2;
-			const due = [...this.pending]
-				.filter(([, entry]) => entry.dueAt <= horizon)
-				.sort(([, a], [, b]) => a.dueAt - b.dueAt);
-			await this.readRound(due);
-			this.waiting.push(...this.afterRead.splice(0));
-			if (this.waiting.length > 0) await this.submitWaiting();
-		}
-		this.report(true);
-		return this.outcomes.map((o) => o!);
-	}
-
-	private report(force = false): void {
-		const { log, budget, progressEveryMs } = this.options;
-		if (!log) return;
-		const now = Date.now();
-		if (!force && now - this.lastReport < (progressEveryMs ?? DEFAULT_PROGRESS_EVERY_MS)) return;
-		this.lastReport = now;
-		const stats = budget?.stats();
-		log.to.info(
-			progressLine(log.node, {
-				kind: this.kind,
-				total: this.jobs.length,
-				...this.counts,
-				rendering: this.pending.size,
-				queued: this.waiting.length + this.afterRead.length,
-				...(stats ? { perSecond: stats.perSecond, rateLimited: stats.rateLimited } : {}),
-			}),
-		);
-	}
-
-	/** An item's end as an error; one whose create may have reached the service says so, with its key. */
-	private fail(index: number, error: VisionStoryError): void {
-		const reached = this.reached.has(index) && !this.created.has(index);
-		this.outcomes[index] = {
-			ok: false,
-			error: reached ? maybeCreatedError(this.kind, this.reached.get(index), error) : error,
-		};
-		this.counts.failed++;
-	}
-
-	private finish(index: number, task: VideoTask | { video_id: string }): void {
-		const created = this.created.get(index);
-		this.outcomes[index] = {
-			ok: true,
-			value: {
-				task,
-				existing: created?.existing ?? false,
-				idempotencyKey: created?.idempotencyKey,
-			},
-		};
-	}
-
-	/** Sends one item's create (with its read-back and new attempts); the failure, if any, to act on. */
-	private async submit(index: number): Promise<VisionStoryError | undefined> {
-		const { signal, budget, pollIntervalMs } = this.options;
-		this.submitting++;
-		try {
-			// Without waiting, the answer is all an item gets: read it back for its state and price.
-			const created = await createVideo(this.client, this.kind, this.jobs[index], {
-				signal,
-				budget,
-				readBack: !this.options.waitForCompletion,
-			});
-			this.created.set(index, created);
-			const now = Date.now();
-			this.pending.set(index, {
-				id: created.video_id,
-				key: created.idempotencyKey,
-				seen: created.task !== undefined,
-				failures: 0,
-				missing: 0,
-				linkless: 0,
-				submittedAt: now,
-				dueAt: now + (this.renders.estimate() ?? pollIntervalMs),
-			});
-			this.finish(index, created.task ?? { video_id: created.video_id });
-			this.holds.delete(index);
-			this.counts.submitted++;
-			return undefined;
-		} catch (error) {
-			const failure = asError(error);
-			if (failure.mayHaveReachedService) this.reached.set(index, failure.idempotencyKey);
-			return failure;
-		} finally {
-			this.submitting--;
-			this.report();
-		}
-	}
-
-	/**
-	 * Where a refused submission goes: held for a price (waiting, while a video of ours can tell it),
-	 * or sent again after a rate limit; anything else ends the item. True when it is held.
-	 */
-	private hold(index: number, failure: VisionStoryError): boolean {
-		// Only a video of this batch, rendering or being created, can tell the price it waits on.
-		const watched = this.pending.size > 0 || this.submitting > 0;
-		if (isPricePending(failure) && this.options.waitForCompletion && watched) {
-			this.holds.set(index, { reason: 'price', error: failure });
-			this.afterRead.push(index);
-			return true;
-		}
-		if (isRateLimit(failure)) {
-			this.holds.set(index, { reason: 'rateLimit', error: failure });
-			return true;
-		}
-		return false;
-	}
-
-	private async submitWaiting(): Promise<void> {
-		if (this.kind === 'talkingVideo') {
-			const batch = this.waiting.splice(0, this.waiting.length);
-			const slots = new Slots(this.concurrency);
-			await Promise.all(
-				batch.map(async (index) => {
-					await slots.take();
-					try {
-						const failure = await this.submit(index);
-						if (!failure) return;
-						if (!this.hold(index, failure)) this.fail(index, failure);
-						else if (isRateLimit(failure)) this.waiting.push(index);
-					} finally {
-						slots.give();
-					}
-				}),
-			);
-			return;
-		}
-		await this.submitAiVideos();
-	}
-
-	/** AI videos one by one: the first concurrency refusal says the remaining ones would be refused too. */
-	private async submitAiVideos(): Promise<void> {
-		while (this.waiting.length > 0) {
-			// Our own tasks already fill the known cap: sending now would only be refused again.
-			const full = this.slotLimit?.limit !== undefined && this.pending.size >= this.slotLimit.limit;
-			if (this.options.atLimit === 'queue' && full) return;
-			const index = this.waiting[0];
-			const failure = await this.submit(index);
-			if (failure?.isConcurrencyLimit) {
-				this.slotLimit = failure.concurrency;
-				if (this.options.atLimit === 'queue') return;
-				for (const refused of this.waiting.splice(0, this.waiting.length))
-					this.fail(refused, refusedError(this.slotLimit));
-				return;
-			}
-			if (failure && this.hold(index, failure)) {
-				// Slowed by the budget (a rate limit), or waiting on a price: the rest follow it.
-				if (isRateLimit(failure)) return;
-				this.waiting.shift();
-				continue;
-			}
-			if (failure) this.fail(index, failure);
-			this.waiting.shift();
-		}
-	}
-
-	/** Items whose time is up: queued ones were never sent; rendering ones keep rendering. */
-	private expire(now: number): void {
-		for (const queue of [this.waiting, this.afterRead]) {
-			for (let i = queue.length - 1; i >= 0; i--) {
-				const index = queue[i];
-				if (this.deadlines[index] > now) continue;
-				const hold = this.holds.get(index);
-				const timeoutMs = this.jobs[index].timeoutMs;
-				this.fail(
-					index,
-					hold?.reason === 'rateLimit'
-						? rateLimitedError(timeoutMs, hold.error)
-						: hold?.reason === 'price'
-							? hold.error
-							: slotTimeoutError(timeoutMs, this.slotLimit),
-				);
-				queue.splice(i, 1);
-			}
-		}
-		if (!this.options.waitForCompletion) return;
-		for (const [index, entry] of this.pending) {
-			if (this.deadlines[index] > now) continue;
-			const timeoutMs = this.jobs[index].timeoutMs;
-			this.fail(
-				index,
-				entry.seen
-					? timeoutError(this.kind, [entry.id], timeoutMs)
-					: notVisibleError(this.kind, entry.id, entry.key, timeoutMs),
-			);
-			this.pending.delete(index);
-		}
-	}
-
-	/** Reads the tasks due, earliest first, and takes in whatever else the answers show. */
-	private async readRound(due: Array<[number, PendingTask]>): Promise<void> {
-		const { signal, budget } = this.options;
-		const readAt = Date.now();
-		this.lastRound = readAt;
-		const known = new Set([...this.pending.values()].map((entry) => entry.id));
-		const ids = due.map(([, entry]) => entry.id);
-		if (this.kind === 'aiVideo') {
-			// A batch call holds 20 ids whoever they are: the rest of a call goes to tasks not due yet.
-			const room = Math.ceil(ids.length / AI_VIDEO_BATCH_MAX) * AI_VIDEO_BATCH_MAX - ids.length;
-			const asked = new Set(ids);
-			ids.push(...[...known].filter((id) => !asked.has(id)).slice(0, room));
-		}
-		const results = await readTasks(
-			this.client,
-			this.kind,
-			ids,
-			{ concurrency: this.concurrency, signal, budget, list: this.list },
-			known,
-		);
-		const dueItems = new Set(due.map(([index]) => index));
-		for (const [index, entry] of this.pending)
-			this.takeRead(index, entry, results.get(entry.id), readAt, dueItems.has(index));
-		this.report();
-	}
-
-	/** What one read says of one item's task: still rendering, finished, failed, missing or unreadable. */
-	private takeRead(
-		index: number,
-		entry: PendingTask,
-		result: PollResult,
-		readAt: number,
-		wasDue: boolean,
-	): void {
-		const { pollIntervalMs, waitForCompletion } = this.options;
-		// A task never shown that a read says is not there is not visible yet: waited for, in time.
-		const notYet =
-			!entry.seen &&
-			(result === undefined || (result instanceof VisionStoryError && result.status === 404));
-		if (notYet) {
-			if (wasDue || result !== undefined) entry.dueAt = readAt + pollIntervalMs;
-			return;
-		}
-		if (result instanceof VisionStoryError) {
-			// A rate limit says nothing about the task: the budget has slowed down, the read comes again.
-			if (!isRateLimit(result)) entry.failures++;
-			entry.dueAt = readAt + pollIntervalMs;
-			if (result.status === 404 || entry.failures >= MAX_POLL_FAILURES) {
-				if (waitForCompletion) this.fail(index, result);
-				this.pending.delete(index);
-			}
-			return;
-		}
-		if (result === undefined) {
-			// Only a task asked for can be missing; the others were simply not on the pages read.
-			if (!wasDue) return;
-			entry.dueAt = readAt + pollIntervalMs;
-			if (++entry.missing >= MAX_MISSING_ROUNDS) {
-				if (waitForCompletion) this.fail(index, notFoundError(entry.id));
-				this.pending.delete(index);
-			}
-			return;
-		}
-		entry.failures = 0;
-		if (!entry.seen) noteSeen(entry.key, entry.id);
-		entry.seen = true;
-		// Created means its link is set (the contract): one without it is read again a few times first.
-		const linkless = result.status === 'created' && !result.video_url;
-		if (!isFinished(result) || (linkless && entry.linkless++ < MAX_LINKLESS_READS)) {
-			entry.unfinishedAt = readAt;
-			if (!linkless) this.renders.unfinished(entry, readAt);
-			if (wasDue || entry.dueAt <= readAt + pollIntervalMs) {
-				entry.dueAt = Math.max(
-					readAt + pollIntervalMs,
-					entry.submittedAt + (linkless ? 0 : (this.renders.estimate() ?? 0)),
-				);
-			}
-			return;
-		}
-		this.renders.finished(entry, readAt);
-		this.pending.delete(index);
-		if (!waitForCompletion) return;
-		if (result.status === 'created') {
-			this.finish(index, result);
-			this.counts.finished++;
-		} else this.fail(index, taskFailedError(this.kind, result));
-	}
-
-	private earliestDeadline(): number {
-		let earliest = Infinity;
-		for (const index of [...this.waiting, ...this.afterRead])
-			earliest = Math.min(earliest, this.deadlines[index]);
-		if (this.options.waitForCompletion)
-			for (const index of this.pending.keys()) earliest = Math.min(earliest, this.deadlines[index]);
-		return earliest;
-	}
-
-	/** The next read: when the first pending task is due, and no sooner than a poll interval after the last. */
-	private nextRoundAt(): number {
-		let due = Infinity;
-		for (const entry of this.pending.values()) due = Math.min(due, entry.dueAt);
-		// Items held with none of ours rendering: try them again every poll interval.
-		if (due === Infinity && this.waiting.length + this.afterRead.length > 0) due = -Infinity;
-		return due === Infinity
-			? Infinity
-			: Math.max(this.lastRound + this.options.pollIntervalMs, due);
-	}
-}
 
 /**
  * Submits every item first, then waits on all of them together, each read when it should be done:
@@ -457,5 +33,180 @@ export async function runTasks(
 	jobs: TaskJob[],
 	options: RunOptions,
 ): Promise<Array<Outcome<VideoResult>>> {
-	return await new TaskRun(client, kind, jobs, options).run();
+	return kind === 'talkingVideo'
+		? await runTalkingVideos(client, jobs, options)
+		: await runAiVideos(client, jobs, options);
+}
+
+/**
+ * Talking videos: submitted side by side (`concurrency` at once), a rate-limited one sent again at
+ * once (the budget paces it), read from the list when it proved to carry full tasks, else one by one.
+ */
+export async function runTalkingVideos(
+	client: SpendingClient,
+	jobs: TaskJob[],
+	options: RunOptions,
+): Promise<Array<Outcome<VideoResult>>> {
+	const { signal, budget } = options;
+	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+	const batch = new Batch('talkingVideo', jobs, options);
+	const list = new TalkingVideoList();
+	await submitTalkingVideos(client, batch, concurrency);
+	for (;;) {
+		const now = Date.now();
+		batch.expire(now);
+		if (batch.done()) break;
+		if (signal?.aborted) throw abortedError();
+		// Talking videos sent again after a rate limit go at once: the budget paces them.
+		if (batch.waiting.length > 0) {
+			await submitTalkingVideos(client, batch, concurrency);
+			continue;
+		}
+		const next = batch.next(now);
+		if (next && 'sleepMs' in next) await client.sleep(next.sleepMs, signal);
+		if (!next || !('due' in next)) continue;
+		const readAt = batch.roundStarts();
+		const known = batch.known();
+		const ids = next.due.map(([, entry]) => entry.id);
+		const read = await readTasks(
+			client,
+			'talkingVideo',
+			ids,
+			{ concurrency, signal, budget, list },
+			known,
+		);
+		batch.takeReads(next.due, read, readAt);
+		report(batch);
+		if (batch.waiting.length > 0) await submitTalkingVideos(client, batch, concurrency);
+	}
+	report(batch, true);
+	return batch.results();
+}
+
+async function submitTalkingVideos(
+	client: SpendingClient,
+	batch: Batch,
+	concurrency: number,
+): Promise<void> {
+	const slots = new Slots(concurrency);
+	await Promise.all(
+		batch.waiting.splice(0, batch.waiting.length).map(async (index) => {
+			await slots.take();
+			try {
+				const failure = await submit(client, batch, index);
+				if (!failure) return;
+				if (!batch.hold(index, failure)) batch.fail(index, failure);
+				else if (isRateLimit(failure)) batch.waiting.push(index);
+			} finally {
+				slots.give();
+			}
+		}),
+	);
+}
+
+/**
+ * AI videos: submitted one by one, the first refusal by the per-key concurrency cap queueing the rest
+ * until one of ours frees a slot (or refusing them, `atLimit`), read 20 ids a call, each call filled
+ * with tasks not due yet.
+ */
+export async function runAiVideos(
+	client: SpendingClient,
+	jobs: TaskJob[],
+	options: RunOptions,
+): Promise<Array<Outcome<VideoResult>>> {
+	const { signal, budget } = options;
+	const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+	const batch = new Batch('aiVideo', jobs, options);
+	await submitAiVideos(client, batch);
+	for (;;) {
+		const now = Date.now();
+		batch.expire(now);
+		if (batch.done()) break;
+		if (signal?.aborted) throw abortedError();
+		const next = batch.next(now);
+		if (next && 'sleepMs' in next) await client.sleep(next.sleepMs, signal);
+		if (!next || !('due' in next)) continue;
+		const readAt = batch.roundStarts();
+		const known = batch.known();
+		const read = await readTasks(
+			client,
+			'aiVideo',
+			idsFillingCalls(next.due, known),
+			{ concurrency, signal, budget },
+			known,
+		);
+		batch.takeReads(next.due, read, readAt);
+		report(batch);
+		if (batch.waiting.length > 0) await submitAiVideos(client, batch);
+	}
+	report(batch, true);
+	return batch.results();
+}
+
+/** AI videos one by one: the first concurrency refusal says the remaining ones would be refused too. */
+async function submitAiVideos(client: SpendingClient, batch: Batch): Promise<void> {
+	const { atLimit } = batch.options;
+	while (batch.waiting.length > 0) {
+		// Our own tasks already fill the known cap: sending now would only be refused again.
+		const full =
+			batch.slotLimit?.limit !== undefined && batch.pending.size >= batch.slotLimit.limit;
+		if (atLimit === 'queue' && full) return;
+		const index = batch.waiting[0];
+		const failure = await submit(client, batch, index);
+		if (failure?.isConcurrencyLimit) {
+			batch.slotLimit = failure.concurrency;
+			if (atLimit === 'queue') return;
+			for (const refused of batch.waiting.splice(0, batch.waiting.length))
+				batch.fail(refused, refusedError(batch.slotLimit));
+			return;
+		}
+		if (failure && batch.hold(index, failure)) {
+			// Slowed by the budget (a rate limit), or waiting on a price: the rest follow it.
+			if (isRateLimit(failure)) return;
+			batch.waiting.shift();
+			continue;
+		}
+		if (failure) batch.fail(index, failure);
+		batch.waiting.shift();
+	}
+}
+
+/** The due tasks' ids; a batch call holds 20 ids whoever they are, so the rest of a call goes to tasks not due yet. */
+function idsFillingCalls(due: Due, known: Set<string>): string[] {
+	const ids = due.map(([, entry]) => entry.id);
+	const room = Math.ceil(ids.length / AI_VIDEO_BATCH_MAX) * AI_VIDEO_BATCH_MAX - ids.length;
+	const asked = new Set(ids);
+	ids.push(...[...known].filter((id) => !asked.has(id)).slice(0, room));
+	return ids;
+}
+
+/** Sends one item's create (with its read-back and new attempts); the failure, if any, to act on. */
+async function submit(
+	client: SpendingClient,
+	batch: Batch,
+	index: number,
+): Promise<VisionStoryError | undefined> {
+	const { signal, budget, waitForCompletion } = batch.options;
+	batch.submitting++;
+	try {
+		// Without waiting, the answer is all an item gets: read it back for its state and price.
+		const created = await createVideo(client, batch.kind, batch.jobs[index], {
+			signal,
+			budget,
+			readBack: !waitForCompletion,
+		});
+		batch.submitted(index, created);
+		return undefined;
+	} catch (error) {
+		return batch.refused(index, asError(error));
+	} finally {
+		batch.submitting--;
+		report(batch);
+	}
+}
+
+/** The batch's progress line to the run's log, when one is due (`force`: now). */
+function report(batch: Batch, force = false): void {
+	const line = batch.progress(force);
+	if (line !== undefined) batch.options.log?.to.info(line);
 }

@@ -6,8 +6,9 @@ import type { CallOptions } from './transport';
 
 /**
  * The words of video tasks, as every file that creates, waits on, reads or watches them uses them:
- * the two kinds, a task, an item's outcome and a run's settings. The code is in `taskRun.ts`
- * (`runTasks`), `taskCreate.ts` (`createVideo`), `taskReads.ts` (`readTasks`) and `taskErrors.ts`.
+ * the two kinds, a task, an item's outcome and a run's settings. The code is in `taskRun.ts` (each
+ * kind's run: `runTasks`), `taskBatch.ts` (what a run knows), `taskCreate.ts` (`createVideo`),
+ * `taskReads.ts` (`readTasks`) and `taskErrors.ts`.
  */
 
 /** The two kinds of video task, and a task as either kind's status answer gives it. */
@@ -87,3 +88,6 @@ export interface TaskJob extends CreateJob {
 export interface ProgressLog {
 	info(message: string): void;
 }
+
+/** Reads a task reported created may come without its link before it is taken as it is (its file missing). */
+export const MAX_LINKLESS_READS = 3;
