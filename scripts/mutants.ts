@@ -533,7 +533,7 @@ export const MUTANTS: Mutant[] = [
 	example({
 		id: 'i31.5a',
 		name: "a keyed create refused outright after an attempt without an answer is reported as possibly made: the service's words go behind ours",
-		file: `${API}/transport.ts`,
+		file: `${API}/resends.ts`,
 		edits: [
 			{
 				find: 'if (idempotencyKey && isRefusal(error)) {',

@@ -106,7 +106,7 @@ export type {
 	VideoTask,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
 export { Transport } from '../../n8n-nodes-visionstory/nodes/shared/api/transport';
-export type { AudioResult } from '../../n8n-nodes-visionstory/nodes/shared/api/transport';
+export type { AudioResult } from '../../n8n-nodes-visionstory/nodes/shared/api/answers';
 
 /** Submits and waits on many video tasks together (the shared runTasks), answering each item with its task. */
 export async function runTasks(

@@ -5,7 +5,8 @@ import { AI_VIDEO_BATCH_MAX, AiVideoDto as AiVideoSchema, Empty, endpoints } fro
 import type { FieldIssue } from './errors';
 import { invalidInput, VisionStoryError } from './errors';
 import type { Download } from './http';
-import type { AudioResult, CallOptions, Transport } from './transport';
+import type { AudioResult } from './answers';
+import type { CallOptions, Transport } from './transport';
 
 export type { CallOptions } from './transport';
 

@@ -5,7 +5,7 @@ import { endpoints } from './contract';
 import { VisionStoryError } from './errors';
 import type { ChargedEndpoint, FloorHold, SpendLedger, SpendPolicy } from './spend';
 import { alignPrice, isCharged, pricePendingError, spendCapError, speechPrice } from './spend';
-import type { AudioResult } from './transport';
+import type { AudioResult } from './answers';
 
 /** A model entry's field that may be an object of its own (read leniently: the list's shape is not shown). */
 type Loose = Record<string, unknown> | undefined;
