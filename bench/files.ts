@@ -2,6 +2,7 @@ import { request } from 'undici';
 
 import type { Harness } from '../test/harness';
 import type { EmulatorProcess } from './emulatorProcess';
+import type { MemoryAtPeak } from './memory';
 import { peakRssGrowth } from './memory';
 
 type Credentials = { visionStoryApi: { apiKey: string; baseUrl: string } };
@@ -10,6 +11,8 @@ export interface FileFigures {
 	what: string;
 	mib: number;
 	streamedPeakMiB: number;
+	/** What the streamed peak was made of. */
+	streamedAtPeak: MemoryAtPeak;
 	bufferedPeakMiB: number;
 }
 
@@ -97,6 +100,7 @@ export async function videoDownload(
 		what: 'Download a finished video (filesystem binary mode)',
 		mib: bytes / MIB,
 		streamedPeakMiB: streamed.peakMiB,
+		streamedAtPeak: streamed.atPeak,
 		bufferedPeakMiB: buffered.peakMiB,
 	};
 }
@@ -164,6 +168,7 @@ export async function assetUpload(
 		what: 'Upload an asset from binary',
 		mib: bytes / MIB,
 		streamedPeakMiB: streamed.peakMiB,
+		streamedAtPeak: streamed.atPeak,
 		bufferedPeakMiB: buffered.peakMiB,
 	};
 }

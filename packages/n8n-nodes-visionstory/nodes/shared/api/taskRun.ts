@@ -263,7 +263,7 @@ class TaskRun {
 				missing: 0,
 				linkless: 0,
 				submittedAt: now,
-				dueAt: now + (this.renders.estimate() ?? pollIntervalMs),
+				dueAt: now + (this.renderEstimate() ?? pollIntervalMs),
 			});
 			this.finish(index, created.task ?? { video_id: created.video_id });
 			this.holds.delete(index);
@@ -437,7 +437,7 @@ class TaskRun {
 			if (wasDue || entry.dueAt <= readAt + pollIntervalMs) {
 				entry.dueAt = Math.max(
 					readAt + pollIntervalMs,
-					entry.submittedAt + (linkless ? 0 : (this.renders.estimate() ?? 0)),
+					entry.submittedAt + (linkless ? 0 : (this.renderEstimate() ?? 0)),
 				);
 			}
 			return;
@@ -449,6 +449,19 @@ class TaskRun {
 			this.finish(index, result);
 			this.counts.finished++;
 		} else this.fail(index, taskFailedError(this.kind, result));
+	}
+
+	/**
+	 * When a render should be done. Under a concurrency cap every render still queued is read by it, so
+	 * the estimate weighs narrowing it (a read too early costs a poll interval) against those renders.
+	 */
+	private renderEstimate(): number | undefined {
+		if (this.kind !== 'aiVideo' || !this.slotLimit) return this.renders.estimate();
+		const slots = Math.max(1, this.slotLimit.limit ?? this.pending.size);
+		return this.renders.estimate({
+			renders: Math.ceil(this.waiting.length / slots),
+			earlyCostMs: this.options.pollIntervalMs,
+		});
 	}
 
 	private earliestDeadline(): number {
