@@ -50,38 +50,47 @@ export async function videoDownload(
 	bytes = 1024 * MIB,
 ): Promise<FileFigures> {
 	await emu.reset();
-	await emu.setConfig({ renderMs: 500, videoBytes: bytes });
 	const headers = { 'X-API-Key': emu.apiKey, 'content-type': 'application/json' };
 	const avatars = (await (
 		await fetch(`${emu.baseUrl}/api/v1/avatars?is_public=true&limit=1`, { headers })
 	).json()) as { data: { avatars: Array<{ avatar_id: string }> } };
-	const created = (await (
-		await fetch(`${emu.baseUrl}/api/v1/video`, {
-			method: 'POST',
-			headers,
-			body: JSON.stringify({
-				avatar_id: avatars.data.avatars[0].avatar_id,
-				text_script: { text: 'A long video', voice_id: 'Alice' },
-			}),
-		})
-	).json()) as { data: { video_id: string } };
-	await new Promise((resolve) => setTimeout(resolve, 1200));
-	const get = workflow([
-		{
-			id: 'get',
-			name: 'Get Talking Video',
-			type: 'n8n-nodes-visionstory.visionStory',
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: {
-				resource: 'talkingVideo',
-				operation: 'get',
-				videoId: { __rl: true, mode: 'id', value: created.data.video_id },
-				downloadResult: true,
+	const rendered = async (videoBytes: number): Promise<string> => {
+		await emu.setConfig({ renderMs: 500, videoBytes });
+		const created = (await (
+			await fetch(`${emu.baseUrl}/api/v1/video`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({
+					avatar_id: avatars.data.avatars[0].avatar_id,
+					text_script: { text: 'A long video', voice_id: 'Alice' },
+				}),
+			})
+		).json()) as { data: { video_id: string } };
+		await new Promise((resolve) => setTimeout(resolve, 1200));
+		return created.data.video_id;
+	};
+	const getWorkflow = (videoId: string) =>
+		workflow([
+			{
+				id: 'get',
+				name: 'Get Talking Video',
+				type: 'n8n-nodes-visionstory.visionStory',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: {
+					resource: 'talkingVideo',
+					operation: 'get',
+					videoId: { __rl: true, mode: 'id', value: videoId },
+					downloadResult: true,
+				},
+				credentials: credential,
 			},
-			credentials: credential,
-		},
-	]);
+		]);
+	// A small download first, not measured: the code it runs is loaded and compiled before the figure.
+	const warm = await harness.run(getWorkflow(await rendered(MIB)) as never, { credentials });
+	if (warm.error) throw warm.error;
+	const created = { data: { video_id: await rendered(bytes) } };
+	const get = getWorkflow(created.data.video_id);
 	const streamed = await peakRssGrowth(async () => {
 		const result = await harness.run(get as never, { credentials });
 		if (result.error) throw result.error;

@@ -69,6 +69,8 @@ async function loadTalkingVideo(emu: EmulatorProcess, budget: number): Promise<s
 		scriptType: 'text',
 		waitForCompletion: true,
 		pollIntervalSeconds: POLL_SECONDS,
+		// The tasks as JSON: the figures are the waiting's, as in the n8n batch rows.
+		downloadResult: false,
 	};
 	await helper.load(
 		ALL_NODES,
@@ -81,7 +83,8 @@ async function loadTalkingVideo(emu: EmulatorProcess, budget: number): Promise<s
 async function send(payload: unknown): Promise<Array<{ status?: string } | null>> {
 	const out = await run({ payload });
 	if (out.output !== 'out1') throw new Error(`the node answered on ${out.output}`);
-	const result = out.msg.payload;
+	// The tasks are in msg.visionstory beside files, else in msg.payload.
+	const result = out.msg.visionstory ?? out.msg.payload;
 	return (Array.isArray(result) ? result : [result]) as Array<{ status?: string } | null>;
 }
 
