@@ -82,7 +82,7 @@ async function main(): Promise<void> {
 			`${side}: ${requests} requests, ${((used.user + used.system) / requests).toFixed(1)} µs CPU each`,
 		);
 		console.log('self time by function:');
-		console.log(top(bySelf, 25).join('\n'));
+		console.log(top(bySelf, Number(process.env.PROFILE_TOP ?? 25)).join('\n'));
 		console.log('self time by file or package:');
 		console.log(top(byFile, 15).join('\n'));
 	} finally {
