@@ -52,6 +52,19 @@ function batchRows(figures: BatchFigures[]): string[] {
 	});
 }
 
+/**
+ * Where the request path's time goes, from V8's profiler (`npx tsx bench/profilePath.ts`, with
+ * PROFILE_SIDE=bare and PROFILE_SIDE=nodered), read on 2026-11-27 on the machine of this run.
+ */
+const REQUEST_PATH_FINDINGS = [
+	"Where the time goes (`npx tsx bench/profilePath.ts`: 20,000 requests under V8's sampling profiler, each side alone; `PROFILE_SIDE=bare` for the loop):",
+	'',
+	'- The calling process, not the emulator, is the bottleneck at 16 in flight: the throughput ratio follows the CPU per request (0.83× of throughput with +10.8 µs on 54 µs).',
+	"- Both profiles are mostly undici and the socket write (`writeLatin1String`, 14–20 % of the samples). The package's own code is a few per cent: `transport.ts` 2.3 %, zod 1.0 %, the bench's undici channel 1.1 %, and 2 points more microtask processing than the bare loop (2.7 % against 0.9 %).",
+	"- With a channel that answers at once (no network), `getCredits` costs about 2 µs of CPU, 0.3 µs of it the zod parse of the answer. Not the cost: zod parsing, redaction (only on errors), header building (the channel reuses one header object for JSON GETs), the budget's timers (no budget here; in the nodes every request takes a slot).",
+	"- The rest of the gap comes and goes with the machine's load (+3 to +20 µs between runs of the same code, side by side in one process): garbage and the microtasks of the eight async steps from `getCredits` to the channel (`call`, `send`, `exchange`, `withRetries`, the attempt, the channel). Without a budget an attempt now goes straight to the channel (one step less); the change is below the run-to-run noise.",
+];
+
 /** Where the AI batch's slots stood idle, summed over the slots. */
 function slotLossText(ai: BatchFigures): string {
 	const t = ai.timeline;
@@ -358,6 +371,8 @@ function nodeRedRows(f: NodeRedFigures): string[] {
 		`| GET /api/v1/billing/credits, ${path.requests} requests, ${path.concurrency} in flight | the shared client over the package's channel (Node's http): ${fmt(path.nodeRedRps, 0)} req/s | bare undici loop: ${fmt(path.bareRps, 0)} req/s | ${fmt(path.nodeRedRps / path.bareRps, 2)}× |`,
 		`| … CPU time of the calling process per request | ${fmt(path.nodeRedCpuMicros)} µs | ${fmt(path.bareCpuMicros)} µs | +${fmt(path.nodeRedCpuMicros - path.bareCpuMicros)} µs |`,
 		'',
+		"Where the time goes (`PROFILE_SIDE=nodered npx tsx bench/profilePath.ts`): Node's own http client (`ClientRequest`, the agent's socket bookkeeping, `IncomingMessage`) costs more per request than undici; the package's channel read each JSON answer through an async iterator, its largest own cost, and now reads it from the stream's events (about 15 % less CPU per request in that profile). The package takes no HTTP dependency (Node-RED has no request helper of its own), so the rest stays.",
+		'',
 	];
 }
 
@@ -575,6 +590,8 @@ async function main(): Promise<void> {
 			`| GET /api/v1/billing/credits, ${path.requests} requests, ${path.concurrency} in flight | client: ${fmt(path.clientRps, 0)} req/s | bare undici loop: ${fmt(path.bareRps, 0)} req/s | ${fmt(path.clientRps / path.bareRps, 2)}× |`,
 			`| … CPU time of the calling process per request | client: ${fmt(path.clientCpuMicros)} µs | bare undici: ${fmt(path.bareCpuMicros)} µs | +${fmt(path.clientCpuMicros - path.bareCpuMicros)} µs |`,
 			`| Account → Get Credits, ${path.items} items in one execution | ${fmt(path.executorMsPerItem + path.rawNodeMsPerItem, 3)} ms per item | a minimal node making the same requests through n8n's helper: ${fmt(path.rawNodeMsPerItem, 3)} ms per item | executor overhead ${path.executorMsPerItem > 0 ? `${fmt(path.executorMsPerItem, 3)} ms per item` : 'below the run-to-run noise'} |`,
+			'',
+			...REQUEST_PATH_FINDINGS,
 			'',
 			...textRows(text),
 			...queueRows(queue),

@@ -181,7 +181,7 @@ class TaskRun {
 				await this.submitWaiting();
 				continue;
 			}
-			const roundAt = this.nextRoundAt();
+			const roundAt = this.lastRoundAt(this.nextRoundAt());
 			// Without waiting, polling only serves to notice freed slots and prices for the items still held.
 			const polling = waitForCompletion || unsent > 0;
 			const wake = Math.min(polling ? roundAt : Infinity, this.earliestDeadline());
@@ -471,6 +471,22 @@ class TaskRun {
 		if (this.options.waitForCompletion)
 			for (const index of this.pending.keys()) earliest = Math.min(earliest, this.deadlines[index]);
 		return earliest;
+	}
+
+	/**
+	 * The last read of a batch (nothing left to submit, every task due within half an interval of the
+	 * round) waits for the last of them to be due, so one read finds them all done: read at the first
+	 * one's time, the later ones would wait a whole interval more for the next.
+	 */
+	private lastRoundAt(roundAt: number): number {
+		if (roundAt === Infinity || this.waiting.length + this.afterRead.length > 0) return roundAt;
+		const horizon = roundAt + this.options.pollIntervalMs / 2;
+		let latest = roundAt;
+		for (const entry of this.pending.values()) {
+			if (entry.dueAt > horizon) return roundAt;
+			latest = Math.max(latest, entry.dueAt);
+		}
+		return latest;
 	}
 
 	/** The next read: when the first pending task is due, and no sooner than a poll interval after the last. */
