@@ -3,9 +3,9 @@
  * one run, printed and written to BENCHMARKS.md with the machine they ran on.
  * BENCH_QUICK=1 runs a smaller version for development (not the figures to quote).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { N8N_LINES } from '../scripts/n8n/versions';
 import { createHarness } from '../test/harness';
@@ -225,9 +225,10 @@ function aiCause(ai: BatchFigures): string {
 	return `each slot idle ${fmt(perSlot)} s of the ${fmt(ai.floorSeconds * 0.05)} s allowed; the first render, before any render time is known, is read on the 5 s beat (${fmt(firstLate)} s late), and each read too early while learning costs a whole 5 s interval (the floor between reads of one task): closing it needs the service to say when a task will end (a finish time or progress in the answer), or renders long against the 5 s interval`;
 }
 
-/** Why a queue-mode batch missed. */
+/** Why a queue-mode batch missed, from where its wall time went. */
 function queueCause(b: QueueBatchFigures): string {
-	return `in each worker the executions share the credential's budget (5 requests/s), so ${b.videos} submissions over ${Object.keys(b.byWorker).length} workers take about ${fmt(b.videos / (5 * Math.max(1, Object.keys(b.byWorker).length)))} s before the last render starts, and the floor (one render + one poll) leaves them out`;
+	const t = b.timeline;
+	return `${fmt(t.firstSubmission)} s until the first create reached the service (webhook, queue, a worker starting the execution); the creates went on until ${fmt(t.lastSubmission)} s (each worker's executions share its credential's budget, 5 requests/s, and the floor counts none of that); the last render ended at ${fmt(t.lastRenderEnd)} s, was read at ${fmt(t.lastRead)} s, and the last execution stopped at ${fmt(t.stopped)} s. What is ours is the read after the last render; the rest is n8n's start-up and the budget, which stays`;
 }
 
 const SCALE_BEGIN = '<!-- scale:begin -->';
@@ -410,11 +411,11 @@ function queueRows(queue: QueueFigures): string[] {
 		'',
 		"The real n8n app in queue mode: main, two workers of concurrency 3, a webhook processor, Postgres and Redis from Debian's packages, the package installed in every process's user folder, the emulator as VisionStory.",
 		'',
-		'| batch | wall time | floor (one render + one poll interval) | over floor | executions per worker | items |',
-		'|---|---|---|---|---|---|',
+		'| batch | wall time | floor (one render + one poll interval) | over floor | first create, last create, last render ended, last read, stopped (s from the first call) | executions per worker | items |',
+		'|---|---|---|---|---|---|---|',
 		...queue.batches.map(
 			(b) =>
-				`| ${b.line}: ${b.videos} talking videos in ${b.executions} webhook executions (render ${b.renderSeconds} s, poll ${b.pollSeconds} s) | ${fmt(b.wallSeconds)} s | ${fmt(b.floorSeconds)} s | ${fmt(b.wallSeconds / b.floorSeconds, 2)}× | ${Object.entries(
+				`| ${b.line}: ${b.videos} talking videos in ${b.executions} webhook executions (render ${b.renderSeconds} s, poll ${b.pollSeconds} s) | ${fmt(b.wallSeconds)} s | ${fmt(b.floorSeconds)} s | ${fmt(b.wallSeconds / b.floorSeconds, 2)}× | ${[b.timeline.firstSubmission, b.timeline.lastSubmission, b.timeline.lastRenderEnd, b.timeline.lastRead, b.timeline.stopped].map((x) => fmt(x)).join(', ')} | ${Object.entries(
 					b.byWorker,
 				)
 					.sort()
@@ -436,7 +437,99 @@ function queueRows(queue: QueueFigures): string[] {
 	];
 }
 
+/** Everything one full run measured: kept beside the report, so a report can be written again from it. */
+interface RunFigures {
+	date: string;
+	machine: string;
+	quick: boolean;
+	talking: BatchFigures;
+	ai: BatchFigures;
+	download: FileFigures;
+	smallDownload: FileFigures;
+	upload: FileFigures;
+	path: RequestPathFigures;
+	text: TextFigures[];
+	queue: QueueFigures;
+	scale: ScaleFigures[];
+	nodeRed: NodeRedFigures;
+}
+
+/** BENCHMARKS.md from one run's figures. */
+function report(f: RunFigures): string {
+	const { talking, ai, download, smallDownload, upload, path, text, queue, scale, nodeRed } = f;
+	const lines = [
+		'# Benchmarks',
+		'',
+		`Measured by \`npm run bench\`${f.quick ? ' (BENCH_QUICK: a smaller run, not the figures to quote)' : ''} on ${f.date}: ${f.machine}.`,
+		"The nodes run in n8n's engine (n8n-core, in-process) against the VisionStory emulator in its own process, over loopback HTTP.",
+		'Machines are shared and noisy: read ratios, not absolute seconds.',
+		'',
+		'## Batches of renders',
+		'',
+		'Baseline: the same node, one item per execution, items one after another: what a node that waits per item does.',
+		'',
+		'| batch | batched | one at a time | speed-up | wall time vs. floor | status requests per task | items |',
+		'|---|---|---|---|---|---|---|',
+		...batchRows([talking, ai]),
+		'',
+		'Floor: one render plus N / 5 for talking videos (submissions at the default request budget, no cap); ceil(N / cap) renders for AI videos under a cap.',
+		'',
+		...scaleSection(scale, 'Measured in the same run.'),
+		'## Big files',
+		'',
+		'| transfer | size | peak RSS growth, streamed (the nodes) | of which at the peak | peak RSS growth, buffered whole (baseline) |',
+		'|---|---|---|---|---|',
+		...[download, smallDownload, upload].map(
+			(f) =>
+				`| ${f.what} | ${fmt(f.mib, 0)} MiB | ${fmt(f.streamedPeakMiB)} MiB | V8 heap ${fmt(f.streamedAtPeak.heapMiB)} MiB, Buffers ${fmt(f.streamedAtPeak.arrayBuffersMiB)} MiB, other ${fmt(f.streamedAtPeak.otherMiB)} MiB | ${fmt(f.bufferedPeakMiB)} MiB |`,
+		),
+		'',
+		"Where the download's growth goes: it is about the same at 128 MiB as at 1 GiB, so nothing grows with the file. The node hands the response stream to n8n's binary store, which writes it to disk chunk by chunk, waiting for each write (backpressure); each chunk is a Buffer the socket read, dropped once written. What is left at the peak is those Buffers not yet collected (V8 collects them after some tens of MiB of them) and memory the allocator keeps after freeing them (other); a small download runs first, unmeasured, so the figure holds no first-time code loading.",
+		'',
+		'## Request path',
+		'',
+		'| measure | the package | baseline | ratio |',
+		'|---|---|---|---|',
+		`| GET /api/v1/billing/credits, ${path.requests} requests, ${path.concurrency} in flight | client: ${fmt(path.clientRps, 0)} req/s | bare undici loop: ${fmt(path.bareRps, 0)} req/s | ${fmt(path.clientRps / path.bareRps, 2)}× |`,
+		`| … CPU time of the calling process per request | client: ${fmt(path.clientCpuMicros)} µs | bare undici: ${fmt(path.bareCpuMicros)} µs | +${fmt(path.clientCpuMicros - path.bareCpuMicros)} µs |`,
+		`| Account → Get Credits, ${path.items} items in one execution | ${fmt(path.executorMsPerItem + path.rawNodeMsPerItem, 3)} ms per item | a minimal node making the same requests through n8n's helper: ${fmt(path.rawNodeMsPerItem, 3)} ms per item | executor overhead ${path.executorMsPerItem > 0 ? `${fmt(path.executorMsPerItem, 3)} ms per item` : 'below the run-to-run noise'} |`,
+		'',
+		...REQUEST_PATH_FINDINGS,
+		'',
+		...textRows(text),
+		...queueRows(queue),
+		...nodeRedRows(nodeRed),
+		'## Targets',
+		'',
+		...targetRows(
+			targets({
+				batches: [talking, ai],
+				files: [download, smallDownload, upload],
+				path,
+				text,
+				queue,
+				nodeRed,
+			}),
+		),
+		'',
+	];
+	return lines.join('\n');
+}
+
+const FIGURES_FILE = join(__dirname, '..', '.e2e', 'bench-figures.json');
+mkdirSync(dirname(FIGURES_FILE), { recursive: true });
+
 async function main(): Promise<void> {
+	// BENCH_REPORT_FROM=<file>: BENCHMARKS.md written again from a full run's kept figures, nothing measured.
+	const from = process.env.BENCH_REPORT_FROM;
+	if (from) {
+		writeFileSync(
+			join(__dirname, '..', 'BENCHMARKS.md'),
+			report(JSON.parse(readFileSync(from, 'utf8')) as RunFigures),
+		);
+		log(`BENCHMARKS.md written from ${from}`);
+		return;
+	}
 	const emu = await startEmulatorProcess({ RENDER_MS: '4000' });
 	const harness = await createHarness({
 		binaryMode: 'filesystem',
@@ -553,66 +646,27 @@ async function main(): Promise<void> {
 		);
 		const nodeRed = await nodeRedFigures(emu);
 
-		const cpu = cpus();
-		const lines = [
-			'# Benchmarks',
-			'',
-			`Measured by \`npm run bench\`${quick ? ' (BENCH_QUICK: a smaller run, not the figures to quote)' : ''} on ${new Date().toISOString().slice(0, 10)}: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${fmt(totalmem() / 1024 ** 3, 0)} GiB RAM, Node ${process.version}, ${process.platform}.`,
-			"The nodes run in n8n's engine (n8n-core, in-process) against the VisionStory emulator in its own process, over loopback HTTP.",
-			'Machines are shared and noisy: read ratios, not absolute seconds.',
-			'',
-			'## Batches of renders',
-			'',
-			'Baseline: the same node, one item per execution, items one after another: what a node that waits per item does.',
-			'',
-			'| batch | batched | one at a time | speed-up | wall time vs. floor | status requests per task | items |',
-			'|---|---|---|---|---|---|---|',
-			...batchRows([talking, ai]),
-			'',
-			'Floor: one render plus N / 5 for talking videos (submissions at the default request budget, no cap); ceil(N / cap) renders for AI videos under a cap.',
-			'',
-			...scaleSection(scale, 'Measured in the same run.'),
-			'## Big files',
-			'',
-			'| transfer | size | peak RSS growth, streamed (the nodes) | of which at the peak | peak RSS growth, buffered whole (baseline) |',
-			'|---|---|---|---|---|',
-			...[download, smallDownload, upload].map(
-				(f) =>
-					`| ${f.what} | ${fmt(f.mib, 0)} MiB | ${fmt(f.streamedPeakMiB)} MiB | V8 heap ${fmt(f.streamedAtPeak.heapMiB)} MiB, Buffers ${fmt(f.streamedAtPeak.arrayBuffersMiB)} MiB, other ${fmt(f.streamedAtPeak.otherMiB)} MiB | ${fmt(f.bufferedPeakMiB)} MiB |`,
-			),
-			'',
-			"Where the download's growth goes: it is about the same at 128 MiB as at 1 GiB, so nothing grows with the file. The node hands the response stream to n8n's binary store, which writes it to disk chunk by chunk, waiting for each write (backpressure); each chunk is a Buffer the socket read, dropped once written. What is left at the peak is those Buffers not yet collected (V8 collects them after some tens of MiB of them) and memory the allocator keeps after freeing them (other); a small download runs first, unmeasured, so the figure holds no first-time code loading.",
-			'',
-			'## Request path',
-			'',
-			'| measure | the package | baseline | ratio |',
-			'|---|---|---|---|',
-			`| GET /api/v1/billing/credits, ${path.requests} requests, ${path.concurrency} in flight | client: ${fmt(path.clientRps, 0)} req/s | bare undici loop: ${fmt(path.bareRps, 0)} req/s | ${fmt(path.clientRps / path.bareRps, 2)}× |`,
-			`| … CPU time of the calling process per request | client: ${fmt(path.clientCpuMicros)} µs | bare undici: ${fmt(path.bareCpuMicros)} µs | +${fmt(path.clientCpuMicros - path.bareCpuMicros)} µs |`,
-			`| Account → Get Credits, ${path.items} items in one execution | ${fmt(path.executorMsPerItem + path.rawNodeMsPerItem, 3)} ms per item | a minimal node making the same requests through n8n's helper: ${fmt(path.rawNodeMsPerItem, 3)} ms per item | executor overhead ${path.executorMsPerItem > 0 ? `${fmt(path.executorMsPerItem, 3)} ms per item` : 'below the run-to-run noise'} |`,
-			'',
-			...REQUEST_PATH_FINDINGS,
-			'',
-			...textRows(text),
-			...queueRows(queue),
-			...nodeRedRows(nodeRed),
-			'## Targets',
-			'',
-			...targetRows(
-				targets({
-					batches: [talking, ai],
-					files: [download, smallDownload, upload],
-					path,
-					text,
-					queue,
-					nodeRed,
-				}),
-			),
-			'',
-		];
-		const report = lines.join('\n');
-		console.log(`\n${report}`);
-		writeFileSync(join(__dirname, '..', 'BENCHMARKS.md'), report);
+		const figures: RunFigures = {
+			date: new Date().toISOString().slice(0, 10),
+			machine: machine(),
+			quick,
+			talking,
+			ai,
+			download,
+			smallDownload,
+			upload,
+			path,
+			text,
+			queue,
+			scale,
+			nodeRed,
+		};
+		// Kept first: a report that fails to build can be written again from them (BENCH_REPORT_FROM).
+		writeFileSync(FIGURES_FILE, JSON.stringify(figures));
+		log(`figures kept in ${FIGURES_FILE}`);
+		const written = report(figures);
+		console.log(`\n${written}`);
+		writeFileSync(join(__dirname, '..', 'BENCHMARKS.md'), written);
 		log('written to BENCHMARKS.md');
 	} finally {
 		await harness.shutdown();
