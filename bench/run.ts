@@ -219,6 +219,20 @@ function targets(all: AllFigures): Target[] {
 	return rows;
 }
 
+/** Where the AI batch's time went, slot by slot, beside its figure. */
+function aiTimelineRows(ai: BatchFigures): string[] {
+	if (!ai.timeline || ai.startedAt === undefined) return [];
+	const lines = timelineLines(ai.timeline, ai.startedAt);
+	return [
+		`Where the AI batch's time goes (each slot's timeline from the emulator's records; \`BENCH_ONLY=ai\` prints it): ${slotLossText(ai)}. Each slot is refilled within one request of the read that sees its render done (the "next submitted" gaps below). The time is lost before that read: the first render is read on the 5 s beat (no render time known yet), and while the render time is learned a read too early waits a whole interval, the least time between two reads of one task. The estimate weighs that risk against the renders still queued (\`api/renderTimes.ts\`) rather than always reading at the middle of what it knows; the run before it lost two intervals (1.16× of the floor).`,
+		'',
+		'```',
+		...lines,
+		'```',
+		'',
+	];
+}
+
 /** Why the AI batch missed, from its slot timeline. */
 function aiCause(ai: BatchFigures): string {
 	const t = ai.timeline;
@@ -486,6 +500,7 @@ function report(f: RunFigures): string {
 		'',
 		'Floor: one render plus N / 5 for talking videos (submissions at the default request budget, no cap); ceil(N / cap) renders for AI videos under a cap.',
 		'',
+		...aiTimelineRows(ai),
 		...scaleSection(scale, 'Measured in the same run.'),
 		'## Big files',
 		'',
