@@ -76,7 +76,8 @@ function slotLossText(ai: BatchFigures): string {
 /** What a streamed transfer's peak resident growth was made of. */
 function atPeakText(f: FileFigures): string {
 	const p = f.streamedAtPeak;
-	return `at the peak: V8 heap +${fmt(p.heapMiB)} MiB, Buffers +${fmt(p.arrayBuffersMiB)} MiB, the rest +${fmt(p.otherMiB)} MiB`;
+	const signed = (x: number) => `${x < 0 ? '' : '+'}${fmt(x)}`;
+	return `at the peak: V8 heap ${signed(p.heapMiB)} MiB, Buffers ${signed(p.arrayBuffersMiB)} MiB, the rest ${signed(p.otherMiB)} MiB`;
 }
 
 function textRows(figures: TextFigures[]): string[] {
@@ -248,7 +249,7 @@ function aiCause(ai: BatchFigures): string {
  */
 function submissionsFirstCause(items: number, render: number, poll: number): string {
 	const submitting = items / DEFAULT_REQUESTS_PER_SECOND;
-	return `the ${items} creates take ${fmt(submitting)} s at the budget's 5/s and the first read waits for them (at ${fmt(submitting)} s, while the last ones still render), so the next read, 5 s later at ${fmt(submitting + poll)} s, is the one that finds the last video (done at ${fmt(submitting + render)} s); closing it needs a read while the creates still go out (by ${fmt(submitting + render - poll)} s), which learns the render time so the last read comes when the last video should be done`;
+	return `the ${items} creates take ${fmt(submitting)} s at the budget's 5/s and the first read waits for all of them, while the last ones still render (done at ${fmt(submitting + render)} s); with reads 5 s apart the read that finds the last video can come up to ${fmt(poll)} s after it, and a busy machine delays the creates themselves; closing it needs a read while the creates still go out (by ${fmt(submitting + render - poll)} s), which learns the render time so the last read comes when the last video should be done`;
 }
 
 /** Why a queue-mode batch missed, from where its wall time went. */
