@@ -31,6 +31,21 @@ export interface QueueBatchFigures {
 	/** Executions each worker ran. */
 	byWorker: Record<string, number>;
 	failedItems: number;
+	/** Where the wall time went, seconds from the first webhook call, from the emulator's log. */
+	timeline: QueueTimeline;
+}
+
+export interface QueueTimeline {
+	/** The first create reached the service: the webhook, the queue and a worker starting the execution. */
+	firstSubmission: number;
+	/** The last create reached it: the submissions, paced by each worker's request budget. */
+	lastSubmission: number;
+	/** The last render ended. */
+	lastRenderEnd: number;
+	/** The last status read: when the last video was seen finished. */
+	lastRead: number;
+	/** The last execution stopped, as n8n recorded it. */
+	stopped: number;
 }
 
 export interface QueueDownloadFigures {
@@ -93,6 +108,7 @@ async function batchRun(
 	renderMs: number,
 ): Promise<QueueBatchFigures> {
 	const { rest, cluster } = session;
+	await emu.reset();
 	await emu.setConfig({ renderMs, videoBytes: 0 });
 	await rest.activate(BATCH.workflow);
 	const avatar = await avatarId(emu);
@@ -120,7 +136,21 @@ async function batchRun(
 		(e) => e.data?.resultData?.runData?.['Create Talking Videos']?.[0]?.data?.main?.[0] ?? [],
 	);
 	await rest.deactivate(BATCH.workflow);
+	const log = (await emu.requests()).filter((r) => r.origin === 'api');
+	const creates = log.filter((r) => r.method === 'POST' && r.path === '/api/v1/video');
+	const reads = log.filter(
+		(r) => r.method === 'GET' && (r.path === '/api/v1/video' || r.path === '/api/v1/videos'),
+	);
+	const since = (at: number) => (at - started) / 1000;
+	const timeline: QueueTimeline = {
+		firstSubmission: since(Math.min(...creates.map((r) => r.at))),
+		lastSubmission: since(Math.max(...creates.map((r) => r.at))),
+		lastRenderEnd: since(Math.max(...(await emu.tasks()).map((t) => t.finishedAt ?? 0))),
+		lastRead: since(Math.max(...reads.map((r) => r.at))),
+		stopped: since(stopped),
+	};
 	return {
+		timeline,
 		line: `n8n ${cluster.install.line.n8n}`,
 		executions,
 		videos: executions * videos,

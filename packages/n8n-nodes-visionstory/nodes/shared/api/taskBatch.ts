@@ -177,7 +177,7 @@ export class Batch {
 			missing: 0,
 			linkless: 0,
 			submittedAt: now,
-			dueAt: now + (this.renders.estimate() ?? this.options.pollIntervalMs),
+			dueAt: now + (this.renderEstimate() ?? this.options.pollIntervalMs),
 		});
 		this.finish(index, created.task ?? { video_id: created.video_id });
 		this.holds.delete(index);
@@ -248,7 +248,7 @@ export class Batch {
 	 */
 	next(now: number): { sleepMs: number } | { due: Due } | undefined {
 		const { waitForCompletion, pollIntervalMs } = this.options;
-		const roundAt = this.nextRoundAt();
+		const roundAt = this.lastRoundAt(this.nextRoundAt());
 		// Without waiting, polling only serves to notice freed slots and prices for the items still held.
 		const polling = waitForCompletion || this.waiting.length + this.afterRead.length > 0;
 		const wake = Math.min(polling ? roundAt : Infinity, this.earliestDeadline());
@@ -329,7 +329,7 @@ export class Batch {
 			if (wasDue || entry.dueAt <= readAt + pollIntervalMs) {
 				entry.dueAt = Math.max(
 					readAt + pollIntervalMs,
-					entry.submittedAt + (linkless ? 0 : (this.renders.estimate() ?? 0)),
+					entry.submittedAt + (linkless ? 0 : (this.renderEstimate() ?? 0)),
 				);
 			}
 			return;
@@ -343,6 +343,19 @@ export class Batch {
 		} else this.fail(index, taskFailedError(this.kind, result));
 	}
 
+	/**
+	 * When a render should be done. Under a concurrency cap every render still queued is read by it, so
+	 * the estimate weighs narrowing it (a read too early costs a poll interval) against those renders.
+	 */
+	private renderEstimate(): number | undefined {
+		if (this.kind !== 'aiVideo' || !this.slotLimit) return this.renders.estimate();
+		const slots = Math.max(1, this.slotLimit.limit ?? this.pending.size);
+		return this.renders.estimate({
+			renders: Math.ceil(this.waiting.length / slots),
+			earlyCostMs: this.options.pollIntervalMs,
+		});
+	}
+
 	private earliestDeadline(): number {
 		let earliest = Infinity;
 		for (const index of [...this.waiting, ...this.afterRead])
@@ -350,6 +363,22 @@ export class Batch {
 		if (this.options.waitForCompletion)
 			for (const index of this.pending.keys()) earliest = Math.min(earliest, this.deadlines[index]);
 		return earliest;
+	}
+
+	/**
+	 * The last read of a batch (nothing left to submit, every task due within half an interval of the
+	 * round) waits for the last of them to be due, so one read finds them all done: read at the first
+	 * one's time, the later ones would wait a whole interval more for the next.
+	 */
+	private lastRoundAt(roundAt: number): number {
+		if (roundAt === Infinity || this.waiting.length + this.afterRead.length > 0) return roundAt;
+		const horizon = roundAt + this.options.pollIntervalMs / 2;
+		let latest = roundAt;
+		for (const entry of this.pending.values()) {
+			if (entry.dueAt > horizon) return roundAt;
+			latest = Math.max(latest, entry.dueAt);
+		}
+		return latest;
 	}
 
 	/** The next read: when the first pending task is due, and no sooner than a poll interval after the last. */
