@@ -10,23 +10,30 @@ import type {
 	TaskKind,
 	VideoTask,
 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
-import type { TriggerCursor } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/cursor';
 import {
 	LIMITS,
-	readCursor,
-} from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/cursor';
-import { pollRound } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/round';
+	readWatchState,
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/cursor';
+import type { Announcer } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/handOver';
+import { handOver } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/handOver';
+import { pollRound } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/round';
 import type {
 	ListRequest,
 	Page,
 	TaskSource,
-} from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/sources';
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/sources';
 import {
 	listTolerant,
 	readPage,
-} from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/sources';
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/sources';
 
 const KINDS: TaskKind[] = ['talkingVideo', 'aiVideo'];
+/** The hand-over announces a task by its id and downloads nothing. */
+const ids: Announcer<string> = {
+	announce: async (_kind, task) => await Promise.resolve(task.video_id),
+	withoutFile: (_kind, task) => task.video_id,
+	downloads: () => false,
+};
 /** Runs per property: enough that each defect of issue 25 put back is found (npm run mutants, docs/mutants.md). */
 const RUNS = Number(process.env.TRIGGER_PROPERTY_RUNS ?? 300);
 /**
@@ -318,7 +325,7 @@ async function play(s: Scenario) {
 	const poll = async (faults: Record<TaskKind, Fault>) => {
 		for (const kind of KINDS) kinds[kind].startPoll(faults[kind]);
 		// Through JSON both ways, as n8n keeps static data.
-		const stored = readCursor(JSON.parse(JSON.stringify(live)));
+		const stored = readWatchState(JSON.parse(JSON.stringify(live)));
 		const round = await pollRound(
 			kinds,
 			stored,
@@ -330,25 +337,17 @@ async function play(s: Scenario) {
 			throw error;
 		});
 		if (!round) return [];
-		const out = new Map<TaskKind, string[]>(KINDS.map((k) => [k, []]));
-		const held = new Map<TaskKind, VideoTask[]>(KINDS.map((k) => [k, []]));
-		let count = 0;
-		for (const { kind, task } of round.ready) {
-			if (count >= s.emitPerPoll) held.get(kind)!.push(task);
-			else {
-				out.get(kind)!.push(task.video_id);
-				count++;
-			}
-		}
-		const next: TriggerCursor = round.next(out, held);
-		live = JSON.parse(JSON.stringify(next));
+		LIMITS.emitPerPoll = s.emitPerPoll;
+		const { items, state } = await handOver(round, ids, Number.POSITIVE_INFINITY);
+		const count = items.length;
+		live = JSON.parse(JSON.stringify(state));
 		for (const report of round.reports)
 			if (!report.failure && report.list !== 'unusable') liveListed[report.kind] = clock.seq;
 		if (s.savesEveryPoll || count > 0) {
 			saved = live;
 			savedListed = { ...liveListed };
 		}
-		return [...out.values()].flat();
+		return items;
 	};
 
 	const activation = await poll({ talkingVideo: OK, aiVideo: OK });
@@ -386,7 +385,7 @@ async function play(s: Scenario) {
 	// and no stretch of a list is left to walk (a gap's walk may meet only tasks emitted already).
 	for (const kind of KINDS) kinds[kind].step = s.steps.length;
 	clock.now += 400;
-	const walked = () => KINDS.every((kind) => !readCursor(live)[kind]?.gaps.length);
+	const walked = () => KINDS.every((kind) => !readWatchState(live)[kind]?.gaps.length);
 	for (let quiet = 0, i = 0; (quiet < 2 || !walked()) && i < 100; i++) {
 		const out = await poll({ talkingVideo: OK, aiVideo: OK });
 		quiet = out.length === 0 ? quiet + 1 : 0;
