@@ -137,9 +137,10 @@ async function walk(
 			if (next === 'take') taken.push(task);
 		}
 		if (pages > 1 && fresh > 0) paged = true;
-		if (end) return result(true);
-		// An empty page is the end; a page of tasks all met already is the same page again.
+		// A page of tasks all met already is the same page again (whatever its next_cursor says); an
+		// empty one is the end.
 		if (pages > 0 && fresh === 0) return result(true, { repeated: entries.length > 0 });
+		if (end) return result(true);
 		const limit = cursor ? LIMITS.pageSize : LIMITS.firstPageSize;
 		if (!roomLeft(options.room, taken) || !allowance.takePage()) return result(false);
 		const page = await source.list({ cursor: cursor || undefined, limit, status: options.status });
