@@ -25,11 +25,15 @@ import type { ScaleFigures } from './scale';
 import { scaleBatch, scaleRuns } from './scale';
 import type { TextFigures } from './text';
 import { textWork } from './text';
+import type { TriggerFigures } from './trigger';
+import { triggerBurst, triggerRows } from './trigger';
 
 const quick = process.env.BENCH_QUICK === '1';
 /**
  * BENCH_ONLY=path, BENCH_ONLY=text or BENCH_ONLY=queue measures only that part (while working on it); nothing is written.
  * BENCH_ONLY=scale measures only the large batches and writes their section into BENCHMARKS.md, saying so.
+ * BENCH_ONLY=trigger measures only the trigger's burst (10,000 AI videos between two polls) and
+ * writes its section into BENCHMARKS.md, saying so.
  */
 const only = process.env.BENCH_ONLY;
 const MIB = 1024 * 1024;
@@ -146,17 +150,25 @@ function scaleSection(figures: ScaleFigures[], measuredBy: string): string[] {
 }
 
 /** Puts the large-batch section into BENCHMARKS.md, replacing the one there, before the queue-mode section. */
-function writeScaleSection(section: string[]): void {
+/** Puts a section measured alone into BENCHMARKS.md between its markers (first time: before Big files). */
+function writeSection(beginMarker: string, endMarker: string, section: string[]): void {
 	const file = join(__dirname, '..', 'BENCHMARKS.md');
 	const current = readFileSync(file, 'utf8');
 	const text = section.join('\n');
-	const begin = current.indexOf(SCALE_BEGIN);
-	const end = current.indexOf(SCALE_END);
+	const begin = current.indexOf(beginMarker);
+	const end = current.indexOf(endMarker);
 	const next =
 		begin >= 0 && end > begin
-			? current.slice(0, begin) + text + current.slice(end + SCALE_END.length).replace(/^\n+/, '')
+			? current.slice(0, begin) + text + current.slice(end + endMarker.length).replace(/^\n+/, '')
 			: current.replace('## Big files', `${text}## Big files`);
 	writeFileSync(file, next);
+}
+
+const TRIGGER_BEGIN = '<!-- trigger:begin -->';
+const TRIGGER_END = '<!-- trigger:end -->';
+
+function triggerSection(figures: TriggerFigures, measuredBy: string): string[] {
+	return [TRIGGER_BEGIN, ...triggerRows(figures, measuredBy), TRIGGER_END, ''];
 }
 
 async function scaleFigures(
@@ -259,6 +271,17 @@ async function main(): Promise<void> {
 			console.log(['', ...queueRows(queue)].join('\n'));
 			return;
 		}
+		if (only === 'trigger') {
+			const figures = await triggerBurst(harness, emu, quick ? 2_000 : 10_000);
+			const section = triggerSection(
+				figures,
+				`Measured by \`BENCH_ONLY=trigger npm run bench\`${quick ? ' (BENCH_QUICK: a smaller run, not the figures to quote)' : ''} on ${new Date().toISOString().slice(0, 10)} (${machine()}), a run of these rows alone.`,
+			);
+			console.log(['', ...section].join('\n'));
+			writeSection(TRIGGER_BEGIN, TRIGGER_END, section);
+			log('written into BENCHMARKS.md');
+			return;
+		}
 		if (only === 'scale') {
 			const figures = await scaleFigures(harness, emu);
 			const section = scaleSection(
@@ -266,7 +289,7 @@ async function main(): Promise<void> {
 				`Measured by \`BENCH_ONLY=scale npm run bench\`${quick ? ' (BENCH_QUICK: a smaller run, not the figures to quote)' : ''} on ${new Date().toISOString().slice(0, 10)} (${machine()}), a run of these rows alone: the other sections come from the full run dated at the top, which may predate the request budget (then its 50 talking videos were submitted all at once; at the default budget they take about 50 / 5 s more).`,
 			);
 			console.log(['', ...section].join('\n'));
-			writeScaleSection(section);
+			writeSection(SCALE_BEGIN, SCALE_END, section);
 			log('written into BENCHMARKS.md');
 			return;
 		}
@@ -315,6 +338,9 @@ async function main(): Promise<void> {
 		);
 		const scale = await scaleFigures(harness, emu);
 
+		log('and the trigger under a burst (10,000 AI videos finishing between two polls)');
+		const trigger = await triggerBurst(harness, emu, quick ? 2_000 : 10_000);
+
 		const cpu = cpus();
 		const lines = [
 			'# Benchmarks',
@@ -334,6 +360,7 @@ async function main(): Promise<void> {
 			'Floor: one render plus N / 5 for talking videos (submissions at the default request budget, no cap); ceil(N / cap) renders for AI videos under a cap.',
 			'',
 			...scaleSection(scale, 'Measured in the same run.'),
+			...triggerSection(trigger, 'Measured in the same run.'),
 			'## Big files',
 			'',
 			'| transfer | size | peak RSS growth, streamed (the nodes) | peak RSS growth, buffered whole (baseline) |',

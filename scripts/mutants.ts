@@ -1,5 +1,5 @@
 /**
- * `npm run mutants`: puts each defect of issue 25 back into the source, one small named patch at a
+ * `npm run mutants`: puts each defect of issue 25 (and the trigger defects 6-8 of issue 31) back into the source, one small named patch at a
  * time, and runs the tests meant to find it at their default run counts. Issue 25's acceptance line:
  * "the property tests run in `npm test` with enough runs to find each defect above when it is put
  * back". Each patch is an exact text replacement in one file, found exactly once (a patch whose text
@@ -9,7 +9,7 @@
  * the trigger's example suite) to show they are caught there.
  *
  *   npm run mutants                    every patch, once; exit 1 when one survives
- *   npm run mutants -- 1a 7 14         only these patches (or every patch of a defect)
+ *   npm run mutants -- 1a 7 14 31-6    only these patches (or every patch of a defect)
  *   npm run mutants -- --repeat=5      each patch's tests 5 times (fast-check draws new cases each
  *                                      time): how sure the catch is, and the most runs it needed
  *
@@ -29,8 +29,10 @@ export interface Edit {
 }
 
 export interface Mutant {
-	/** The defect's number in issue 25 and a letter: '1a'. */
+	/** The defect's number and a letter: '1a' (issue 25), '31-6a' (issue 31). */
 	id: string;
+	/** The issue whose defect the patch puts back. */
+	issue: 25 | 31;
 	defect: number;
 	/** What the patch does, as the defect it puts back. */
 	name: string;
@@ -45,24 +47,36 @@ export interface Mutant {
 
 const API = 'packages/n8n-nodes-visionstory/nodes/shared/api';
 const FRAMEWORK = 'packages/n8n-nodes-visionstory/nodes/shared/framework';
-const TRIGGER = 'packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger';
+/** The watcher, in the core since issue 32: the trigger's patches of issue 25 moved here with it. */
+const WATCH = `${API}/watch`;
 const MONEY_PROPERTIES = 'test/money/properties.test.ts';
 const TRIGGER_PROPERTIES = 'test/engine/triggerProperty.test.ts';
 const DEFECTS = 'test/money/defects.test.ts';
 const TRIGGER_EXAMPLES = 'test/engine/trigger.test.ts';
+const TRIGGER_ISSUE_31 = 'test/engine/triggerIssue31.test.ts';
 
-const property = (m: Omit<Mutant, 'by' | 'defect'>): Mutant => ({
+type Written = Omit<Mutant, 'by' | 'defect' | 'issue'>;
+const property = (m: Written): Mutant => ({
 	...m,
+	issue: 25,
 	defect: Number.parseInt(m.id, 10),
 	by: 'property',
 });
-const example = (m: Omit<Mutant, 'by' | 'defect'>): Mutant => ({
+const example = (m: Written): Mutant => ({
 	...m,
+	issue: 25,
 	defect: Number.parseInt(m.id, 10),
 	by: 'example',
 });
+/** A patch of issue 31, id '31-<defect><letter>'. */
+const property31 = (m: Written): Mutant => ({
+	...m,
+	issue: 31,
+	defect: Number.parseInt(m.id.slice('31-'.length), 10),
+	by: 'property',
+});
 
-/** One patch (or more) per defect of issue 25; each undoes what its fix does. */
+/** One patch (or more) per defect of issue 25 and of issue 31's trigger (6-8); each undoes what its fix does. */
 export const MUTANTS: Mutant[] = [
 	property({
 		id: '1a',
@@ -305,7 +319,7 @@ export const MUTANTS: Mutant[] = [
 	example({
 		id: '9b',
 		name: 'a video reported created with an empty video_url is emitted at once (trigger)',
-		file: `${TRIGGER}/poller.ts`,
+		file: `${WATCH}/poller.ts`,
 		edits: [
 			{
 				find: [
@@ -383,7 +397,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '13a',
 		name: "trigger: a list that cannot be used (404, no list) fails the kind's poll; no fallback to reading known tasks by id",
-		file: `${TRIGGER}/poller.ts`,
+		file: `${WATCH}/poller.ts`,
 		edits: [
 			{
 				find: "if ('error' in listed && !(listed.error instanceof UnusableList)) throw listed.error;",
@@ -395,7 +409,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '13b',
 		name: 'trigger: list entries without a status are not read by id',
-		file: `${TRIGGER}/poller.ts`,
+		file: `${WATCH}/poller.ts`,
 		edits: [
 			{
 				find: 'const unread = walked.taken.filter((task) => !hasStatus(task) && !emitted.has(task.video_id));',
@@ -407,7 +421,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '13c',
 		name: 'trigger: one kind failing fails the whole poll (kinds not watched on their own)',
-		file: `${TRIGGER}/round.ts`,
+		file: `${WATCH}/round.ts`,
 		edits: [
 			{
 				find: 'if (failures.length === kinds.length) throw failures[0];',
@@ -419,7 +433,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '13d',
 		name: 'trigger: a list that turns unusable within a poll (a 404 after the walk, while reading watched tasks) fails every kind of the poll',
-		file: `${TRIGGER}/poller.ts`,
+		file: `${WATCH}/poller.ts`,
 		edits: [
 			{
 				find: "\t\tif ('error' in listed && listed.error instanceof UnusableList) break;\n",
@@ -431,14 +445,14 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '14a',
 		name: 'trigger: the overlap window below the newest created_at set to 0',
-		file: `${TRIGGER}/cursor.ts`,
+		file: `${WATCH}/cursor.ts`,
 		edits: [{ find: 'overlapSeconds: 120,', replace: 'overlapSeconds: 0,' }],
 		tests: [TRIGGER_PROPERTIES],
 	}),
 	property({
 		id: '14b',
 		name: "trigger: a walk stops at the first task below the window's start instead of one window further",
-		file: `${TRIGGER}/cursor.ts`,
+		file: `${WATCH}/cursor.ts`,
 		edits: [
 			{
 				find: "return at < from - LIMITS.overlapSeconds ? 'stop' : 'skip';",
@@ -450,7 +464,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '14c',
 		name: 'trigger: the list of emitted ids does not remove duplicates met again in the window',
-		file: `${TRIGGER}/poller.ts`,
+		file: `${WATCH}/poller.ts`,
 		edits: [
 			{
 				find: 'else if (emitted.has(id) || ready.has(id)) return;',
@@ -458,6 +472,67 @@ export const MUTANTS: Mutant[] = [
 			},
 		],
 		tests: [TRIGGER_PROPERTIES],
+	}),
+	property31({
+		id: '31-6a',
+		name: 'watcher: the pending list is cut to its newest LIMITS.pendingMax entries, finished-but-unannounced ones with them',
+		file: `${WATCH}/poller.ts`,
+		edits: [
+			{
+				find: '\t\tpending: [...pending.values()],\n',
+				replace: '\t\tpending: keepLast([...pending.values()], LIMITS.pendingMax),\n',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
+	}),
+	property31({
+		id: '31-6b',
+		name: 'watcher: a walk takes as many new tasks as its pages allow, whatever room the hand-over and the pending list have (memory unbounded)',
+		file: `${WATCH}/poller.ts`,
+		edits: [
+			{
+				find: 'if (!roomLeft(options.room, taken) || !allowance.takePage()) return result(false);',
+				replace: 'if (!allowance.takePage()) return result(false);',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
+	}),
+	property31({
+		id: '31-7',
+		name: 'watcher: a list answering the same page again is taken as its end (no firstPageOnly, nothing said of what may be missed)',
+		file: `${WATCH}/poller.ts`,
+		edits: [
+			{
+				find: 'return result(true, { repeated: entries.length > 0 });',
+				replace: 'return result(true);',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
+	}),
+	property31({
+		id: '31-8a',
+		name: 'watcher: a file that fails to download fails the whole poll',
+		file: `${WATCH}/handOver.ts`,
+		edits: [
+			{
+				find: 'if (!isPermanent(outcome.error) && failed < LIMITS.downloadTries) {',
+				replace:
+					'if (!isPermanent(outcome.error)) throw outcome.error;\n\t\t\tif (failed < LIMITS.downloadTries) {',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
+	}),
+	property31({
+		id: '31-8b',
+		name: 'watcher: a file that keeps failing is retried forever, its video never announced',
+		file: `${WATCH}/handOver.ts`,
+		edits: [
+			{
+				find: 'failed < LIMITS.downloadTries',
+				replace: 'failed < Number.POSITIVE_INFINITY',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
 	}),
 ];
 
@@ -626,8 +701,10 @@ function parseArgs(argv: string[]): { only: string[]; repeat: number } {
 
 function selected(only: string[]): Mutant[] {
 	if (only.length === 0) return MUTANTS;
-	const chosen = MUTANTS.filter((m) => only.includes(m.id) || only.includes(String(m.defect)));
-	const unknown = only.filter((o) => !MUTANTS.some((m) => m.id === o || String(m.defect) === o));
+	// A defect is named by its number (issue 25) or as 31-6 (issue 31).
+	const names = (m: Mutant) => [m.id, m.issue === 25 ? String(m.defect) : `${m.issue}-${m.defect}`];
+	const chosen = MUTANTS.filter((m) => names(m).some((name) => only.includes(name)));
+	const unknown = only.filter((o) => !MUTANTS.some((m) => names(m).includes(o)));
 	if (unknown.length) throw new Error(`No mutant ${unknown.join(', ')}`);
 	return chosen;
 }

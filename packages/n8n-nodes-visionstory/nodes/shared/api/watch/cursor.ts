@@ -171,17 +171,22 @@ function firstOfEachId(entries: readonly Seen[]): Seen[] {
 }
 
 /**
- * The mark once the tasks `met` (newest first) were looked at. Ids below the window are forgotten;
- * past `windowIdsMax` in the window, `from` rises to just above the newest one forgotten.
+ * The mark once the tasks `met` (newest first, from the top of the list) were looked at, and `below`
+ * (met further down: a gap's stretch, the overlap window). Ids below the window are forgotten; past
+ * `windowIdsMax` in the window, `from` rises to just above the newest one forgotten. Without creation
+ * times the mark keeps the ids nearest the top: those met at the top, then the mark's own, then
+ * `below`, so a walk from the top stops where the last one started.
  */
 export function advanceMark(
 	met: ReadonlyArray<{ video_id: string; created_at?: unknown }>,
 	previous: Mark,
+	below: ReadonlyArray<{ video_id: string; created_at?: unknown }> = [],
 ): Mark {
-	const entries = firstOfEachId([
-		...met.map((task): Seen => [task.video_id, createdAt(task)]),
-		...previous.seen,
-	]);
+	const seen = (task: { video_id: string; created_at?: unknown }): Seen => [
+		task.video_id,
+		createdAt(task),
+	];
+	const entries = firstOfEachId([...met.map(seen), ...previous.seen, ...below.map(seen)]);
 	const untimed = entries.filter(([, at]) => at === null).slice(0, LIMITS.markIds);
 	const times = entries.flatMap(([, at]) => (at === null ? [] : [at]));
 	if (previous.at !== null) times.push(previous.at);

@@ -372,7 +372,7 @@ async function walkList(
 	return {
 		taken,
 		met,
-		head: advanceMark(met, cursor.head),
+		head: advanceMark(head.met, cursor.head, met.slice(head.met.length)),
 		gaps: gaps.slice(0, LIMITS.gapsMax),
 		placed: [],
 		list: firstPageOnly || stillFirstPageOnly ? 'firstPageOnly' : shapeOf(met, cursor.list),
