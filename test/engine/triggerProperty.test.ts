@@ -480,18 +480,29 @@ test('issue 31: bursts of up to 10,000 finishing between two polls, lists that i
 		count: fc.oneof(fc.constant(10_000), fc.integer({ min: 1, max: 10_000 })),
 		renderSeconds: fc.integer({ min: 1, max: 60 }),
 	});
+	// A burst takes at least a second to make (VisionStory answers each create on its own): more than
+	// the 1,000 ids the window keeps in one second of created_at is a limit the README states.
 	const traffic = fc.oneof(
-		{ weight: 1, arbitrary: burst },
-		{ weight: 2, arbitrary: createStep(fc.constant(0)) },
-		{ weight: 2, arbitrary: advanceStep(90) },
-		{ weight: 3, arbitrary: pollStep(fc.constant(OK)) },
-		{ weight: 1, arbitrary: restartStep },
+		{
+			weight: 1,
+			arbitrary: fc.tuple(
+				burst,
+				advanceStep(90).filter((a) => a.do === 'advance' && a.seconds > 0),
+			),
+		},
+		{ weight: 2, arbitrary: fc.tuple(createStep(fc.constant(0))) },
+		{ weight: 2, arbitrary: fc.tuple(advanceStep(90)) },
+		{ weight: 3, arbitrary: fc.tuple(pollStep(fc.constant(OK))) },
+		{ weight: 1, arbitrary: fc.tuple(restartStep) },
 	);
+	const steps = fc
+		.array(traffic, { minLength: 2, maxLength: 6 })
+		.map((groups) => groups.flat() as Step[]);
 	await fc.assert(
 		fc.asyncProperty(
-			scenarioWith(10, lists, fc.array(traffic, { minLength: 2, maxLength: 6 })).map((s) => ({
+			scenarioWith(10, lists, steps).map((s) => ({
 				...s,
-				emitPerPoll: 200,
+				emitPerPoll: 200 as const,
 			})),
 			async (s) => {
 				expectExactlyOnce(await play(s));

@@ -5,7 +5,11 @@
  * runs at deploy and then every 5 s (the node's shortest interval).
  */
 import { startEmulator, type Emulator } from '../emulator';
-import { LIMITS } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/cursor';
+import {
+	LIMITS,
+	readWatchState,
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/cursor';
+import { migrateWatchState } from '../../packages/node-red-visionstory/src/watch';
 import { firstPublicAvatarId } from '../support/avatars';
 import { ALL_NODES, credentials, flowWith, helper } from './support';
 
@@ -177,4 +181,28 @@ it('issue 31 defect 7: a talking-video list that ignores its cursor: its page is
 	expect(watching.warnings().join('\n')).toMatch(
 		/20 new talking videos were read.*may have been missed/s,
 	);
+});
+
+it("a state saved by the watch node's version 1 is carried over: its place, watched and sent ids", () => {
+	const v1 = {
+		version: 1,
+		kinds: {
+			aiVideo: { mark: { ids: ['a3', 'a2'], at: 1_700_000_300 }, pending: ['a1'], emitted: ['a0'] },
+		},
+	};
+	const state = readWatchState(migrateWatchState(v1));
+	expect(state.aiVideo).toEqual({
+		head: {
+			at: 1_700_000_300,
+			from: 1_700_000_300,
+			seen: [
+				['a3', null],
+				['a2', null],
+			],
+		},
+		gaps: [],
+		pending: [{ id: 'a1', at: null, misses: 0 }],
+		emitted: ['a0'],
+		list: 'full',
+	});
 });

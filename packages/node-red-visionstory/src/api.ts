@@ -86,10 +86,6 @@ export async function runTasks(
 	);
 }
 export { watchOnce } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/watcher';
-export type {
-	WatchSettings,
-	Watched,
-} from '../../n8n-nodes-visionstory/nodes/shared/api/watch/watcher';
 export type { Announcer } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/handOver';
 export { Notices } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/notices';
 export { taskSources } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/sources';
