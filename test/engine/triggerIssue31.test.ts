@@ -48,7 +48,7 @@ type KindState = { pending: unknown[]; list: string };
 const stateOf = (staticData: IDataObject, kind: Kind) =>
 	(staticData.cursor as Record<Kind, KindState>)[kind];
 
-test('defect 6: far more AI videos finishing between two polls than the pending list holds are each announced once, the stored state within its bound', async () => {
+test('defect 6: far more AI videos rendering, then finishing between two polls, than the pending list holds are each announced once, the stored state within its bound', async () => {
 	// The README's 10,000 at 200 a poll with a pending list of 2,000, shrunk: 40 at 4 a poll, 10 pending.
 	Object.assign(LIMITS, {
 		emitPerPoll: 4,
@@ -62,8 +62,15 @@ test('defect 6: far more AI videos finishing between two polls than the pending 
 	const activation = await engine.poll(undefined, params);
 	const made: string[] = [];
 	for (let i = 0; i < 40; i++) made.push(await make('aiVideo'));
+	// A poll while they render: it watches as many as the pending list has room for, and a page more.
+	engine.emu.advance(1_000);
+	const rendering = await engine.poll(activation.staticData, params);
+	expect(rendering.items).toBeNull();
+	expect(stateOf(rendering.staticData, 'aiVideo').pending.length).toBeGreaterThan(
+		LIMITS.pendingMax,
+	);
 	engine.emu.advance(FINISH);
-	let data = activation.staticData;
+	let data = rendering.staticData;
 	const emitted: string[] = [];
 	for (let i = 0; i < 60; i++) {
 		const result = await engine.poll(data, params);

@@ -88,11 +88,15 @@ export interface Room {
 	all: number;
 }
 
+/** Tasks that count against the hand-over's room: finished, or of a status the list does not give. */
+function finishedCount(taken: readonly Listed[]): number {
+	return taken.filter((task) => !hasStatus(task) || isFinished(task)).length;
+}
+
 function roomLeft(room: Room | undefined, taken: readonly Listed[]): boolean {
 	if (room === undefined) return true;
 	if (room.all <= 0 || room.finished <= 0) return false;
-	const finished = taken.filter((task) => !hasStatus(task) || isFinished(task)).length;
-	return taken.length === 0 || (finished < room.finished && taken.length < room.all);
+	return taken.length === 0 || (finishedCount(taken) < room.finished && taken.length < room.all);
 }
 
 /**
@@ -311,8 +315,7 @@ function roomFor(cursor: KindCursor): Room {
 }
 
 function roomAfter(room: Room, taken: readonly Listed[]): Room {
-	const finished = taken.filter((task) => !hasStatus(task) || isFinished(task)).length;
-	return { finished: room.finished - finished, all: room.all - taken.length };
+	return { finished: room.finished - finishedCount(taken), all: room.all - taken.length };
 }
 
 /**
