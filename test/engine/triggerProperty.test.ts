@@ -511,3 +511,27 @@ test('issue 31: bursts of up to 10,000 finishing between two polls, lists that i
 		{ numRuns: Number(process.env.TRIGGER_BURST_RUNS ?? 3) },
 	);
 });
+
+test('issue 31: a list that ignores its cursor, with more new videos between two polls than its one page shows: what may be missed is always reported, never under "full"', async () => {
+	const lists = fc.record({
+		shape: fc.constant<Shape>('firstPageOnly'),
+		order: fc.constant<ServiceOptions['order']>('added'),
+		skew: fc.constant(0),
+		times: fc.constantFrom<ServiceOptions['times']>('set', 'none'),
+		goneAt: fc.constant(null),
+	});
+	const traffic = fc.oneof(
+		{ weight: 2, arbitrary: burstStep(1, 60) },
+		{ weight: 2, arbitrary: advanceStep(30) },
+		{ weight: 3, arbitrary: pollStep(fc.constant(OK)) },
+	);
+	await fc.assert(
+		fc.asyncProperty(
+			scenarioWith(10, lists, fc.array(traffic, { minLength: 2, maxLength: 8 })),
+			async (s) => {
+				expectExactlyOnce(await play(s));
+			},
+		),
+		{ numRuns: Math.ceil(RUNS / 3) },
+	);
+});

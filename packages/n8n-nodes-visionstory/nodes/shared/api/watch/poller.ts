@@ -118,6 +118,7 @@ async function walk(
 	let { cursor, carried: entries, end } = start;
 	let pages = 0;
 	let paged = false;
+	let loops = false;
 	const result = (done: boolean, more: Partial<WalkResult> = {}): WalkResult => ({
 		taken,
 		met,
@@ -141,9 +142,9 @@ async function walk(
 			if (next === 'take') taken.push(task);
 		}
 		if (pages > 1 && fresh > 0) paged = true;
-		// A page of tasks all met already is the same page again (whatever its next_cursor says); an
-		// empty one is the end.
-		if (pages > 0 && fresh === 0) return result(true, { repeated: entries.length > 0 });
+		// A page of tasks all met already is the same page again (whatever its next_cursor says), and
+		// so is one that points back at the cursor it was asked with; an empty one is the end.
+		if (pages > 0 && (fresh === 0 || loops)) return result(true, { repeated: entries.length > 0 });
 		if (end) return result(true);
 		const limit = cursor ? LIMITS.pageSize : LIMITS.firstPageSize;
 		if (!roomLeft(options.room, taken) || !allowance.takePage()) return result(false);
@@ -151,7 +152,8 @@ async function walk(
 		if (options.status && !page.videos.every(hasStatus)) return result(true);
 		const next = page.next_cursor ?? 0;
 		entries = page.videos;
-		end = !next || next === cursor;
+		loops = cursor !== 0 && next === cursor;
+		end = !next || loops;
 		cursor = next;
 		pages++;
 	}
@@ -309,6 +311,19 @@ export interface Missed {
 	before: number | null;
 }
 
+/** What walks that met a page again read, and the stretch below it they could not. */
+function missedOn(repeated: ReadonlyArray<{ walked: WalkResult; stop: Mark }>): Missed {
+	const times = repeated.flatMap(({ walked }) =>
+		walked.met.flatMap((task) => createdAt(task) ?? []),
+	);
+	const since = repeated.flatMap(({ stop }) => (stop.at === null ? [] : [stop.at]));
+	return {
+		read: repeated.reduce((sum, { walked }) => sum + walked.taken.length, 0),
+		since: since.length > 0 ? Math.min(...since) : null,
+		before: times.length > 0 ? Math.min(...times) : null,
+	};
+}
+
 /** New tasks a poll's walks may take: what the hand-over passes on, and the room in the pending list. */
 function roomFor(cursor: KindCursor): Room {
 	return { finished: LIMITS.emitPerPoll, all: LIMITS.pendingMax - cursor.pending.length };
@@ -351,6 +366,10 @@ async function walkList(
 	if (!head.done && head.cursor !== 0) gaps.push({ cursor: head.cursor, stop: cursor.head });
 	const taken = [...head.taken];
 	const met = [...head.met];
+	// Walks that met a page again: what they read, and the mark they did not reach.
+	const repeated: Array<{ walked: WalkResult; stop: Mark }> = head.repeated
+		? [{ walked: head, stop: cursor.head }]
+		: [];
 	for (const gap of cursor.gaps) {
 		const rest = await walk(
 			source,
@@ -362,16 +381,16 @@ async function walkList(
 		taken.push(...rest.taken);
 		met.push(...rest.met);
 		if (!rest.done) gaps.push({ cursor: rest.cursor, stop: gap.stop });
+		if (rest.repeated) repeated.push({ walked: rest, stop: gap.stop });
 	}
 	if (head.seenAt) {
 		const overlap = await walk(source, head.seenAt, cursor.head, allowance);
 		taken.push(...overlap.taken);
 		met.push(...overlap.met);
 	}
-	const firstPageOnly = head.repeated === true;
+	const firstPageOnly = repeated.length > 0;
 	// Known to ignore its cursor and not shown otherwise this poll (the walk ended on its first page).
 	const stillFirstPageOnly = cursor.list === 'firstPageOnly' && !head.paged;
-	const times = head.taken.flatMap((task) => createdAt(task) ?? []);
 	return {
 		taken,
 		met,
@@ -379,15 +398,7 @@ async function walkList(
 		gaps: gaps.slice(0, LIMITS.gapsMax),
 		placed: [],
 		list: firstPageOnly || stillFirstPageOnly ? 'firstPageOnly' : shapeOf(met, cursor.list),
-		...(firstPageOnly
-			? {
-					missed: {
-						read: head.taken.length,
-						since: cursor.head.at,
-						before: times.length > 0 ? Math.min(...times) : null,
-					},
-				}
-			: {}),
+		...(firstPageOnly ? { missed: missedOn(repeated) } : {}),
 	};
 }
 
