@@ -123,6 +123,23 @@ module.exports = {
 		},
 		{ name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
 	],
+	required: [
+		{
+			name: 'node-red-watch-uses-the-core-watcher',
+			comment:
+				"The watch node adapts the core's watcher (nodes/shared/api/watch/) through src/api.ts rather than walking the lists itself: a fix to the watcher reaches both hosts",
+			severity: 'error',
+			module: { path: '^packages/node-red-visionstory/src/watch\\.ts$' },
+			to: { path: '^packages/node-red-visionstory/src/api\\.ts$' },
+		},
+		{
+			name: 'node-red-adapter-exports-the-core-watcher',
+			comment: "src/api.ts passes the core's watcher on to the watch node",
+			severity: 'error',
+			module: { path: '^packages/node-red-visionstory/src/api\\.ts$' },
+			to: { path: `${NODES}shared/api/watch/watcher\\.ts$` },
+		},
+	],
 	options: {
 		doNotFollow: { path: 'node_modules' },
 		tsPreCompilationDeps: true,

@@ -1,5 +1,5 @@
 /**
- * `npm run mutants`: puts each defect of issue 25 back into the source, one small named patch at a
+ * `npm run mutants`: puts each defect of issue 25 (and the trigger defects 6-8 of issue 31) back into the source, one small named patch at a
  * time, and runs the tests meant to find it at their default run counts. Issue 25's acceptance line:
  * "the property tests run in `npm test` with enough runs to find each defect above when it is put
  * back". Each patch is an exact text replacement in one file, found exactly once (a patch whose text
@@ -9,7 +9,7 @@
  * the trigger's example suite) to show they are caught there.
  *
  *   npm run mutants                    every patch, once; exit 1 when one survives
- *   npm run mutants -- 1a 7 14         only these patches (or every patch of a defect)
+ *   npm run mutants -- 1a 7 14 31-6    only these patches (or every patch of a defect)
  *   npm run mutants -- --repeat=5      each patch's tests 5 times (fast-check draws new cases each
  *                                      time): how sure the catch is, and the most runs it needed
  *
@@ -47,11 +47,13 @@ export interface Mutant {
 
 const API = 'packages/n8n-nodes-visionstory/nodes/shared/api';
 const FRAMEWORK = 'packages/n8n-nodes-visionstory/nodes/shared/framework';
-const TRIGGER = 'packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger';
+/** The watcher, in the core since issue 32: the trigger's patches of issue 25 moved here with it. */
+const WATCH = `${API}/watch`;
 const MONEY_PROPERTIES = 'test/money/properties.test.ts';
 const TRIGGER_PROPERTIES = 'test/engine/triggerProperty.test.ts';
 const DEFECTS = 'test/money/defects.test.ts';
 const TRIGGER_EXAMPLES = 'test/engine/trigger.test.ts';
+const TRIGGER_ISSUE_31 = 'test/engine/triggerIssue31.test.ts';
 
 const ISSUE_31 = 'test/money/issue31.test.ts';
 const LONG_SPEECH = 'test/engine/longSpeech.test.ts';
@@ -73,7 +75,7 @@ export function defectName(m: Mutant): string {
 	return m.issue === 31 ? `i31.${m.defect}` : String(m.defect);
 }
 
-/** One patch (or more) per defect of issue 25 and per money defect of issue 31; each undoes what its fix does. */
+/** One patch (or more) per defect of issue 25 and per defect of issue 31; each undoes what its fix does. */
 export const MUTANTS: Mutant[] = [
 	property({
 		id: '1a',
@@ -313,7 +315,7 @@ export const MUTANTS: Mutant[] = [
 	example({
 		id: '9b',
 		name: 'a video reported created with an empty video_url is emitted at once (trigger)',
-		file: `${TRIGGER}/poller.ts`,
+		file: `${WATCH}/poller.ts`,
 		edits: [
 			{
 				find: [
@@ -391,7 +393,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '13a',
 		name: "trigger: a list that cannot be used (404, no list) fails the kind's poll; no fallback to reading known tasks by id",
-		file: `${TRIGGER}/poller.ts`,
+		file: `${WATCH}/poller.ts`,
 		edits: [
 			{
 				find: "if ('error' in listed && !(listed.error instanceof UnusableList)) throw listed.error;",
@@ -403,7 +405,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '13b',
 		name: 'trigger: list entries without a status are not read by id',
-		file: `${TRIGGER}/poller.ts`,
+		file: `${WATCH}/poller.ts`,
 		edits: [
 			{
 				find: 'const unread = walked.taken.filter((task) => !hasStatus(task) && !emitted.has(task.video_id));',
@@ -415,7 +417,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '13c',
 		name: 'trigger: one kind failing fails the whole poll (kinds not watched on their own)',
-		file: `${TRIGGER}/round.ts`,
+		file: `${WATCH}/round.ts`,
 		edits: [
 			{
 				find: 'if (failures.length === kinds.length) throw failures[0];',
@@ -427,7 +429,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '13d',
 		name: 'trigger: a list that turns unusable within a poll (a 404 after the walk, while reading watched tasks) fails every kind of the poll',
-		file: `${TRIGGER}/poller.ts`,
+		file: `${WATCH}/poller.ts`,
 		edits: [
 			{
 				find: "\t\tif ('error' in listed && listed.error instanceof UnusableList) break;\n",
@@ -439,14 +441,14 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '14a',
 		name: 'trigger: the overlap window below the newest created_at set to 0',
-		file: `${TRIGGER}/cursor.ts`,
+		file: `${WATCH}/cursor.ts`,
 		edits: [{ find: 'overlapSeconds: 120,', replace: 'overlapSeconds: 0,' }],
 		tests: [TRIGGER_PROPERTIES],
 	}),
 	property({
 		id: '14b',
 		name: "trigger: a walk stops at the first task below the window's start instead of one window further",
-		file: `${TRIGGER}/cursor.ts`,
+		file: `${WATCH}/cursor.ts`,
 		edits: [
 			{
 				find: "return at < from - LIMITS.overlapSeconds ? 'stop' : 'skip';",
@@ -458,7 +460,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '14c',
 		name: 'trigger: the list of emitted ids does not remove duplicates met again in the window',
-		file: `${TRIGGER}/poller.ts`,
+		file: `${WATCH}/poller.ts`,
 		edits: [
 			{
 				find: 'else if (emitted.has(id) || ready.has(id)) return;',
@@ -541,6 +543,67 @@ export const MUTANTS: Mutant[] = [
 			},
 		],
 		tests: [ISSUE_31],
+	}),
+	property({
+		id: 'i31.6a',
+		name: 'watcher: the pending list is cut to its newest LIMITS.pendingMax entries, finished-but-unannounced ones with them',
+		file: `${WATCH}/poller.ts`,
+		edits: [
+			{
+				find: '\t\tpending: [...pending.values()],\n',
+				replace: '\t\tpending: keepLast([...pending.values()], LIMITS.pendingMax),\n',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
+	}),
+	property({
+		id: 'i31.6b',
+		name: 'watcher: a walk takes as many new tasks as its pages allow, whatever room the hand-over and the pending list have (memory unbounded)',
+		file: `${WATCH}/poller.ts`,
+		edits: [
+			{
+				find: 'if (!roomLeft(options.room, taken) || !allowance.takePage()) return result(false);',
+				replace: 'if (!allowance.takePage()) return result(false);',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
+	}),
+	property({
+		id: 'i31.7a',
+		name: 'watcher: a list answering the same page again is taken as its end (no firstPageOnly, nothing said of what may be missed)',
+		file: `${WATCH}/poller.ts`,
+		edits: [
+			{
+				find: 'return result(true, { repeated: entries.length > 0 });',
+				replace: 'return result(true);',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
+	}),
+	property({
+		id: 'i31.8a',
+		name: 'watcher: a file that fails to download fails the whole poll',
+		file: `${WATCH}/handOver.ts`,
+		edits: [
+			{
+				find: 'if (!isPermanent(outcome.error) && failed < LIMITS.downloadTries) {',
+				replace:
+					'if (!isPermanent(outcome.error)) throw outcome.error;\n\t\t\tif (failed < LIMITS.downloadTries) {',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
+	}),
+	property({
+		id: 'i31.8b',
+		name: 'watcher: a file that keeps failing is retried forever, its video never announced',
+		file: `${WATCH}/handOver.ts`,
+		edits: [
+			{
+				find: 'failed < LIMITS.downloadTries',
+				replace: 'failed < Number.POSITIVE_INFINITY',
+			},
+		],
+		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
 	}),
 ];
 

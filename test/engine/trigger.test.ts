@@ -7,7 +7,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
 import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
 import { MAX_LINKLESS_READS } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
-import { LIMITS } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/cursor';
+import { LIMITS } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/cursor';
 import { createHarness } from '../harness';
 import type { Kind } from '../support/trigger';
 import { emittedIds, FINISH, RENDER_MS, triggerNode, useTrigger } from '../support/trigger';
@@ -500,7 +500,7 @@ test('the downloaded video goes to the binary field the user names', async () =>
 	expect(item.binary?.finishedVideo.mimeType).toBe('video/mp4');
 });
 
-test('a download that fails past the retries fails the poll; the next poll emits the task with its file', async () => {
+test('a download that fails past the retries holds that task back; the next poll emits it with its file', async () => {
 	const params = { downloadResult: true };
 	const activation = await engine.poll(undefined, params);
 	const ready = await make('aiVideo');
@@ -516,12 +516,12 @@ test('a download that fails past the retries fails the poll; the next poll emits
 			},
 		],
 	});
-	const failed = await failingPoll(activation.staticData, params);
-	expect(failed.error).toBeInstanceOf(Error);
-	expect(failed.live).toEqual(activation.staticData);
-	const next = await engine.poll(failed.live, params);
+	const failed = await engine.poll(activation.staticData, params);
+	expect(failed.items).toBeNull();
+	const next = await engine.poll(failed.staticData, params);
 	expect(emittedIds(next)).toEqual([ready.id]);
 	expect(next.items![0][0].binary?.data).toBeDefined();
+	expect(next.items![0][0].json.downloadError).toBeUndefined();
 });
 
 test('more ready tasks than one poll hands over wait for the next poll, each emitted once', async () => {

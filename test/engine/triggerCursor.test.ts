@@ -4,20 +4,20 @@
 // are deleted, and when created_at is missing. Many polls, seeded random traffic, one oracle.
 import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
 import type { VideoTask as Task } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
-import type { KindCursor } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/cursor';
+import type { KindCursor } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/cursor';
 import {
 	LIMITS,
-	readCursor,
-} from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/cursor';
+	readWatchState,
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/cursor';
 import {
 	Allowance,
 	latestFinished,
 	pollKind,
 	settleKind,
 	startKind,
-} from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/poller';
-import type { TaskSource } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/sources';
-import { listTolerant } from '../../packages/n8n-nodes-visionstory/nodes/VisionStoryTrigger/sources';
+} from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/poller';
+import type { TaskSource } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/sources';
+import { listTolerant } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/sources';
 
 type Paging = 'keyset' | 'offset' | 'none' | 'ignored';
 
@@ -162,7 +162,7 @@ async function runPoll(
 	const poll = await pollKind(service, cursor, statuses, allowance);
 	const emitted = poll.ready.map((t) => t.video_id);
 	// Through JSON, as n8n stores static data.
-	const next = readCursor(
+	const next = readWatchState(
 		JSON.parse(JSON.stringify({ version: 2, aiVideo: settleKind(poll, emitted, []) })),
 	).aiVideo;
 	return { cursor: next, emitted };
@@ -313,9 +313,9 @@ test('a task that disappears from status answers is dropped after a few polls, n
 });
 
 test('unreadable static data starts over rather than failing every poll', () => {
-	expect(readCursor(undefined)).toEqual({ version: 2 });
-	expect(readCursor({ version: 1, aiVideo: {} })).toEqual({ version: 2 });
-	expect(readCursor({ version: 2, aiVideo: { head: 'x' } })).toEqual({ version: 2 });
+	expect(readWatchState(undefined)).toEqual({ version: 2 });
+	expect(readWatchState({ version: 1, aiVideo: {} })).toEqual({ version: 2 });
+	expect(readWatchState({ version: 2, aiVideo: { head: 'x' } })).toEqual({ version: 2 });
 });
 
 test('Fetch Test Event filters by itself when the service ignores the status filter', async () => {

@@ -22,10 +22,16 @@ test.each(MUTANTS.map((m) => [m.id, m] as const))(
 const defectsOf = (issue: number) =>
 	[...new Set(MUTANTS.filter((m) => m.issue === issue).map((m) => m.defect))].sort((a, b) => a - b);
 
-test('every defect of issue 25 (1 to 14) and every money defect of issue 31 (1 to 5) has a mutant, each id once', () => {
+test('every defect of issue 25 (1 to 14) and every defect of issue 31 (1 to 8) has a mutant, each id once', () => {
 	expect(defectsOf(25)).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
-	expect(defectsOf(31)).toEqual([1, 2, 3, 4, 5]);
+	expect(defectsOf(31)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
 	expect(new Set(MUTANTS.map((m) => m.id)).size).toBe(MUTANTS.length);
+});
+
+test("issue 31's trigger defects (6, 7, 8) each have a mutant, caught by the watcher's properties", () => {
+	expect(defectsOf(31)).toEqual(expect.arrayContaining([6, 7, 8]));
+	for (const mutant of MUTANTS.filter((m) => m.issue === 31 && m.defect >= 6 && m.defect <= 8))
+		expect(mutant.tests).toContain('test/engine/triggerProperty.test.ts');
 });
 
 test('a patch whose text is gone fails loudly, naming the mutant and the file', () => {

@@ -117,3 +117,7 @@ export async function runTasks(
 		outcome.ok ? { ok: true, value: outcome.value.task } : outcome,
 	);
 }
+export { watchOnce } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/watcher';
+export type { Announcer } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/handOver';
+export { Notices } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/notices';
+export { taskSources } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/sources';

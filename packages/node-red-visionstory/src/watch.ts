@@ -4,8 +4,8 @@
  * persistent context store (localfilesystem) it survives restarts, so nothing is sent twice or missed
  * while Node-RED was down. Without one, the status ring and the log say so.
  */
-import type { TaskKind, VideoTask } from './api';
-import { isAborted, isFinished, readTasks } from './api';
+import type { Announcer, TaskKind, VideoTask } from './api';
+import { isAborted, Notices, taskSources, watchOnce } from './api';
 import type { ConfigNode } from './config';
 import { configProblem } from './config';
 import { describe } from './errors';
@@ -15,25 +15,52 @@ export const WATCH_EVENTS = ['talkingVideo', 'aiVideo'] as const;
 export const WATCH_STATUSES = ['created', 'failed'] as const;
 export const MIN_POLL_SECONDS = 5;
 const STATE_KEY = 'visionstory-watch';
-const PAGE_SIZE = 100;
-const MAX_PAGES = 10;
-/** Tasks created in the same second all stay at the mark, up to this many. */
-const MARK_IDS = 200;
-const EMITTED_MAX = 500;
-const PENDING_MAX = 2000;
+/** How long one poll may read list pages; a longer backlog goes on in the next poll. */
+const POLL_BUDGET_MS = 60_000;
+const WHO = 'VisionStory watch';
 
-interface KindState {
-	/** The newest tasks already looked at: a walk down the list stops there. */
-	mark: { ids: string[]; at: number | null };
-	/** Tasks seen unfinished: read again each poll until they finish. */
-	pending: string[];
-	/** Recently sent ids: a task is never sent twice. */
-	emitted: string[];
-}
-interface WatchState {
+/** What the watch node stored before it used the shared watcher (version 1). */
+interface StateV1 {
 	version: 1;
-	kinds: Partial<Record<TaskKind, KindState>>;
+	kinds: Partial<
+		Record<
+			TaskKind,
+			{ mark: { ids: string[]; at: number | null }; pending: string[]; emitted: string[] }
+		>
+	>;
 }
+
+/**
+ * A version 1 state in the watcher's shape, so an upgrade neither misses what finished meanwhile nor
+ * sends again what was sent: its mark becomes the head (ids without their times), its pending ids are
+ * watched, its sent ids stay remembered.
+ */
+export function migrateWatchState(value: unknown): unknown {
+	const old = value as StateV1 | undefined;
+	if (old?.version !== 1 || typeof old.kinds !== 'object') return value;
+	const kinds = Object.entries(old.kinds).map(([kind, state]) => [
+		kind,
+		{
+			head: {
+				at: state.mark.at,
+				from: state.mark.at,
+				seen: state.mark.ids.map((id) => [id, null]),
+			},
+			gaps: [],
+			pending: state.pending.map((id) => ({ id, at: null, misses: 0 })),
+			emitted: state.emitted,
+			list: 'full',
+		},
+	]);
+	return { version: 2, ...Object.fromEntries(kinds) };
+}
+
+/** Each finished task as the message the node sends; it downloads nothing. */
+const messages: Announcer<{ kind: TaskKind; task: VideoTask }> = {
+	announce: async (kind, task) => await Promise.resolve({ kind, task }),
+	withoutFile: (kind, task) => ({ kind, task }),
+	downloads: () => false,
+};
 
 export interface WatchProps {
 	config?: string;
@@ -65,12 +92,6 @@ export function persistentStore(RED: RED): { store?: string; persistent: boolean
 	const other = names.find(persistent);
 	return other ? { store: other, persistent: true } : { persistent: false };
 }
-
-const createdAt = (task: VideoTask) =>
-	typeof task.created_at === 'number' && task.created_at > 0 ? task.created_at : null;
-const reaches = (mark: KindState['mark'], task: VideoTask) =>
-	mark.ids.includes(task.video_id) ||
-	(mark.at !== null && createdAt(task) !== null && createdAt(task)! < mark.at);
 
 export function registerWatch(RED: RED): void {
 	function VisionStoryWatch(this: Node, props: WatchProps) {
@@ -104,36 +125,30 @@ export function registerWatch(RED: RED): void {
 			return;
 		}
 
+		const notices = new Notices(WHO);
 		const poll = async () => {
 			try {
-				const state = await load(context, store);
-				const found: Array<{ kind: TaskKind; task: VideoTask }> = [];
-				for (const kind of events) {
-					const { kindState, finished } = await pollKind(
-						config!,
-						kind,
-						state.kinds[kind],
-						closing.signal,
-					);
-					state.kinds[kind] = kindState;
-					for (const task of finished) {
-						if (!statuses.includes(task.status)) continue;
-						found.push({ kind, task });
-					}
-				}
-				for (const { kind, task } of found) {
-					const emitted = state.kinds[kind]!.emitted;
-					emitted.push(task.video_id);
-					if (emitted.length > EMITTED_MAX) emitted.splice(0, emitted.length - EMITTED_MAX);
-				}
+				const stored = migrateWatchState(await load(context, store));
+				const { client, budget } = config!.clientFor(undefined);
+				const sources = taskSources(client, { signal: closing.signal, budget });
+				const watched = await watchOnce(
+					sources,
+					stored,
+					{ kinds: events, statuses: new Set(statuses), deadline: Date.now() + POLL_BUDGET_MS },
+					messages,
+				);
+				for (const { level, text } of notices.after(watched.reports, sources))
+					if (level === 'warn') node.warn(text);
+					else node.log(text);
 				// Saved before sending: a crash in between loses a message rather than sending it twice.
-				await save(context, store, state);
-				for (const { kind, task } of found)
+				await save(context, store, watched.state);
+				for (const { kind, task } of watched.items)
 					node.send({ topic: kind, event: kind, status: task.status, payload: task });
+				const sent = watched.items.length;
 				node.status({
 					fill: 'green',
 					shape: persistent ? 'dot' : 'ring',
-					text: `watching${found.length ? ` · ${found.length} sent` : ''}${keptNote}`,
+					text: `watching${sent ? ` · ${sent} sent` : ''}${keptNote}`,
 				});
 			} catch (error) {
 				if (isAborted(error) && closing.signal.aborted) return;
@@ -169,101 +184,18 @@ export function registerWatch(RED: RED): void {
 	RED.nodes.registerType('visionstory-watch', VisionStoryWatch);
 }
 
-async function load(context: ContextStore, store: string | undefined): Promise<WatchState> {
-	const value = await new Promise<unknown>((resolve, reject) =>
+async function load(context: ContextStore, store: string | undefined): Promise<unknown> {
+	return await new Promise<unknown>((resolve, reject) =>
 		context.get(STATE_KEY, store, (error, v) => (error ? reject(error) : resolve(v))),
 	);
-	const state = value as WatchState | undefined;
-	return state && state.version === 1 && typeof state.kinds === 'object'
-		? (JSON.parse(JSON.stringify(state)) as WatchState)
-		: { version: 1, kinds: {} };
 }
 
 async function save(
 	context: ContextStore,
 	store: string | undefined,
-	state: WatchState,
+	state: unknown,
 ): Promise<void> {
 	await new Promise<void>((resolve, reject) =>
 		context.set(STATE_KEY, state, store, (error) => (error ? reject(error) : resolve())),
 	);
-}
-
-/**
- * One kind's poll: walk the list from the newest task down to the mark; tasks finished there, and
- * pending ones read now finished, are returned (never one already sent). The first poll only sets
- * the mark and notes what is still rendering.
- */
-async function pollKind(
-	config: ConfigNode,
-	kind: TaskKind,
-	previous: KindState | undefined,
-	signal: AbortSignal,
-): Promise<{ kindState: KindState; finished: VideoTask[] }> {
-	const { client, budget } = config.clientFor(undefined);
-	const first = previous === undefined;
-	const state: KindState = previous ?? { mark: { ids: [], at: null }, pending: [], emitted: [] };
-	const walked: VideoTask[] = [];
-	let cursor: number | undefined;
-	for (let page = 0; page < (first ? 1 : MAX_PAGES); page++) {
-		const answer =
-			kind === 'talkingVideo'
-				? await client.listTalkingVideos({ cursor, limit: PAGE_SIZE }, { signal, budget })
-				: await client.listAiVideos({ cursor, limit: PAGE_SIZE }, { signal, budget });
-		let reached = false;
-		for (const task of answer.videos as VideoTask[]) {
-			if (!first && reaches(state.mark, task)) {
-				reached = true;
-				break;
-			}
-			if (!walked.some((w) => w.video_id === task.video_id)) walked.push(task);
-		}
-		const next = answer.next_cursor;
-		// next_cursor 0 (or none) means no more pages.
-		if (
-			reached ||
-			typeof next !== 'number' ||
-			next <= 0 ||
-			answer.videos.length === 0 ||
-			next === cursor
-		)
-			break;
-		cursor = next;
-	}
-	const finished: VideoTask[] = [];
-	const sent = new Set(state.emitted);
-	const pending = new Set(state.pending);
-	for (const task of walked) {
-		if (!isFinished(task)) pending.add(task.video_id);
-		else if (!first && !sent.has(task.video_id)) {
-			finished.push(task);
-			pending.delete(task.video_id);
-		} else pending.delete(task.video_id);
-	}
-	const walkedIds = new Set(walked.map((t) => t.video_id));
-	const toRead = first ? [] : [...pending].filter((id) => !walkedIds.has(id));
-	if (toRead.length) {
-		const read = await readTasks(client, kind, toRead, { signal, budget });
-		for (const id of toRead) {
-			const task = read.get(id);
-			if (task === undefined) pending.delete(id);
-			else if (!(task instanceof Error) && isFinished(task)) {
-				pending.delete(id);
-				if (!sent.has(id) && !finished.some((f) => f.video_id === id)) finished.push(task);
-			}
-		}
-	}
-	const at = walked.length ? createdAt(walked[0]) : state.mark.at;
-	const ids = [...new Set([...walked.map((t) => t.video_id), ...state.mark.ids])].slice(
-		0,
-		MARK_IDS,
-	);
-	return {
-		kindState: {
-			mark: { ids, at },
-			pending: [...pending].slice(-PENDING_MAX),
-			emitted: state.emitted,
-		},
-		finished,
-	};
 }

@@ -9,19 +9,22 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { VisionStoryClient } from '../shared/api/client';
 import { VisionStoryError } from '../shared/api/errors';
 import type { TaskKind, VideoTask } from '../shared/api/tasks';
+import { createdAt, LIMITS, TASK_KINDS } from '../shared/api/watch/cursor';
+import type { Announcer } from '../shared/api/watch/handOver';
+import { isPermanent } from '../shared/api/watch/handOver';
+import { failedWarning, unusableWarning } from '../shared/api/watch/notices';
+import { Allowance, latestFinished } from '../shared/api/watch/poller';
+import { taskSources, UnusableList } from '../shared/api/watch/sources';
+import { watchOnce } from '../shared/api/watch/watcher';
 import { noLinkError, videoJson } from '../shared/framework/download';
 import { binaryFromDownload, withBinary } from '../shared/n8n/binary';
 import { createN8nClient } from '../shared/n8n/client';
 import { toNodeError } from '../shared/n8n/nodeErrors';
 import { statusLabel } from '../shared/descriptions/statuses';
-import { createdAt, LIMITS, readCursor, TASK_KINDS } from './cursor';
-import { Allowance, latestFinished } from './poller';
-import { failedWarning, report, unusableWarning } from './log';
-import { pollRound } from './round';
-import { taskSources, UnusableList } from './sources';
+import { report, WHO } from './log';
 
-/** Where the cursor lives in the node's static data. */
-const CURSOR_KEY = 'cursor';
+/** Where the watcher's state lives in the node's static data (named so since the first version). */
+const STATE_KEY = 'cursor';
 /** n8n 1.x has no getPollBudgetMs; 2.x gives 5 minutes by default. */
 const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
 /** A later poll catches up anyway, so a struggling service is not retried for long inside one. */
@@ -75,50 +78,36 @@ function pollBudgetMs(context: IPollFunctions): number {
 	return Number.isFinite(budget) && budget > 0 ? budget : DEFAULT_POLL_BUDGET_MS;
 }
 
-/** A download that can never succeed (expired, forbidden) must not block every later poll. */
-function isPermanent(error: unknown): error is VisionStoryError {
-	return (
-		error instanceof VisionStoryError &&
-		error.category === 'api' &&
-		error.status !== undefined &&
-		error.status >= 400 &&
-		error.status < 500 &&
-		error.status !== 408 &&
-		error.status !== 429
-	);
-}
-
-async function toItem(
+/** The trigger's items: a finished task's JSON, with its file when Download Result is on. */
+function announcer(
 	context: IPollFunctions,
 	client: VisionStoryClient,
-	kind: TaskKind,
-	task: VideoTask,
 	config: Settings,
-): Promise<INodeExecutionData> {
-	// A task created without its link (after the polls that waited for it) says its file is missing.
-	const item: INodeExecutionData = { json: { ...videoJson(kind, task), kind } };
-	const url = typeof task.video_url === 'string' ? task.video_url : '';
-	if (!config.downloadResult || task.status !== 'created') return item;
-	if (!url) return { json: { ...item.json, downloadError: noLinkError(kind, task) } };
-	const attached = await client
-		.download(url)
-		// prepareBinaryData is the same helper on poll and execute contexts.
-		.then(
-			async (file) =>
-				await binaryFromDownload(
-					context as unknown as IExecuteFunctions,
-					file,
-					task.video_id,
-					'video/mp4',
-				),
-		)
-		.then(
-			(binary) => ({ binary }),
-			(error: unknown) => ({ error }),
-		);
-	if ('binary' in attached) return withBinary(item, config.outputBinaryProperty, attached.binary);
-	if (!isPermanent(attached.error)) throw attached.error;
-	return { json: { ...item.json, downloadError: attached.error.message } };
+): Announcer<INodeExecutionData> {
+	const plain = (kind: TaskKind, task: VideoTask) => ({ ...videoJson(kind, task), kind });
+	const downloads = (task: VideoTask) => config.downloadResult && task.status === 'created';
+	return {
+		downloads,
+		withoutFile: (kind, task, error) => ({
+			json: { ...plain(kind, task), downloadError: error.message },
+		}),
+		announce: async (kind, task) => {
+			const item: INodeExecutionData = { json: plain(kind, task) };
+			const url = typeof task.video_url === 'string' ? task.video_url : '';
+			if (!downloads(task)) return item;
+			// A task created without its link (after the polls that waited for it) says its file is missing.
+			if (!url) return { json: { ...item.json, downloadError: noLinkError(kind, task) } };
+			const file = await client.download(url);
+			// prepareBinaryData is the same helper on poll and execute contexts.
+			const binary = await binaryFromDownload(
+				context as unknown as IExecuteFunctions,
+				file,
+				task.video_id,
+				'video/mp4',
+			);
+			return withBinary(item, config.outputBinaryProperty, binary);
+		},
+	};
 }
 
 /** "Fetch Test Event": the newest finished task of the chosen kinds and statuses; the cursor is not touched. */
@@ -143,8 +132,8 @@ async function testEvent(
 			unread.add(kind);
 			context.logger.warn(
 				error instanceof UnusableList
-					? unusableWarning(sources[kind], error.reason, 0)
-					: failedWarning(sources[kind], error.message),
+					? unusableWarning(WHO, sources[kind], error.reason, 0)
+					: failedWarning(WHO, sources[kind], error.message),
 			);
 			return undefined;
 		});
@@ -156,7 +145,7 @@ async function testEvent(
 		if (first instanceof UnusableList)
 			throw new NodeOperationError(
 				context.getNode(),
-				unusableWarning(sources[config.kinds[0]], first.reason, 0),
+				unusableWarning(WHO, sources[config.kinds[0]], first.reason, 0),
 			);
 		throw first;
 	}
@@ -175,13 +164,19 @@ async function testEvent(
 			},
 		);
 	}
-	return [[await toItem(context, client, best.kind, best.task, config)]];
+	const test = announcer(context, client, config);
+	const item = await test.announce(best.kind, best.task).catch((error: unknown) => {
+		if (error instanceof VisionStoryError && isPermanent(error))
+			return test.withoutFile(best.kind, best.task, error);
+		throw error;
+	});
+	return [[item]];
 }
 
 /**
- * One poll of an active workflow. The new cursor is computed aside and written to static data only
- * once the items are ready to hand over, so a poll that throws leaves the stored cursor as it was
- * and the next poll sees the same backlog again.
+ * One poll of an active workflow: the core's watcher from the state in static data. The new state is
+ * written to static data only once the items are ready to hand over, so a poll that throws leaves the
+ * stored state as it was and the next poll sees the same backlog again.
  */
 async function triggerPoll(
 	context: IPollFunctions,
@@ -189,32 +184,17 @@ async function triggerPoll(
 	config: Settings,
 ): Promise<INodeExecutionData[][] | null> {
 	const staticData = context.getWorkflowStaticData('node');
-	const stored = readCursor(staticData[CURSOR_KEY]);
-	const started = Date.now();
-	const deadline = started + pollBudgetMs(context) * LIMITS.budgetShare;
+	const deadline = Date.now() + pollBudgetMs(context) * LIMITS.budgetShare;
 	const sources = taskSources(client);
-	const round = await pollRound(sources, stored, config.kinds, config.statuses, deadline);
-	report(context, staticData, round.reports, sources);
-
-	const ready = round.ready;
-	const items: INodeExecutionData[] = [];
-	const emitted = new Map<TaskKind, string[]>(TASK_KINDS.map((k) => [k, []]));
-	const held = new Map<TaskKind, VideoTask[]>(TASK_KINDS.map((k) => [k, []]));
-	for (const { kind, task } of ready) {
-		const downloads = config.downloadResult && task.status === 'created';
-		// Past the emission cap, or out of time for another download: the task waits for the next poll.
-		if (
-			items.length >= LIMITS.emitPerPoll ||
-			(downloads && items.length > 0 && Date.now() >= deadline)
-		) {
-			held.get(kind)!.push(task);
-			continue;
-		}
-		items.push(await toItem(context, client, kind, task, config));
-		emitted.get(kind)!.push(task.video_id);
-	}
-	staticData[CURSOR_KEY] = round.next(emitted, held) as unknown as IDataObject;
-	return items.length > 0 ? [items] : null;
+	const watched = await watchOnce(
+		sources,
+		staticData[STATE_KEY],
+		{ kinds: config.kinds, statuses: config.statuses, deadline },
+		announcer(context, client, config),
+	);
+	report(context, staticData, watched.reports, sources);
+	staticData[STATE_KEY] = watched.state as unknown as IDataObject;
+	return watched.items.length > 0 ? [watched.items] : null;
 }
 
 export async function pollVisionStory(

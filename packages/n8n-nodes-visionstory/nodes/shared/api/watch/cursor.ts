@@ -1,6 +1,6 @@
 import { z } from 'zod/v3';
 
-import type { TaskKind } from '../shared/api/tasks';
+import type { TaskKind } from '../tasks';
 
 export const TASK_KINDS: readonly TaskKind[] = ['talkingVideo', 'aiVideo'];
 
@@ -25,6 +25,10 @@ export const LIMITS = {
 	/** Ids kept at the mark for tasks without a creation time, so one deleted task does not hide where the seen part starts. */
 	markIds: 20,
 	gapsMax: 20,
+	/**
+	 * Tasks watched by id at most, give or take one page: a walk takes no more new tasks than leave
+	 * room under it (the rest of the list stays a gap, read again next poll), so nothing is dropped.
+	 */
 	pendingMax: 2000,
 	emittedMax: 500,
 	/** AI videos: 20 ids per status call. */
@@ -42,7 +46,10 @@ export const LIMITS = {
 	checkConcurrency: 4,
 	/** Polls a pending task may be missing from status answers (still registering, or deleted) before it is dropped. */
 	maxMisses: 5,
+	/** Videos handed over per poll; the rest wait for the next one. */
 	emitPerPoll: 200,
+	/** Polls in a row a video's file may fail to download before it is announced with `downloadError`. */
+	downloadTries: 3,
 	/** Part of n8n's poll budget spent on fetching; the rest is margin for retries and the hand-over. */
 	budgetShare: 0.5,
 };
@@ -77,14 +84,17 @@ const Pending = z.object({
 	misses: z.number().int().min(0).default(0),
 	/** Reads by id that found it created but without its link: it is emitted once the link shows, or after a few such reads. */
 	linkless: z.number().int().min(1).optional(),
+	/** Polls whose hand-over could not fetch its file: after `downloadTries` it is announced without. */
+	failedDownloads: z.number().int().min(1).optional(),
 });
 export type Pending = z.infer<typeof Pending>;
 
 /**
- * What a kind's list gave last: `full` tasks, ids without status (each task is then read by id), or
- * nothing usable (no such endpoint: only tasks already known are read, by id).
+ * What a kind's list gave last: `full` tasks, ids without status (each task is then read by id), its
+ * first page only (it answers the same page whatever the cursor), or nothing usable (no such
+ * endpoint: only tasks already known are read, by id).
  */
-export const LIST_STATES = ['full', 'idsOnly', 'unusable'] as const;
+export const LIST_STATES = ['full', 'idsOnly', 'firstPageOnly', 'unusable'] as const;
 export type ListState = (typeof LIST_STATES)[number];
 
 const KindCursor = z.object({
@@ -99,16 +109,21 @@ const KindCursor = z.object({
 });
 export type KindCursor = z.infer<typeof KindCursor>;
 
-export const TriggerCursor = z.object({
+/**
+ * Everything the watcher keeps between polls, as plain JSON the host stores (n8n: the trigger's
+ * static data; Node-RED: the watch node's context). Version 2 is what the n8n trigger has stored
+ * since issue 25; fields added later are optional, so a state saved by an older version still reads.
+ */
+export const WatchState = z.object({
 	version: z.literal(2),
 	talkingVideo: KindCursor.optional(),
 	aiVideo: KindCursor.optional(),
 });
-export type TriggerCursor = z.infer<typeof TriggerCursor>;
+export type WatchState = z.infer<typeof WatchState>;
 
-/** Static data from an older or damaged version counts as none: the trigger starts over from now. */
-export function readCursor(value: unknown): TriggerCursor {
-	const parsed = TriggerCursor.safeParse(value);
+/** A stored state from an older or damaged version counts as none: watching starts over from now. */
+export function readWatchState(value: unknown): WatchState {
+	const parsed = WatchState.safeParse(value);
 	return parsed.success ? parsed.data : { version: 2 };
 }
 
@@ -156,17 +171,22 @@ function firstOfEachId(entries: readonly Seen[]): Seen[] {
 }
 
 /**
- * The mark once the tasks `met` (newest first) were looked at. Ids below the window are forgotten;
- * past `windowIdsMax` in the window, `from` rises to just above the newest one forgotten.
+ * The mark once the tasks `met` (newest first, from the top of the list) were looked at, and `below`
+ * (met further down: a gap's stretch, the overlap window). Ids below the window are forgotten; past
+ * `windowIdsMax` in the window, `from` rises to just above the newest one forgotten. Without creation
+ * times the mark keeps the ids nearest the top: those met at the top, then the mark's own, then
+ * `below`, so a walk from the top stops where the last one started.
  */
 export function advanceMark(
 	met: ReadonlyArray<{ video_id: string; created_at?: unknown }>,
 	previous: Mark,
+	below: ReadonlyArray<{ video_id: string; created_at?: unknown }> = [],
 ): Mark {
-	const entries = firstOfEachId([
-		...met.map((task): Seen => [task.video_id, createdAt(task)]),
-		...previous.seen,
-	]);
+	const seen = (task: { video_id: string; created_at?: unknown }): Seen => [
+		task.video_id,
+		createdAt(task),
+	];
+	const entries = firstOfEachId([...met.map(seen), ...previous.seen, ...below.map(seen)]);
 	const untimed = entries.filter(([, at]) => at === null).slice(0, LIMITS.markIds);
 	const times = entries.flatMap(([, at]) => (at === null ? [] : [at]));
 	if (previous.at !== null) times.push(previous.at);

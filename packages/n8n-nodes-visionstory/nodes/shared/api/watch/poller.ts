@@ -1,8 +1,8 @@
-import type { TaskStatus } from '../shared/api/contract';
-import { isFinished, RENDERING_STATUSES } from '../shared/api/contract';
-import { isComplete } from '../shared/api/taskReads';
-import { MAX_LINKLESS_READS } from '../shared/api/tasks';
-import type { TaskKind, VideoTask } from '../shared/api/tasks';
+import type { TaskStatus } from '../contract';
+import { isFinished, RENDERING_STATUSES } from '../contract';
+import { isComplete } from '../taskReads';
+import type { TaskKind, VideoTask } from '../tasks';
+import { MAX_LINKLESS_READS } from '../tasks';
 import type { Gap, KindCursor, ListState, Mark, Pending } from './cursor';
 import {
 	advanceMark,
@@ -60,12 +60,43 @@ interface WalkResult {
 	cursor: number;
 	/** With `untilSeen`: where the first task already seen was met, to scan the overlap window from. */
 	seenAt?: Position;
+	/**
+	 * The list answered a page it had given already although it said there was more: it ignores the
+	 * cursor, and what lies below that page cannot be read from it.
+	 */
+	repeated?: boolean;
+	/** A page after the first gave tasks not met before: the list follows its cursor. */
+	paged?: boolean;
 }
 
 interface WalkOptions {
 	/** End at the first task already seen, rather than skip it and go on through the overlap window. */
 	untilSeen?: boolean;
 	status?: TaskStatus[];
+	/** How many new tasks the walk may take; past it, no further page is read. */
+	room?: Room;
+}
+
+/**
+ * What a walk may take in one poll. Past it the rest of the list is left for a later poll (a gap, read
+ * again from its cursor) rather than taken and then dropped: `finished` tasks (and those whose status
+ * the list does not give) up to what the hand-over passes on, any task up to the room left in the
+ * pending list. A page is read whole, so a walk may go past either by one page.
+ */
+export interface Room {
+	finished: number;
+	all: number;
+}
+
+/** Tasks that count against the hand-over's room: finished, or of a status the list does not give. */
+function finishedCount(taken: readonly Listed[]): number {
+	return taken.filter((task) => !hasStatus(task) || isFinished(task)).length;
+}
+
+function roomLeft(room: Room | undefined, taken: readonly Listed[]): boolean {
+	if (room === undefined) return true;
+	if (room.all <= 0 || room.finished <= 0) return false;
+	return taken.length === 0 || (finishedCount(taken) < room.finished && taken.length < room.all);
 }
 
 /**
@@ -85,40 +116,46 @@ async function walk(
 	const metIds = new Set<string>();
 	const mark = stop && stopAt(stop);
 	let { cursor, carried: entries, end } = start;
-	let fromPage = false;
+	let pages = 0;
+	let paged = false;
+	let loops = false;
+	const result = (done: boolean, more: Partial<WalkResult> = {}): WalkResult => ({
+		taken,
+		met,
+		done,
+		cursor,
+		paged,
+		...more,
+	});
 	for (;;) {
 		let fresh = 0;
 		for (const [i, task] of entries.entries()) {
 			// A service without paging, or one that ignores the cursor, shows the same tasks again.
 			if (metIds.has(task.video_id)) continue;
 			const next = mark ? step(mark, task) : 'take';
-			if (next === 'stop') return { taken, met, done: true, cursor };
+			if (next === 'stop') return result(true);
 			if (next === 'skip' && options.untilSeen)
-				return {
-					taken,
-					met,
-					done: true,
-					cursor,
-					seenAt: { cursor, carried: entries.slice(i), end },
-				};
+				return result(true, { seenAt: { cursor, carried: entries.slice(i), end } });
 			metIds.add(task.video_id);
 			met.push(task);
 			fresh++;
 			if (next === 'take') taken.push(task);
 		}
-		if (end || (fromPage && fresh === 0)) return { taken, met, done: true, cursor };
-		if (!allowance.takePage()) return { taken, met, done: false, cursor };
-		const page = await source.list({
-			cursor: cursor || undefined,
-			limit: cursor ? LIMITS.pageSize : LIMITS.firstPageSize,
-			status: options.status,
-		});
-		if (options.status && !page.videos.every(hasStatus)) return { taken, met, done: true, cursor };
+		if (pages > 1 && fresh > 0) paged = true;
+		// A page of tasks all met already is the same page again (whatever its next_cursor says), and
+		// so is one that points back at the cursor it was asked with; an empty one is the end.
+		if (pages > 0 && (fresh === 0 || loops)) return result(true, { repeated: entries.length > 0 });
+		if (end) return result(true);
+		const limit = cursor ? LIMITS.pageSize : LIMITS.firstPageSize;
+		if (!roomLeft(options.room, taken) || !allowance.takePage()) return result(false);
+		const page = await source.list({ cursor: cursor || undefined, limit, status: options.status });
+		if (options.status && !page.videos.every(hasStatus)) return result(true);
 		const next = page.next_cursor ?? 0;
 		entries = page.videos;
-		end = !next || next === cursor;
+		loops = cursor !== 0 && next === cursor;
+		end = !next || loops;
 		cursor = next;
-		fromPage = true;
+		pages++;
 	}
 }
 
@@ -258,6 +295,42 @@ interface Walked {
 	gaps: Gap[];
 	placed: Pending[];
 	list: ListState;
+	missed?: Missed;
+}
+
+/**
+ * New tasks a list that ignores its cursor showed on its one page, when that page did not reach the
+ * tasks seen before: those created between `since` and `before` could not be read, and may have
+ * finished unseen. How many there are the service does not say.
+ */
+export interface Missed {
+	read: number;
+	/** The newest `created_at` seen before this poll (null: unknown). */
+	since: number | null;
+	/** The oldest `created_at` on the page (null: unknown). */
+	before: number | null;
+}
+
+/** What walks that met a page again read, and the stretch below it they could not. */
+function missedOn(repeated: ReadonlyArray<{ walked: WalkResult; stop: Mark }>): Missed {
+	const times = repeated.flatMap(({ walked }) =>
+		walked.met.flatMap((task) => createdAt(task) ?? []),
+	);
+	const since = repeated.flatMap(({ stop }) => (stop.at === null ? [] : [stop.at]));
+	return {
+		read: repeated.reduce((sum, { walked }) => sum + walked.taken.length, 0),
+		since: since.length > 0 ? Math.min(...since) : null,
+		before: times.length > 0 ? Math.min(...times) : null,
+	};
+}
+
+/** New tasks a poll's walks may take: what the hand-over passes on, and the room in the pending list. */
+function roomFor(cursor: KindCursor): Room {
+	return { finished: LIMITS.emitPerPoll, all: LIMITS.pendingMax - cursor.pending.length };
+}
+
+function roomAfter(room: Room, taken: readonly Listed[]): Room {
+	return { finished: room.finished - finishedCount(taken), all: room.all - taken.length };
 }
 
 /**
@@ -281,36 +354,51 @@ async function walkList(
 			list: placed.list,
 		};
 	}
-	const head = await walk(source, TOP, cursor.head, allowance, { untilSeen: true });
+	const room = roomFor(cursor);
+	// With every gap slot used, nothing new is taken above the head: the head stays where it is and
+	// the stretch above it is read once the gaps are walked, rather than a gap being dropped.
+	const head = await walk(source, TOP, cursor.head, allowance, {
+		untilSeen: true,
+		room: cursor.gaps.length >= LIMITS.gapsMax ? { finished: 0, all: 0 } : room,
+	});
 	const gaps: Gap[] = [];
 	// The allowance ran out above the old head: the stretch in between is walked in later polls.
 	if (!head.done && head.cursor !== 0) gaps.push({ cursor: head.cursor, stop: cursor.head });
 	const taken = [...head.taken];
 	const met = [...head.met];
+	// Walks that met a page again: what they read, and the mark they did not reach.
+	const repeated: Array<{ walked: WalkResult; stop: Mark }> = head.repeated
+		? [{ walked: head, stop: cursor.head }]
+		: [];
 	for (const gap of cursor.gaps) {
 		const rest = await walk(
 			source,
 			{ cursor: gap.cursor, carried: [], end: false },
 			gap.stop,
 			allowance,
-			{ untilSeen: true },
+			{ untilSeen: true, room: roomAfter(room, taken) },
 		);
 		taken.push(...rest.taken);
 		met.push(...rest.met);
 		if (!rest.done) gaps.push({ cursor: rest.cursor, stop: gap.stop });
+		if (rest.repeated) repeated.push({ walked: rest, stop: gap.stop });
 	}
 	if (head.seenAt) {
 		const overlap = await walk(source, head.seenAt, cursor.head, allowance);
 		taken.push(...overlap.taken);
 		met.push(...overlap.met);
 	}
+	const firstPageOnly = repeated.length > 0;
+	// Known to ignore its cursor and not shown otherwise this poll (the walk ended on its first page).
+	const stillFirstPageOnly = cursor.list === 'firstPageOnly' && !head.paged;
 	return {
 		taken,
 		met,
-		head: advanceMark(met, cursor.head),
+		head: advanceMark(head.met, cursor.head, met.slice(head.met.length)),
 		gaps: gaps.slice(0, LIMITS.gapsMax),
 		placed: [],
-		list: shapeOf(met, cursor.list),
+		list: firstPageOnly || stillFirstPageOnly ? 'firstPageOnly' : shapeOf(met, cursor.list),
+		...(firstPageOnly ? { missed: missedOn(repeated) } : {}),
 	};
 }
 
@@ -325,6 +413,9 @@ export interface KindPoll {
 	list: ListState;
 	/** Why the list could not be used, when it could not. */
 	reason?: string;
+	missed?: Missed;
+	/** Ready tasks whose file failed to download in earlier polls: how many polls. */
+	failedDownloads: ReadonlyMap<string, number>;
 }
 
 export async function pollKind(
@@ -408,6 +499,10 @@ export async function pollKind(
 		}
 	}
 
+	const failedDownloads = new Map<string, number>();
+	for (const entry of cursor.pending)
+		if (entry.failedDownloads && ready.has(entry.id))
+			failedDownloads.set(entry.id, entry.failedDownloads);
 	return {
 		kind: source.kind,
 		head: walked.head,
@@ -417,33 +512,38 @@ export async function pollKind(
 		ready: [...ready.values()],
 		list: walked.list,
 		...(reason !== undefined ? { reason } : {}),
+		...(walked.missed ? { missed: walked.missed } : {}),
+		failedDownloads,
 	};
 }
 
-/** The kind's cursor once `emitted` were handed over and `held` were kept back for the next poll. */
+/** A ready task kept back for the next poll; `failedDownloads` when its file could not be fetched. */
+export interface Held {
+	task: VideoTask;
+	failedDownloads?: number;
+}
+
+/**
+ * The kind's cursor once `emitted` were handed over and `held` were kept back for the next poll.
+ * Nothing is dropped to keep the pending list short: the walks take no more than leaves it room.
+ */
 export function settleKind(
 	poll: KindPoll,
 	emitted: readonly string[],
-	held: readonly VideoTask[],
+	held: readonly Held[],
 ): KindCursor {
 	const pending = new Map(poll.pending.map((p) => [p.id, p]));
-	// One held without its link has had its reads: the next read hands it over, link or not.
-	for (const task of held)
-		pending.set(
-			task.video_id,
-			isComplete(task) ? pendingOf(task) : { ...pendingOf(task), linkless: MAX_LINKLESS_READS },
-		);
-	let kept = [...pending.values()];
-	if (kept.length > LIMITS.pendingMax) {
-		// Only a queue of thousands of renders gets here; the oldest are the likeliest to be stuck.
-		const newest = [...kept].sort((a, b) => (b.at ?? 0) - (a.at ?? 0)).slice(0, LIMITS.pendingMax);
-		const keep = new Set(newest.map((p) => p.id));
-		kept = kept.filter((p) => keep.has(p.id));
-	}
+	for (const { task, failedDownloads } of held)
+		pending.set(task.video_id, {
+			...pendingOf(task),
+			// One held without its link has had its reads: the next read hands it over, link or not.
+			...(isComplete(task) ? {} : { linkless: MAX_LINKLESS_READS }),
+			...(failedDownloads ? { failedDownloads } : {}),
+		});
 	return {
 		head: poll.head,
 		gaps: poll.gaps,
-		pending: kept,
+		pending: [...pending.values()],
 		emitted: keepLast([...poll.emitted, ...emitted], LIMITS.emittedMax),
 		list: poll.list,
 	};

@@ -1,8 +1,8 @@
-import { VisionStoryError } from '../shared/api/errors';
-import type { TaskKind, VideoTask } from '../shared/api/tasks';
-import type { KindCursor, ListState, TriggerCursor } from './cursor';
+import { VisionStoryError } from '../errors';
+import type { TaskKind, VideoTask } from '../tasks';
+import type { KindCursor, ListState, WatchState } from './cursor';
 import { createdAt, LIMITS } from './cursor';
-import type { KindPoll, Started } from './poller';
+import type { Held, KindPoll, Missed, Started } from './poller';
 import { Allowance, pollKind, settleKind, startKind } from './poller';
 import type { TaskSource } from './sources';
 import { settled } from './sources';
@@ -16,17 +16,21 @@ export interface KindReport {
 	/** Tasks watched by id after this poll. */
 	watched: number;
 	failure?: VisionStoryError;
+	/** A list that ignores its cursor did not show everything new: tasks may have been missed. */
+	missed?: Missed;
 }
 
 export interface Round {
 	/** Ready tasks of every kind, oldest first, so a workflow sees tasks in the order they were made. */
 	ready: Array<{ kind: TaskKind; task: VideoTask }>;
 	reports: KindReport[];
-	/** The cursor to store once `emitted` were handed over and `held` kept back for the next poll. */
+	/** Polls in a row a ready task's file failed to download before this one (0: none). */
+	failedDownloads(kind: TaskKind, id: string): number;
+	/** The state to store once `emitted` were handed over and `held` kept back for the next poll. */
 	next(
 		emitted: ReadonlyMap<TaskKind, readonly string[]>,
-		held: ReadonlyMap<TaskKind, readonly VideoTask[]>,
-	): TriggerCursor;
+		held: ReadonlyMap<TaskKind, readonly Held[]>,
+	): WatchState;
 }
 
 /**
@@ -36,7 +40,7 @@ export interface Round {
  */
 export async function pollRound(
 	sources: Record<TaskKind, TaskSource>,
-	stored: TriggerCursor,
+	stored: WatchState,
 	kinds: readonly TaskKind[],
 	statuses: ReadonlySet<string>,
 	deadline: number,
@@ -61,7 +65,13 @@ export async function pollRound(
 		} else if ('kind' in outcome.value) {
 			const poll = outcome.value;
 			polls.push(poll);
-			reports.push({ kind, list: poll.list, reason: poll.reason, watched: poll.pending.length });
+			reports.push({
+				kind,
+				list: poll.list,
+				reason: poll.reason,
+				watched: poll.pending.length,
+				...(poll.missed ? { missed: poll.missed } : {}),
+			});
 		} else {
 			const start = outcome.value;
 			started.set(kind, start.cursor);
@@ -81,8 +91,9 @@ export async function pollRound(
 	return {
 		ready,
 		reports,
+		failedDownloads: (kind, id) => polls.find((p) => p.kind === kind)?.failedDownloads.get(id) ?? 0,
 		next: (emitted, held) => {
-			const next: TriggerCursor = { version: 2 };
+			const next: WatchState = { version: 2 };
 			for (const kind of kinds) {
 				const poll = polls.find((p) => p.kind === kind);
 				if (poll) next[kind] = settleKind(poll, emitted.get(kind) ?? [], held.get(kind) ?? []);

@@ -1,9 +1,9 @@
-import type { VisionStoryClient } from '../shared/api/client';
-import { mapConcurrent } from '../shared/api/concurrency';
-import type { TaskStatus } from '../shared/api/contract';
-import { AI_VIDEO_BATCH_MAX, AiVideoDto, endpoints, TalkingVideoDto } from '../shared/api/contract';
-import { VisionStoryError } from '../shared/api/errors';
-import type { TaskKind, VideoTask } from '../shared/api/tasks';
+import type { CallOptions, VisionStoryClient } from '../client';
+import { mapConcurrent } from '../concurrency';
+import type { TaskStatus } from '../contract';
+import { AI_VIDEO_BATCH_MAX, AiVideoDto, endpoints, TalkingVideoDto } from '../contract';
+import { VisionStoryError } from '../errors';
+import type { TaskKind, VideoTask } from '../tasks';
 import { LIMITS } from './cursor';
 
 /**
@@ -151,17 +151,25 @@ async function readList(
 	client: VisionStoryClient,
 	kind: TaskKind,
 	request: Partial<ListRequest>,
+	options: CallOptions,
 ): Promise<Page> {
 	const name = kind === 'talkingVideo' ? 'listTalkingVideos' : 'listAiVideos';
 	const checked = client.validate(name, request);
-	return readPage(kind, await client.transport.exchange(name, endpoints[name], { ...checked }));
+	return readPage(
+		kind,
+		await client.transport.exchange(name, endpoints[name], { ...checked }, options),
+	);
 }
 
 function isNotFound(error: unknown): boolean {
 	return apiStatus(error) === 404;
 }
 
-export function taskSources(client: VisionStoryClient): Record<TaskKind, TaskSource> {
+/** Each kind's source over `client`; `options` go with every request (a host's abort signal, its request budget). */
+export function taskSources(
+	client: VisionStoryClient,
+	options: CallOptions = {},
+): Record<TaskKind, TaskSource> {
 	return {
 		talkingVideo: {
 			kind: 'talkingVideo',
@@ -171,13 +179,16 @@ export function taskSources(client: VisionStoryClient): Record<TaskKind, TaskSou
 				read: 'one by one (GET /api/v1/video)',
 			},
 			list: async (request) =>
-				await listTolerant(async (r) => await readList(client, 'talkingVideo', r), request),
+				await listTolerant(
+					async (r) => await readList(client, 'talkingVideo', r, options),
+					request,
+				),
 			check: async (ids) => {
 				const found = new Map<string, VideoTask>();
 				await mapConcurrent(ids, LIMITS.checkConcurrency, async (id) => {
 					// Gone (deleted, or past the 7-day retention): counted as a miss, not a failed poll.
 					const task = await client
-						.getTalkingVideo({ video_id: id })
+						.getTalkingVideo({ video_id: id }, options)
 						.catch(async (error: unknown) => {
 							if (isNotFound(error)) return undefined;
 							return await Promise.reject(error);
@@ -197,13 +208,14 @@ export function taskSources(client: VisionStoryClient): Record<TaskKind, TaskSou
 				read: `by id, ${AI_VIDEO_BATCH_MAX} a request (GET /api/v1/ai_video?video_ids=)`,
 			},
 			list: async (request) =>
-				await listTolerant(async (r) => await readList(client, 'aiVideo', r), request),
+				await listTolerant(async (r) => await readList(client, 'aiVideo', r, options), request),
 			check: async (ids) => {
 				const found = new Map<string, VideoTask>();
 				for (let i = 0; i < ids.length; i += AI_VIDEO_BATCH_MAX) {
-					const videos = await client.getAiVideos({
-						video_ids: ids.slice(i, i + AI_VIDEO_BATCH_MAX),
-					});
+					const videos = await client.getAiVideos(
+						{ video_ids: ids.slice(i, i + AI_VIDEO_BATCH_MAX) },
+						options,
+					);
 					for (const video of videos) found.set(video.video_id, video);
 				}
 				return found;
