@@ -337,3 +337,69 @@ export function speechConfig(baseUrl: string, apiKey: string): FlowNode {
 		credentials: { apiKey },
 	};
 }
+
+/** The tab of the watch checks that switch the second emulator's lists; each deploy holds one watch node. */
+const W = 'vs-watch-lists';
+export const WATCH_LISTS = {
+	apiKey: 'sk-vs-emulator-nr-e2e-watch-lists-0000',
+	config: 'vs-watch-lists-config',
+	/** global[key] holds each video a watch node sent: { by (the node's id), id, status, topic }. */
+	sentKey: 'listsWatched',
+	/** global[key] holds the watch node's statuses: { id, text }. */
+	statusKey: 'listsStatuses',
+};
+
+/**
+ * The watch node `id` (watching `events`) on its own config node against the second emulator, whose
+ * list switches the other checks never see; what it sends and its statuses are kept in the global
+ * context under WATCH_LISTS' keys, read through GET /vs/global/<key>.
+ */
+export function watchListsTab(baseUrl: string, id: string, events: string[]): FlowNode[] {
+	return [
+		{ id: W, type: 'tab', label: 'VisionStory watch lists', disabled: false, info: '' },
+		{
+			id: WATCH_LISTS.config,
+			type: 'visionstory-config',
+			name: 'the second emulator',
+			baseUrl,
+			maxCreditsPerMessage: '',
+			requestsPerSecond: '',
+			credentials: { apiKey: WATCH_LISTS.apiKey },
+		},
+		{
+			id,
+			type: 'visionstory-watch',
+			z: W,
+			name: id,
+			config: WATCH_LISTS.config,
+			events,
+			statuses: ['created', 'failed'],
+			pollIntervalSeconds: 5,
+			x: 0,
+			y: 0,
+			wires: [[`${id}-record`]],
+		},
+		fn(
+			`${id}-record`,
+			W,
+			'record',
+			`const seen = global.get('${WATCH_LISTS.sentKey}') || []; seen.push({ by: '${id}', id: msg.payload.video_id, status: msg.status, topic: msg.topic }); global.set('${WATCH_LISTS.sentKey}', seen); return null;`,
+		),
+		{
+			id: `${id}-status`,
+			type: 'status',
+			z: W,
+			name: '',
+			scope: [id],
+			x: 0,
+			y: 0,
+			wires: [[`${id}-status-record`]],
+		},
+		fn(
+			`${id}-status-record`,
+			W,
+			'record',
+			`const s = global.get('${WATCH_LISTS.statusKey}') || []; s.push({ id: msg.status.source.id, text: msg.status.text || '' }); global.set('${WATCH_LISTS.statusKey}', s); return null;`,
+		),
+	];
+}

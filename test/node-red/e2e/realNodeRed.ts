@@ -17,7 +17,15 @@ import { emulatorConfig, exampleFiles, preparedExamples } from '../../../scripts
 import { parseMp3 } from '../../../packages/n8n-nodes-visionstory/nodes/shared/api/speech/mp3';
 import { parseSrt, parseVtt } from '../../support/subtitles';
 import { englishScript } from '../../unit/scripts';
-import { FLOOR, floorConfig, speechAndCaptionsTab, speechConfig, testTab } from './flows';
+import {
+	FLOOR,
+	floorConfig,
+	speechAndCaptionsTab,
+	speechConfig,
+	testTab,
+	WATCH_LISTS,
+	watchListsTab,
+} from './flows';
 
 const TYPES = [
 	'visionstory-config',
@@ -468,6 +476,153 @@ export function describeLine(line: NodeRedLine): void {
 			} finally {
 				emulator.setConfig({ renderMs: 1000 });
 			}
+		});
+
+		/**
+		 * Issue 32 items 1-3, where the behaviour is the watch node's in Node-RED: a second emulator, so
+		 * its list switches never reach the checks above; each check deploys its own watch node on it.
+		 */
+		describe('the watch node against lists a real service may give (a second emulator)', () => {
+			let lists: Emulator;
+
+			beforeAll(async () => {
+				lists = await startEmulator({
+					renderMs: 1000,
+					accounts: [{ apiKey: WATCH_LISTS.apiKey, credits: 1_000_000 }],
+				});
+			});
+			afterAll(async () => await lists?.stop());
+
+			const api = async (method: string, path: string, body?: unknown) => {
+				const response = await fetch(`${lists.baseUrl}${path}`, {
+					method,
+					headers: { 'content-type': 'application/json', 'x-api-key': WATCH_LISTS.apiKey },
+					...(body ? { body: JSON.stringify(body) } : {}),
+				});
+				return ((await response.json()) as { data: Record<string, any> }).data;
+			};
+			const talkingVideo = async (text: string): Promise<string> =>
+				(
+					await api('POST', '/api/v1/video', {
+						avatar_id: avatarId,
+						text_script: { text, voice_id: voiceId },
+					})
+				).video_id;
+			const listPolls = () => lists.requests({ method: 'GET', path: '/api/v1/videos' }).length;
+			/** What the watch node `id` sent, in order. */
+			const sentBy = async (id: string) =>
+				(await recorded<{ by: string; id: string }>(WATCH_LISTS.sentKey))
+					.filter((s) => s.by === id)
+					.map((s) => s.id);
+
+			/** Deploys the test flows with the watch node `id` and waits for its first poll to be done. */
+			async function watch(id: string, events: string[]): Promise<void> {
+				await red.deploy([...deployed, ...watchListsTab(lists.baseUrl, id, events)]);
+				await until(
+					`${id}'s first poll`,
+					() => recorded<{ id: string; text: string }>(WATCH_LISTS.statusKey),
+					(s) => s.some((x) => x.id === id && x.text.startsWith('watching')),
+				);
+			}
+
+			/** Waits until the list was asked `polls` more times: each poll after the first began once the one before had ended. */
+			async function polled(polls: number): Promise<void> {
+				const from = listPolls();
+				await until(
+					`${polls} more polls`,
+					async () => listPolls(),
+					(n) => n >= from + polls,
+				);
+			}
+
+			it('issue 32.1: GET /api/v1/videos answering 404, a watch of both kinds still sends a finished AI video and a talking video it knew of', async () => {
+				lists.setConfig({ renderMs: 20_000 });
+				await watch('w-absent', ['talkingVideo', 'aiVideo']);
+				const talking = await talkingVideo('Seen rendering before the list went away.');
+				// A whole poll saw it rendering (listed) before the list answers 404.
+				await polled(2);
+				lists.setConfig({ talkingVideoList: 'absent', renderMs: 1000 });
+				const modelId = (await api('GET', '/api/v1/ai_video/models')).models[0].model_id;
+				const ai = (
+					await api('POST', '/api/v1/ai_video', { model_id: modelId, prompt: 'A lighthouse' })
+				).video_id as string;
+				const sent = await until(
+					'both videos to be sent',
+					() => sentBy('w-absent'),
+					(s) => s.length >= 2,
+				);
+				expect(lists.tasks().find((t) => t.video_id === talking)?.finishedAt).not.toBeNull();
+				expect([...sent].sort()).toEqual([talking, ai].sort());
+				expect(red.logText()).toMatch(/talking videos.*GET \/api\/v1\/videos.*cannot be used/);
+			});
+
+			it('issue 32.1: list entries carrying ids only, the finished talking video is read by id and sent', async () => {
+				lists.setConfig({ talkingVideoList: 'idsOnly', renderMs: 1000 });
+				await watch('w-ids', ['talkingVideo']);
+				const talking = await talkingVideo('Listed by id only.');
+				const sent = await until(
+					'the video to be sent',
+					() => sentBy('w-ids'),
+					(s) => s.length > 0,
+				);
+				expect(sent).toEqual([talking]);
+				expect(red.logText()).toMatch(/talking videos.*gives no status/);
+			});
+
+			it('issue 32.2: videos whose created_at is up to 60 s early, after one already seen, are all sent', async () => {
+				lists.setConfig({ talkingVideoList: 'paged', renderMs: 1000 });
+				await watch('w-skew', ['talkingVideo']);
+				const first = await talkingVideo('The first one.');
+				await until(
+					'the first to be sent',
+					() => sentBy('w-skew'),
+					(s) => s.length > 0,
+				);
+				lists.setConfig({ createdAtSkewSeconds: 60 });
+				const skewed: string[] = [];
+				for (let i = 0; i < 5; i++) skewed.push(await talkingVideo(`Skewed ${i}.`));
+				const createdAt = async (id: string) =>
+					(await api('GET', `/api/v1/video?video_id=${id}`)).created_at as number;
+				// At least one is listed as older than the one already seen: a walk that stops there misses it.
+				const firstAt = await createdAt(first);
+				expect((await Promise.all(skewed.map(createdAt))).some((at) => at < firstAt)).toBe(true);
+				await until(
+					'all six to be sent',
+					() => sentBy('w-skew'),
+					(s) => s.length >= 6,
+				);
+				await polled(2);
+				const sent = await sentBy('w-skew');
+				expect([...sent].sort()).toEqual([first, ...skewed].sort());
+				lists.setConfig({ createdAtSkewSeconds: 0 });
+			});
+
+			it('issue 32.3: 150 talking videos rendering when the flow is deployed are all sent, each once, when they finish', async () => {
+				lists.setConfig({ talkingVideoList: 'paged', createdAtSkewSeconds: 0, renderMs: 20_000 });
+				const made: string[] = [];
+				for (let i = 0; i < 150; i += 25)
+					made.push(
+						...(await Promise.all(
+							Array.from({ length: 25 }, async (_, j) => await talkingVideo(`Clip ${i + j}.`)),
+						)),
+					);
+				await watch('w-backlog', ['talkingVideo']);
+				// Its first poll found every one still rendering.
+				const fresh = new Set(made);
+				expect(lists.tasks().filter((t) => fresh.has(t.video_id) && t.finishedAt !== null)).toEqual(
+					[],
+				);
+				await until(
+					'the 150 to be sent',
+					() => sentBy('w-backlog'),
+					(s) => s.length >= 150,
+					120_000,
+				);
+				await polled(2);
+				const sent = await sentBy('w-backlog');
+				expect(sent).toHaveLength(150);
+				expect([...sent].sort()).toEqual([...made].sort());
+			});
 		});
 	});
 }
