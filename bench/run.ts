@@ -37,8 +37,8 @@ import { triggerBurst, triggerRows } from './trigger';
 
 const quick = process.env.BENCH_QUICK === '1';
 /**
- * BENCH_ONLY=path, BENCH_ONLY=text, BENCH_ONLY=queue, BENCH_ONLY=download or BENCH_ONLY=ai (the AI batch without its
- * baseline, with each slot's timeline) measures only that part (while working on it); nothing is written.
+ * BENCH_ONLY=path, BENCH_ONLY=text, BENCH_ONLY=queue, BENCH_ONLY=download, BENCH_ONLY=talking (the talking-video
+ * batch without its baseline) or BENCH_ONLY=ai (the AI batch without its baseline, with each slot's timeline) measures only that part (while working on it); nothing is written.
  * BENCH_ONLY=scale measures only the large batches and writes their section into BENCHMARKS.md, saying so.
  * BENCH_ONLY=trigger measures only the trigger's burst (10,000 AI videos between two polls) and
  * writes its section into BENCHMARKS.md, saying so.
@@ -271,13 +271,13 @@ function aiCause(ai: BatchFigures): string {
  */
 function submissionsFirstCause(items: number, render: number, poll: number): string {
 	const submitting = items / DEFAULT_REQUESTS_PER_SECOND;
-	return `the ${items} creates take ${fmt(submitting)} s at the budget's 5/s and the first read waits for all of them, while the last ones still render (done at ${fmt(submitting + render)} s); with reads 5 s apart the read that finds the last video can come up to ${fmt(poll)} s after it, and a busy machine delays the creates themselves; closing it needs a read while the creates still go out (by ${fmt(submitting + render - poll)} s), which learns the render time so the last read comes when the last video should be done`;
+	return `the ${items} creates take ${fmt(submitting)} s at the budget's 5/s and the first read waits for all of them, while the last ones still render (done at ${fmt(submitting + render)} s); with reads 5 s apart the read that finds the last video can come up to ${fmt(poll)} s after it, and a busy machine delays the creates themselves; reading while the creates still go out was tried (BENCH_ONLY=talking, 2026-11-27) and lost time: the budget lets creates out 5 at a time, so one read cannot narrow the render time below a second, and the next read comes a whole interval later (15.2 s against 14.3 s for the code kept); closing it needs reads allowed closer together than the poll interval, or a service that says when a render will end`;
 }
 
 /** Why a queue-mode batch missed, from where its wall time went. */
 function queueCause(b: QueueBatchFigures): string {
 	const t = b.timeline;
-	return `${fmt(t.firstSubmission)} s until the first create reached the service (webhook, queue, a worker starting the execution: n8n's); the creates went on until ${fmt(t.lastSubmission)} s (each worker's executions share its credential's budget, 5 requests/s, which stays; the floor counts none of it); the last render ended at ${fmt(t.lastRenderEnd)} s and was read at ${fmt(t.lastRead)} s (ours: ${fmt(t.lastRead - t.lastRenderEnd)} s, because an execution's first read waits for all its creates and reads are 5 s apart; a read while the creates still go out would close it), and the last execution stopped at ${fmt(t.stopped)} s (n8n saving it: ${fmt(t.stopped - t.lastRead)} s)`;
+	return `${fmt(t.firstSubmission)} s until the first create reached the service (webhook, queue, a worker starting the execution: n8n's); the creates went on until ${fmt(t.lastSubmission)} s (each worker's executions share its credential's budget, 5 requests/s, which stays; the floor counts none of it); the last render ended at ${fmt(t.lastRenderEnd)} s and was read at ${fmt(t.lastRead)} s (ours: ${fmt(t.lastRead - t.lastRenderEnd)} s, because an execution's first read waits for all its creates and reads are 5 s apart; reading while the creates go out was tried and lost time, see the talking-video row: closing it needs reads closer together than the poll interval, or a service that says when a render will end), and the last execution stopped at ${fmt(t.stopped)} s (n8n saving it: ${fmt(t.stopped - t.lastRead)} s)`;
 }
 
 const SCALE_BEGIN = '<!-- scale:begin -->';
@@ -616,6 +616,20 @@ async function main(): Promise<void> {
 			const path = await requestPath(harness, emu, client);
 			log(
 				`client ${fmt(path.clientRps, 0)} req/s (${fmt(path.clientCpuMicros)} µs CPU) vs bare undici ${fmt(path.bareRps, 0)} req/s (${fmt(path.bareCpuMicros)} µs CPU): ${fmt(path.clientRps / path.bareRps, 2)}×; executor overhead ${fmt(path.executorMsPerItem, 3)} ms per item (n8n's HTTP stack ${fmt(path.rawNodeMsPerItem, 3)} ms)`,
+			);
+			return;
+		}
+		if (only === 'talking') {
+			const talking = await talkingVideoBatch(
+				harness,
+				emu,
+				credentials,
+				quick ? 10 : 50,
+				4000,
+				false,
+			);
+			log(
+				`talking videos: ${fmt(talking.batchedSeconds)} s batched, ${fmt(talking.batchedSeconds / talking.floorSeconds, 3)}× of ${fmt(talking.floorSeconds)} s`,
 			);
 			return;
 		}
