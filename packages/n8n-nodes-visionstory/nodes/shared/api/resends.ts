@@ -2,16 +2,13 @@ import { connectionError } from './answers';
 import { abortedError } from './clock';
 import { VisionStoryError } from './errors';
 import { NetworkError } from './http';
+import { isRefusalStatus, isTransientStatus, mayHaveProcessedStatus } from './statusCodes';
 
 /**
  * Which failed attempt is sent again, and what a call's final error says of its attempts: a charged
  * call that may have reached the service is never sent again; the final error says whether an
  * attempt may have reached the service or succeeded, and carries a create's key.
  */
-
-export function isRetryableStatus(status: number): boolean {
-	return status === 409 || status === 429 || status >= 500;
-}
 
 /** The error to retry with, when the failed attempt may be tried again; otherwise the error is thrown. */
 export function retryableFailure(
@@ -33,25 +30,23 @@ export function retryableFailure(
 		error.status === undefined
 	)
 		throw error;
-	if (!isRetryableStatus(error.status) || error.isConcurrencyLimit) throw error;
-	// A charged call answered 409 or 5xx may have been processed; only a rate limit says it was not.
-	if (!replayable && error.status !== 429) throw error;
+	if (!isTransientStatus(error.status) || error.isConcurrencyLimit) throw error;
+	// A charged call answered so may have been processed; a resend could charge again.
+	if (!replayable && mayHaveProcessedStatus(error.status)) throw error;
 	return error;
 }
 
 /**
  * Whether a failed attempt may have reached the service and been processed: a connection lost after
- * the request left, a 5xx or 409 (processed or not, the answer does not say), a 2xx that could not be
- * read. A 429 or another 4xx refused it.
+ * the request left, a status that may come after the work was done (`statusCodes.ts`: 5xx, 408, 409),
+ * a 2xx that could not be read. A 429 or another 4xx refused it.
  */
 export function mayHaveReached(error: unknown): boolean {
 	if (error instanceof NetworkError) return error.mayHaveReachedService;
 	if (!(error instanceof VisionStoryError)) return false;
 	if (error.category === 'response') return true;
 	return (
-		error.category === 'api' &&
-		error.status !== undefined &&
-		(error.status >= 500 || error.status === 409)
+		error.category === 'api' && error.status !== undefined && mayHaveProcessedStatus(error.status)
 	);
 }
 
@@ -64,12 +59,9 @@ export function mayHaveSucceeded(error: unknown): boolean {
 	return error instanceof VisionStoryError && error.category === 'response';
 }
 
-/** A refusal: a 4xx that is not a timeout, a registration still under way (409) or a rate limit. */
+/** A refusal: the service did nothing with the request (`statusCodes.ts`). */
 function isRefusal(error: VisionStoryError): boolean {
-	const status = error.status ?? 0;
-	return (
-		error.category === 'api' && status >= 400 && status < 500 && ![408, 409, 429].includes(status)
-	);
+	return error.category === 'api' && isRefusalStatus(error.status ?? 0);
 }
 
 /**

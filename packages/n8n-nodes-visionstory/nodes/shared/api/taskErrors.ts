@@ -1,5 +1,6 @@
 import type { AiVideoDto } from './contract';
 import { defaultHint, isAborted, VisionStoryError } from './errors';
+import { isRefusalStatus } from './statusCodes';
 import type { TaskKind, VideoTask } from './tasks';
 
 /** The errors a video task's item can end with, in words a user can act on. */
@@ -10,15 +11,9 @@ export function asError(error: unknown): VisionStoryError {
 	throw error;
 }
 
+/** The service refused the request itself (`statusCodes.ts`): asked again, it answers the same. */
 export function isClientError(error: VisionStoryError): boolean {
-	return (
-		error.category === 'api' &&
-		error.status !== undefined &&
-		error.status >= 400 &&
-		error.status < 500 &&
-		error.status !== 429 &&
-		error.status !== 409
-	);
+	return error.category === 'api' && isRefusalStatus(error.status ?? 0);
 }
 
 /** A rate limit (429) that is not the AI-video concurrency cap: nothing was created, so the item may be sent again. */

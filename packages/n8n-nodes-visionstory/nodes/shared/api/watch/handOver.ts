@@ -1,4 +1,5 @@
 import { VisionStoryError } from '../errors';
+import { isRefusalStatus } from '../statusCodes';
 import type { TaskKind, VideoTask } from '../tasks';
 import type { WatchState } from './cursor';
 import { LIMITS } from './cursor';
@@ -23,14 +24,7 @@ export interface HandedOver<Item> {
 
 /** A download that can never succeed (expired, forbidden): retrying it in later polls would not help. */
 export function isPermanent(error: VisionStoryError): boolean {
-	return (
-		error.category === 'api' &&
-		error.status !== undefined &&
-		error.status >= 400 &&
-		error.status < 500 &&
-		error.status !== 408 &&
-		error.status !== 429
-	);
+	return error.category === 'api' && isRefusalStatus(error.status ?? 0);
 }
 
 /**
