@@ -62,6 +62,7 @@ export type {
 export { pickerAnswer, pickerPages } from '../../n8n-nodes-visionstory/nodes/shared/api/pickers';
 export type { PickerList } from '../../n8n-nodes-visionstory/nodes/shared/api/pickers';
 export { outputPath } from '../../n8n-nodes-visionstory/nodes/shared/api/outputFiles';
+export { sendInstant } from '../../n8n-nodes-visionstory/nodes/shared/api/instantCalls';
 export {
 	PartialSpeechError,
 	checkedSpeech,

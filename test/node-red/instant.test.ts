@@ -1,0 +1,59 @@
+import { ALL_NODES, credentials, flowWith, helper, run, useEmulator } from './support';
+
+/**
+ * Issue 38, defect 7 in Node-RED: a message sent through a node again with its `_msgid` (a flow that
+ * loops it back after a failure, a retry) must not pay twice for an instant charged call. The
+ * emulator's processed requests and ledger judge.
+ */
+const env = useEmulator();
+
+const image = () => ({
+	type: 'visionstory-image',
+	operation: 'generate',
+	modelId: 'nano-banana-2',
+	downloadResult: false,
+});
+const processed = () =>
+	env.emulator.requests({ method: 'POST', path: '/api/v1/image' }).filter((r) => r.status === 200);
+const charges = () => env.emulator.ledger().filter((e) => e.kind === 'charge');
+
+test('a message re-sent after its answer was lost is refused, not charged twice', async () => {
+	await helper.load(
+		ALL_NODES,
+		flowWith(image(), env.emulator.baseUrl),
+		credentials(env.emulator.apiKey),
+	);
+	env.emulator.setFaults({
+		failNext: [{ method: 'POST', path: '/api/v1/image', kind: 'resetAfter' }],
+	});
+	const first = await run({ _msgid: 'order-7', payload: 'A red kite over a beach' });
+	expect(first.output).toBe('failed');
+	const again = await run({ _msgid: 'order-7', payload: 'A red kite over a beach' });
+	expect(again.output).toBe('failed');
+	const error = again.msg.error as { message: string };
+	expect(error.message).toMatch(/Not sent again: an earlier try .* may have been charged/);
+	expect(error.message).toMatch(/prompt "A red kite over a beach"/);
+	expect(processed()).toHaveLength(1);
+	expect(charges()).toHaveLength(1);
+	// A new message is new work: it is sent.
+	const fresh = await run({ _msgid: 'order-8', payload: 'A red kite over a beach' });
+	expect(fresh.output).toBe('out1');
+	expect(processed()).toHaveLength(2);
+});
+
+test('a message re-sent after its answer gets that answer back, charged once', async () => {
+	await helper.load(
+		ALL_NODES,
+		flowWith(image(), env.emulator.baseUrl),
+		credentials(env.emulator.apiKey),
+	);
+	const first = await run({ _msgid: 'order-9', payload: 'A blue kite' });
+	const again = await run({ _msgid: 'order-9', payload: 'A blue kite' });
+	expect(first.output).toBe('out1');
+	expect(again.output).toBe('out1');
+	expect((again.msg.payload as { url: string }).url).toBe(
+		(first.msg.payload as { url: string }).url,
+	);
+	expect(processed()).toHaveLength(1);
+	expect(charges()).toHaveLength(1);
+});
