@@ -57,3 +57,56 @@ test('a message re-sent after its answer gets that answer back, charged once', a
 	expect(processed()).toHaveLength(1);
 	expect(charges()).toHaveLength(1);
 });
+
+/**
+ * Issue 38, defect 6 in Node-RED: Align and Transcribe keep what was paid for whatever the word
+ * timings (the emulator's `oddWordTimings`): a caption problem is a warning, once, and
+ * msg.payload.captionWarning, never the failure output.
+ */
+describe('odd word timings', () => {
+	const TEXT = 'Hello there, in 2024 we grew by a third. Thanks for watching.';
+	const audio = () => `${env.emulator.mediaBaseUrl}/media/sample.mp3`;
+	const align = (extra: Record<string, unknown>) => ({
+		type: 'visionstory-align',
+		audioSource: 'url',
+		...extra,
+	});
+	beforeEach(() => env.emulator.setConfig({ oddWordTimings: true }));
+
+	test('Align with captions: the words as answered, captions of every word, a warning', async () => {
+		await helper.load(
+			ALL_NODES,
+			flowWith(align({ operation: 'align', captions: 'srt' }), env.emulator.baseUrl),
+			credentials(env.emulator.apiKey),
+		);
+		const warnings: string[] = [];
+		helper
+			.getNode('n1')
+			.on('call:warn', (call: { args: unknown[] }) => warnings.push(String(call.args[0])));
+		const { output, msg } = await run({ audioUrl: audio(), text: TEXT });
+		expect(output).toBe('out1');
+		const payload = msg.payload as {
+			words: Array<{ text: string; start_sec: number | null }>;
+			captions: { cues: number; srt: string };
+			captionWarning: string;
+		};
+		expect(payload.words.map((w) => w.text).join(' ')).toBe(TEXT);
+		expect(payload.words[3]).toMatchObject({ text: '2024', start_sec: null });
+		expect(payload.captions.cues).toBeGreaterThan(0);
+		expect(payload.captions.srt).toContain('2024');
+		expect(payload.captionWarning).toMatch(/^Captions: 2 of 12 words came without times/);
+		expect(warnings).toEqual([payload.captionWarning]);
+	});
+
+	test('Transcribe without captions: words without times are kept', async () => {
+		await helper.load(
+			ALL_NODES,
+			flowWith(align({ operation: 'transcribe' }), env.emulator.baseUrl),
+			credentials(env.emulator.apiKey),
+		);
+		const { output, msg } = await run({ audioUrl: audio() });
+		expect(output).toBe('out1');
+		const payload = msg.payload as { text: string; words: Array<{ text: string }> };
+		expect(payload.words.map((w) => w.text).join(' ')).toBe(payload.text);
+	});
+});
