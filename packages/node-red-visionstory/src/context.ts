@@ -8,6 +8,7 @@ import type {
 	RequestOf,
 	ResponseOf,
 	SpendingClient,
+	WrittenPaths,
 } from './api';
 import { invalidInput, sendInstant } from './api';
 import type { Field } from './field';
@@ -33,6 +34,8 @@ export interface Host {
 	submitted(kind: 'talkingVideo' | 'aiVideo', videoIds: string[]): void;
 	/** The file a result entry was delivered as. */
 	file(index: number, file: FileNote): void;
+	/** Paths this node wrote results to since it started (a deploy): no two results share one. */
+	readonly written: WrittenPaths;
 }
 
 /**

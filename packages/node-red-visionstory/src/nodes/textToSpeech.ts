@@ -45,7 +45,7 @@ async function output(c: Context, spoken: SpokenText): Promise<Result> {
 		? { stream: spoken.audio.stream, mimeType: spoken.audio.mimeType }
 		: { stream: Readable.from([spoken.mp3]), mimeType: 'audio/mpeg' };
 	const id = String(spoken.details.audio_id ?? 'speech');
-	return { payload: await deliver(c, file, id, 0), data };
+	return { payload: await deliver(c, file, id, 0, 1, 'speech'), data };
 }
 
 /**
