@@ -17,6 +17,16 @@ beforeEach(() => {
 const url = (file: string) => `${engine.emu.mediaBaseUrl}/media/${file}`;
 const TEXT = 'Hello there, in 2024 we grew by a third. Thanks for watching.';
 
+/** Runs the Align node on the emulator's sample recording; its only item, after checking it did not fail. */
+async function aligned(parameters: Record<string, unknown>) {
+	const result = await engine.run(
+		oneNode('align', { audioSource: 'url', audioUrl: url('sample.mp3'), ...parameters }),
+	);
+	expect(result.error).toBeUndefined();
+	const [item] = result.output(NODE);
+	return item;
+}
+
 interface Word {
 	text: string;
 	start_sec?: number | null;
@@ -24,17 +34,7 @@ interface Word {
 }
 
 test('Align with captions: a word ending 20 ms before it starts and words without times keep the paid item, with a caption warning', async () => {
-	const result = await engine.run(
-		oneNode('align', {
-			operation: 'align',
-			audioSource: 'url',
-			audioUrl: url('sample.mp3'),
-			text: TEXT,
-			captions: 'both',
-		}),
-	);
-	expect(result.error).toBeUndefined();
-	const [item] = result.output(NODE);
+	const item = await aligned({ operation: 'align', text: TEXT, captions: 'both' });
 	const words = item.json.words as Word[];
 	// The words as VisionStory answered them: every one, odd times and all.
 	expect(words.map((w) => w.text).join(' ')).toBe(TEXT);
@@ -59,16 +59,7 @@ test('Align with captions: a word ending 20 ms before it starts and words withou
 });
 
 test('Transcribe without captions: words without times are kept, not the answer discarded', async () => {
-	const result = await engine.run(
-		oneNode('align', {
-			operation: 'transcribe',
-			audioSource: 'url',
-			audioUrl: url('sample.mp3'),
-			srt: false,
-		}),
-	);
-	expect(result.error).toBeUndefined();
-	const [item] = result.output(NODE);
+	const item = await aligned({ operation: 'transcribe', srt: false });
 	const words = item.json.words as Word[];
 	expect(words.map((w) => w.text).join(' ')).toBe(item.json.text);
 	expect(words[2]).toMatchObject({ start_sec: null, end_sec: null });
@@ -77,16 +68,7 @@ test('Transcribe without captions: words without times are kept, not the answer 
 });
 
 test('Align without captions: the answer with a word without times is returned as it came', async () => {
-	const result = await engine.run(
-		oneNode('align', {
-			operation: 'align',
-			audioSource: 'url',
-			audioUrl: url('sample.mp3'),
-			text: TEXT,
-		}),
-	);
-	expect(result.error).toBeUndefined();
-	const [item] = result.output(NODE);
+	const item = await aligned({ operation: 'align', text: TEXT });
 	expect((item.json.words as Word[]).filter((w) => w.start_sec === null)).toHaveLength(2);
 	expect(item.json.cost_credit).toBe(1);
 });

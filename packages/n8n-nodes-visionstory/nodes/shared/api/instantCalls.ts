@@ -15,20 +15,15 @@ import { VisionStoryError } from './errors';
 import { deriveClientRequestId } from './idempotency';
 import type { MediaPart } from './mediaBody';
 import type { ChargedEndpoint } from './spend';
+import { CHARGED_ENDPOINTS } from './spend';
 import type { SpendingClient } from './spendingClient';
 import type { CallOptions } from './transport';
 
-/** The charged endpoints that answer at once, with the result itself: no task, no idempotency key. */
-export const INSTANT_ENDPOINTS = [
-	'generateImage',
-	'synthesizeSpeech',
-	'alignAudio',
-	'transcribeAudio',
-	'understandMedia',
-	'cloneVoice',
-	'createAvatar',
-] as const satisfies readonly ChargedEndpoint[];
-export type InstantEndpoint = (typeof INSTANT_ENDPOINTS)[number];
+/** The charged endpoints that answer at once, with the result itself: every one but the video creates (tasks, keyed). */
+export type InstantEndpoint = Exclude<ChargedEndpoint, 'createTalkingVideo' | 'createAiVideo'>;
+export const INSTANT_ENDPOINTS = CHARGED_ENDPOINTS.filter(
+	(name): name is InstantEndpoint => name !== 'createTalkingVideo' && name !== 'createAiVideo',
+);
 
 export function isInstant(name: string): name is InstantEndpoint {
 	return (INSTANT_ENDPOINTS as readonly string[]).includes(name);

@@ -1,9 +1,10 @@
 import { ALL_NODES, credentials, flowWith, helper, run, useEmulator } from './support';
 
 /**
- * Issue 38, defect 7 in Node-RED: a message sent through a node again with its `_msgid` (a flow that
- * loops it back after a failure, a retry) must not pay twice for an instant charged call. The
- * emulator's processed requests and ledger judge.
+ * Issue 38 in Node-RED. Defect 7: a message sent through a node again with its `_msgid` (a flow that
+ * loops it back after a failure, a retry) must not pay twice for an instant charged call; the
+ * emulator's processed requests and ledger judge. Defect 6 and item 7 below; defect 5 (no two results
+ * on one path) is with the talking video's output files in talkingVideo.test.ts.
  */
 const env = useEmulator();
 
@@ -109,4 +110,27 @@ describe('odd word timings', () => {
 		const payload = msg.payload as { text: string; words: Array<{ text: string }> };
 		expect(payload.words.map((w) => w.text).join(' ')).toBe(payload.text);
 	});
+});
+
+/** Issue 38 item 7: a result file named from what it is when its link and its type say nothing. */
+test('an image downloaded into msg.payload is named after its kind when its link says nothing', async () => {
+	env.emulator.setConfig({ drift: true });
+	await helper.load(
+		ALL_NODES,
+		flowWith(
+			{
+				type: 'visionstory-image',
+				operation: 'generate',
+				modelId: 'nano-banana-2',
+				downloadResult: true,
+			},
+			env.emulator.baseUrl,
+		),
+		credentials(env.emulator.apiKey),
+	);
+	const { output, msg } = await run({ payload: 'A red kite' });
+	expect(output).toBe('out1');
+	expect(Buffer.isBuffer(msg.payload)).toBe(true);
+	expect(msg.mimetype).toBe('image/png');
+	expect(msg.filename).toMatch(/\.png$/);
 });
