@@ -1,0 +1,108 @@
+import { startEmulator, type Emulator, type FaultScript } from '../emulator';
+import { firstPublicAvatarId } from '../support/avatars';
+import { ALL_NODES, credentials, flowWith, helper, run } from './support';
+import { timeLapse, type TimeLapse } from './timeLapse';
+
+/**
+ * Issue 38 in Node-RED's runtime: status reads that fail for a while (a gateway's HTML 502 for 90 s, a
+ * single 404 after the task was seen) never end a paid video's wait; at Timeout the failure carries
+ * the video's id and its key. Each failed on 86874c9 (and ced61cd): output 2 without the id. Minutes
+ * of waiting run in seconds: the process's time runs 50 times faster (`timeLapse`).
+ */
+const SPEED = 50;
+const RENDER_MS = 150_000;
+let emulator: Emulator;
+let avatarId: string;
+let lapse: TimeLapse | undefined;
+
+beforeAll(async () => {
+	emulator = await startEmulator({ renderMs: RENDER_MS });
+	avatarId = await firstPublicAvatarId(emulator);
+});
+afterAll(async () => await emulator.stop());
+beforeEach(() => {
+	emulator.reset();
+	lapse = timeLapse(SPEED);
+});
+afterEach(async () => {
+	lapse?.stop();
+	await helper.unload();
+});
+
+const STATUS_READ = { method: 'GET', path: '/api/v1/video' } as const;
+const GATEWAY_PAGE =
+	'<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
+const gateway = (after: number, forMs: number): FaultScript => ({
+	...STATUS_READ,
+	kind: 'respond',
+	respond: { status: 502, headers: { 'Content-Type': 'text/html' }, body: GATEWAY_PAGE },
+	after,
+	forMs,
+});
+const charges = () => emulator.ledger().filter((e) => e.kind === 'charge');
+
+async function talkingVideo(extra: Record<string, unknown> = {}) {
+	await helper.load(
+		ALL_NODES,
+		flowWith(
+			{
+				type: 'visionstory-talking-video',
+				operation: 'create',
+				avatarId,
+				voiceId: 'Alice',
+				scriptType: 'text',
+				waitForCompletion: true,
+				pollIntervalSeconds: 10,
+				timeoutMinutes: 30,
+				downloadResult: false,
+				...extra,
+			},
+			emulator.baseUrl,
+		),
+		credentials(emulator.apiKey),
+	);
+}
+
+describe('defect 2: status reads failing for a while never end a paid video without its id', () => {
+	it('a gateway page on the status reads for 90 s after the task was seen: the wait goes on, the video leaves by output 1', async () => {
+		emulator.setFaults({ failNext: [gateway(1, 90_000)] });
+		await talkingVideo();
+		const { output, msg } = await run({ _msgid: 'gw', payload: 'Hello.' });
+		expect(output).toBe('out1');
+		expect(msg.payload).toMatchObject({
+			status: 'created',
+			video_id: emulator.tasks()[0].video_id,
+		});
+		expect(charges()).toHaveLength(1);
+	});
+
+	it('a single 404 after the task was seen: the wait goes on, the video leaves by output 1', async () => {
+		emulator.setFaults({
+			failNext: [
+				{
+					...STATUS_READ,
+					kind: 'respond',
+					respond: { status: 404, body: { error: { code: 404, message: 'Video not found' } } },
+					after: 1,
+				},
+			],
+		});
+		await talkingVideo();
+		const { output, msg } = await run({ _msgid: 'nf', payload: 'Hello.' });
+		expect(output).toBe('out1');
+		expect(msg.payload).toMatchObject({ status: 'created' });
+	});
+
+	it('gateway pages until Timeout: output 2 carries the video id and the key, and says the video was made and may be charged', async () => {
+		emulator.setFaults({ failNext: [gateway(1, 3_600_000)] });
+		await talkingVideo({ timeoutMinutes: 2 });
+		const { output, msg } = await run({ _msgid: 'late', payload: 'Hello.' });
+		expect(output).toBe('failed');
+		const [task] = emulator.tasks();
+		const error = msg.error as { message: string; cause: { videoIds?: string[] } };
+		expect(error.cause.videoIds).toEqual([task.video_id]);
+		expect(error.message).toContain(task.client_request_id!);
+		expect(error.message).toMatch(/made and may be charged/);
+		expect(charges()).toHaveLength(1);
+	});
+});
