@@ -29,10 +29,10 @@ export interface Edit {
 }
 
 export interface Mutant {
-	/** The defect's number in its issue and a letter: '1a' (issue 25), 'i31.1a' (issue 31). */
+	/** The defect's number in its issue and a letter: '1a' (issue 25), 'i31.1a' (issue 31), 'i38.1a' (issue 38). */
 	id: string;
 	/** The issue whose defect it puts back. */
-	issue: 25 | 31;
+	issue: 25 | 31 | 38;
 	defect: number;
 	/** What the patch does, as the defect it puts back. */
 	name: string;
@@ -56,23 +56,24 @@ const TRIGGER_EXAMPLES = 'test/engine/trigger.test.ts';
 const TRIGGER_ISSUE_31 = 'test/engine/triggerIssue31.test.ts';
 
 const ISSUE_31 = 'test/money/issue31.test.ts';
+const ISSUE_38 = 'test/money/issue38.test.ts';
 const LONG_SPEECH = 'test/engine/longSpeech.test.ts';
-/** Issue 31's patches are named `i31.<defect><letter>`. */
-const I31 = /^i31\./;
+/** Issue 31's and 38's patches are named `i31.<defect><letter>`, `i38.<defect><letter>`. */
+const LATER_ISSUE = /^i(31|38)\./;
 
 const mutant = (m: Omit<Mutant, 'issue' | 'defect'>): Mutant => ({
 	...m,
-	issue: I31.test(m.id) ? 31 : 25,
-	defect: Number.parseInt(m.id.replace(I31, ''), 10),
+	issue: (Number(LATER_ISSUE.exec(m.id)?.[1]) || 25) as Mutant['issue'],
+	defect: Number.parseInt(m.id.replace(LATER_ISSUE, ''), 10),
 });
 const property = (m: Omit<Mutant, 'by' | 'issue' | 'defect'>): Mutant =>
 	mutant({ ...m, by: 'property' });
 const example = (m: Omit<Mutant, 'by' | 'issue' | 'defect'>): Mutant =>
 	mutant({ ...m, by: 'example' });
 
-/** How a defect is named on the command line: '7' (issue 25), 'i31.2' (issue 31). */
+/** How a defect is named on the command line: '7' (issue 25), 'i31.2' (issue 31), 'i38.1' (issue 38). */
 export function defectName(m: Mutant): string {
-	return m.issue === 31 ? `i31.${m.defect}` : String(m.defect);
+	return m.issue === 25 ? String(m.defect) : `i${m.issue}.${m.defect}`;
 }
 
 /** One patch (or more) per defect of issue 25 and per defect of issue 31; each undoes what its fix does. */
@@ -225,8 +226,8 @@ export const MUTANTS: Mutant[] = [
 		file: `${API}/taskCreate.ts`,
 		edits: [
 			{
-				find: "\t\tif (state.status === 'failed') {",
-				replace: "\t\tif (state.status === 'failed' && false) {",
+				find: "if (read === 'gone' || RULES.failed(attempt)) {",
+				replace: "if (read === 'gone') {",
 			},
 		],
 		tests: [MONEY_PROPERTIES],
@@ -237,9 +238,8 @@ export const MUTANTS: Mutant[] = [
 		file: `${API}/taskCreate.ts`,
 		edits: [
 			{
-				find: "\t\t\tif (n < MAX_NEW_ATTEMPTS) continue;\n\t\t\tthrow deadTaskError(kind, id, 'gone', key);",
-				replace:
-					'\t\t\treturn { video_id: id, existing: true, idempotencyKey: key, newAttempts: n };',
+				find: "if (RULES.gone(attempt, options.pollIntervalMs)) return 'gone';",
+				replace: "if (RULES.gone(attempt, options.pollIntervalMs)) return 'unseen';",
 			},
 		],
 		tests: [MONEY_PROPERTIES],
@@ -247,7 +247,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '6',
 		name: 'an attempt that may have reached the service is forgotten when the item fails later (rate limits): no key, "not submitted"',
-		file: `${API}/taskBatch.ts`,
+		file: `${API}/taskRun.ts`,
 		edits: [
 			{
 				find: 'if (failure.mayHaveReachedService) this.reached.set(index, failure.idempotencyKey);',
@@ -303,10 +303,10 @@ export const MUTANTS: Mutant[] = [
 	example({
 		id: '9a',
 		name: 'a video reported created with an empty video_url is taken as finished at once (node)',
-		file: `${API}/taskBatch.ts`,
+		file: `${API}/taskRun.ts`,
 		edits: [
 			{
-				find: "const linkless = result.status === 'created' && !result.video_url;",
+				find: "const linkless = task?.status === 'created' && !task.video_url;",
 				replace: 'const linkless = false;',
 			},
 		],
@@ -473,15 +473,24 @@ export const MUTANTS: Mutant[] = [
 		id: 'i31.1a',
 		name: 'a task the service confirmed and no read has shown yet is taken as gone: a new attempt, a second paid video',
 		file: `${API}/taskCreate.ts`,
-		edits: [{ find: '\t\t\tif (!(returned && before.seen)) return fresh;\n', replace: '' }],
+		edits: [
+			{
+				find: "if (RULES.notVisibleYet(attempt)) return 'unseen';",
+				replace: "if (RULES.notVisibleYet(attempt)) return 'gone';",
+			},
+		],
 		tests: [MONEY_PROPERTIES, ISSUE_31],
 	}),
 	example({
 		id: 'i31.1b',
 		name: 'a wait counts missed reads of a task no read has shown yet: after 3 the item fails, its paid video orphaned',
-		file: `${API}/taskBatch.ts`,
+		file: `${API}/taskRun.ts`,
 		edits: [
-			{ find: 'const notYet =\n\t\t\t!entry.seen &&', replace: 'const notYet =\n\t\t\tfalse &&' },
+			{
+				find: '\t\t\t\t: RULES.settled(attempt, pollIntervalMs);',
+				replace:
+					"\t\t\t\t: attempt.absences.length >= 3\n\t\t\t\t\t? 'gone'\n\t\t\t\t\t: RULES.settled(attempt, pollIntervalMs);",
+			},
 		],
 		tests: [ISSUE_31],
 	}),
@@ -604,6 +613,39 @@ export const MUTANTS: Mutant[] = [
 			},
 		],
 		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
+	}),
+	example({
+		id: 'i38.1a',
+		name: 'a 404 after the task was seen proves it gone: the wait ends without the video, and a re-run (Retry On Fail) pays for a second one',
+		file: `${API}/intents.ts`,
+		edits: [
+			{
+				find: [
+					'\t\tconst { lastSeen, answeredAgainAt } = evidence;',
+					'\t\tif (!lastSeen || answeredAgainAt === undefined || answeredAgainAt < lastSeen.at) return false;',
+				].join('\n'),
+				replace:
+					'\t\tif (evidence.lastSeen && evidence.absences.length > 0) return true;\n\t\tconst { lastSeen, answeredAgainAt } = evidence;\n\t\tif (!lastSeen || answeredAgainAt === undefined || answeredAgainAt < lastSeen.at) return false;',
+			},
+		],
+		tests: [ISSUE_38],
+	}),
+	example({
+		id: 'i38.2a',
+		name: 'status reads failing five times in a row (a gateway page for a minute) end the wait: the item fails without its video id',
+		file: `${API}/taskRun.ts`,
+		edits: [
+			{
+				find: '\t\telse if (result instanceof VisionStoryError) attempt.readFailed(result, readAt);',
+				replace: [
+					'\t\telse if (result instanceof VisionStoryError) {',
+					'\t\t\tattempt.readFailed(result, readAt);',
+					'\t\t\tif (attempt.readErrors.length >= 5) return this.end(index, result);',
+					'\t\t}',
+				].join('\n'),
+			},
+		],
+		tests: [ISSUE_38],
 	}),
 ];
 
