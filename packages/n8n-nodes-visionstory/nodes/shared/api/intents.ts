@@ -115,11 +115,6 @@ export class Intent {
 		for (let i = this.attempts.length; i <= n; i++) this.attempts.push(new Attempt(this.keyOf(i)));
 		return this.attempts[n];
 	}
-
-	/** The last attempt answered with a video: the one every ending names. */
-	latest(): Attempt | undefined {
-		return [...this.attempts].reverse().find((a) => a.videoId !== undefined);
-	}
 }
 
 /**
