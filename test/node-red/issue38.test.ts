@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator, type FaultScript } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
-import { ALL_NODES, credentials, flowWith, helper, run } from './support';
+import { ALL_NODES, credentials, flowWith, helper, next, run } from './support';
 import { timeLapse, type TimeLapse } from './timeLapse';
 
 /**
@@ -41,26 +41,25 @@ const gateway = (after: number, forMs: number): FaultScript => ({
 });
 const charges = () => emulator.ledger().filter((e) => e.kind === 'charge');
 
-async function talkingVideo(extra: Record<string, unknown> = {}) {
-	await helper.load(
-		ALL_NODES,
-		flowWith(
-			{
-				type: 'visionstory-talking-video',
-				operation: 'create',
-				avatarId,
-				voiceId: 'Alice',
-				scriptType: 'text',
-				waitForCompletion: true,
-				pollIntervalSeconds: 10,
-				timeoutMinutes: 30,
-				downloadResult: false,
-				...extra,
-			},
-			emulator.baseUrl,
-		),
-		credentials(emulator.apiKey),
+const talkingFlow = (extra: Record<string, unknown> = {}) =>
+	flowWith(
+		{
+			type: 'visionstory-talking-video',
+			operation: 'create',
+			avatarId,
+			voiceId: 'Alice',
+			scriptType: 'text',
+			waitForCompletion: true,
+			pollIntervalSeconds: 10,
+			timeoutMinutes: 30,
+			downloadResult: false,
+			...extra,
+		},
+		emulator.baseUrl,
 	);
+
+async function talkingVideo(extra: Record<string, unknown> = {}) {
+	await helper.load(ALL_NODES, talkingFlow(extra), credentials(emulator.apiKey));
 }
 
 describe('defect 2: status reads failing for a while never end a paid video without its id', () => {
@@ -103,6 +102,48 @@ describe('defect 2: status reads failing for a while never end a paid video with
 		expect(error.cause.videoIds).toEqual([task.video_id]);
 		expect(error.message).toContain(task.client_request_id!);
 		expect(error.message).toMatch(/made and may be charged/);
+		expect(charges()).toHaveLength(1);
+	});
+});
+
+describe('a deploy while a paid video renders', () => {
+	// A deploy keeps node context only where a context store is configured (Node-RED deletes a closed
+	// node's context otherwise), as the package's README says: configured here, as in settings.js.
+	beforeEach(() => helper.settings({ contextStorage: { default: { module: 'memory' } } }));
+	afterEach(() => helper.settings({}));
+
+	it('the node that starts next picks it up and waits on it as a create does: gateway pages meanwhile, then the video by output 1 with its file', async () => {
+		await talkingVideo({ downloadResult: true });
+		await (
+			helper as unknown as { _redNodes: { loadContextsPlugin(): Promise<void> } }
+		)._redNodes.loadContextsPlugin();
+		const node = helper.getNode('n1');
+		const rendering = new Promise<void>((resolve) =>
+			node.on('call:status', (call: { args: Array<{ text?: string }> }) => {
+				if (call.args[0]?.text?.startsWith('rendering')) resolve();
+			}),
+		);
+		node.receive({ _msgid: 'deployed', payload: 'Hello.' });
+		await rendering;
+		emulator.setFaults({ failNext: [gateway(0, 60_000)] });
+		await helper.setFlows(
+			talkingFlow({ downloadResult: true }),
+			'full',
+			credentials(emulator.apiKey),
+		);
+		const { msg } = await Promise.race([
+			next('out1').then((m) => ({ msg: m })),
+			next('failed').then((m) => ({ msg: { ...m, failedInstead: true } })),
+		]);
+		expect(msg.failedInstead).toBeUndefined();
+		const [task] = emulator.tasks();
+		expect(msg.resumed).toMatchObject({ msgid: 'deployed', index: 0 });
+		expect(msg.visionstory).toMatchObject({ video_id: task.video_id, status: 'created' });
+		expect(Buffer.isBuffer(msg.payload)).toBe(true);
+		expect(
+			emulator.requests({ method: 'GET', path: '/api/v1/video' }).some((r) => r.status === 502),
+		).toBe(true);
+		expect(emulator.tasks()).toHaveLength(1);
 		expect(charges()).toHaveLength(1);
 	});
 });

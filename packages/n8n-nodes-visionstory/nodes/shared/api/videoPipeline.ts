@@ -1,5 +1,5 @@
 import { Slots } from './concurrency';
-import { isAborted, redactText, VisionStoryError } from './errors';
+import { invalidInput, isAborted, redactText, VisionStoryError } from './errors';
 import type { Download } from './http';
 import { repeatedKeys } from './idempotency';
 import type { SpendingClient } from './spendingClient';
@@ -107,16 +107,12 @@ export function repeatedKeyErrors(
 	const numberOf = label.numberOf ?? ((position: number) => position + 1);
 	const errors = new Map<number, VisionStoryError>();
 	for (const [key, positions] of repeatedKeys(keys)) {
-		const error = new VisionStoryError({
-			category: 'validation',
-			operation,
-			message: 'Invalid input',
-			issues: [
-				{
-					field: label.field,
-					message: `"${key}" is the same for ${label.items} ${listed(positions.map(numberOf), label.items)}; VisionStory would return one video for all of them`,
-				},
-			],
+		const error = invalidInput(operation, [
+			{
+				field: label.field,
+				message: `"${key}" is the same for ${label.items} ${listed(positions.map(numberOf), label.items)}; VisionStory would return one video for all of them`,
+			},
+		]).with({
 			hint: `Nothing was sent to VisionStory. Give each its own key${label.example ? ` with an expression that differs per item, e.g. ${label.example}` : ''}, or leave Idempotency Key empty for automatic keys.`,
 		});
 		for (const position of positions) errors.set(position, error);
@@ -191,24 +187,27 @@ export type CheckedVideo<F> = Outcome<MadeVideo<F>> & { finished: boolean };
 
 /**
  * One read of each video (Check Status, Get): the cheapest reads the service allows; a finished one's
- * file fetched where `download(position)` asks; a failed render or a video not found is its item's
- * error, a read that failed too (nothing is waited for here).
+ * file fetched where `download(position)` asks. A video not found, or a read that failed, is its
+ * item's error (nothing is waited for here); so is a failed render when `failedIsError` (Check Status,
+ * as when waiting), else it comes as it is (Get).
  */
 export async function readVideos<F>(
 	client: SpendingClient,
 	kind: TaskKind,
 	ids: string[],
-	options: ReadOptions,
+	options: ReadOptions & { failedIsError?: boolean },
 	host: PipelineHost<F> & { download(position: number): boolean },
 ): Promise<Array<CheckedVideo<F>>> {
+	const { failedIsError, ...reading } = options;
 	const list = kind === 'talkingVideo' ? new TalkingVideoList() : undefined;
-	const tasks = await readTasks(client, kind, ids, { list, ...options });
+	const tasks = await readTasks(client, kind, ids, { list, ...reading });
 	const read = ids.map((id): CheckedVideo<F> => {
 		const task = tasks.get(id) ?? notFoundError(id);
 		if (task instanceof VisionStoryError) return { ok: false, error: task, finished: false };
-		if (task.status === 'failed')
-			return { ok: false, error: taskFailedError(kind, task), finished: true };
-		return { ok: true, value: { task, existing: false }, finished: task.status === 'created' };
+		const finished = task.status === 'created' || task.status === 'failed';
+		if (task.status === 'failed' && failedIsError)
+			return { ok: false, error: taskFailedError(kind, task), finished };
+		return { ok: true, value: { task, existing: false }, finished };
 	});
 	const wanted = read.map((video, position) => video.finished && host.download(position));
 	const fetched = await withFiles(client, kind, read, wanted, host, options.signal);

@@ -178,7 +178,7 @@ export async function checkVideos(
 		ctx.client,
 		kind,
 		items.map((item) => item.request),
-		{ signal: ctx.signal, budget },
+		{ signal: ctx.signal, budget, failedIsError: true },
 		{
 			store: binaryFromDownload.bind(undefined, ctx.n8n),
 			again: againHint,
