@@ -100,8 +100,7 @@ async function waitOn(client: SpendingClient, run: Run): Promise<Array<Outcome<V
 			if (run.waiting.length > 0) await strategy.submit();
 		}
 	} catch (error) {
-		if (isAborted(error)) throw run.aborted(error as VisionStoryError);
-		throw error;
+		throw run.ended(error);
 	}
 	run.report(true);
 	return run.results();
@@ -343,14 +342,18 @@ class Run {
 		log.to.info(progressLine(log.node, progress));
 	}
 
-	/** The cancel that ends the run, naming every video made and still rendering with its key. */
-	aborted(cause: VisionStoryError): VisionStoryError {
+	/**
+	 * What ends the run early, as thrown: a cancel names every video made and still rendering, with its
+	 * key; anything else (a bug) goes on as it is.
+	 */
+	ended(cause: unknown): unknown {
+		if (!isAborted(cause)) return cause;
 		const made = [...this.pending.values()].map((entry) => ({
 			id: entry.id,
 			key: entry.attempt.key || undefined,
 		}));
 		const unique = [...new Map(made.map((m) => [m.id, m])).values()];
-		return abortedWhileRendering(this.kind, cause, unique);
+		return abortedWhileRendering(this.kind, cause as VisionStoryError, unique);
 	}
 
 	/** An item's end as an error; one whose create may have reached the service says so, with its key. */
