@@ -2,9 +2,9 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 
 import type { INode } from 'n8n-workflow';
 
-import type { FaultScript } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
 import { useEngine } from '../support/engine';
+import { gatewayReads as gateway, notFoundReads as notFound } from '../support/readFaults';
 import type { NodeSettings } from '../support/workflow';
 import { byId, NODE } from '../support/workflow';
 import { moneyNode } from './support';
@@ -25,28 +25,6 @@ beforeAll(async () => {
 beforeEach(() => engine.emu.reset());
 
 const charges = () => engine.emu.ledger().filter((e) => e.kind === 'charge');
-const STATUS_READ = { method: 'GET', path: '/api/v1/video' } as const;
-const GATEWAY_PAGE =
-	'<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>';
-
-/** Status reads of the talking video answering 404 as a replica that has not got the task would. */
-const notFound = (after: number, count: number): FaultScript => ({
-	...STATUS_READ,
-	kind: 'respond',
-	respond: { status: 404, body: { error: { code: 404, message: 'Video not found' } } },
-	after,
-	count,
-});
-
-/** Status reads answering a gateway's HTML 502 for `forMs` of emulator time. */
-const gateway = (after: number, forMs: number): FaultScript => ({
-	...STATUS_READ,
-	kind: 'respond',
-	respond: { status: 502, headers: { 'Content-Type': 'text/html' }, body: GATEWAY_PAGE },
-	after,
-	forMs,
-});
-
 /** A talking video made and waited on (Timeout 30 min by default, reads every 10 s), its file not fetched. */
 function talkingVideo(parameters: INode['parameters'] = {}, settings: NodeSettings = {}) {
 	return moneyNode(

@@ -1,5 +1,6 @@
-import { startEmulator, type Emulator, type FaultScript } from '../emulator';
+import { startEmulator, type Emulator } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
+import { gatewayReads as gateway, notFoundReads } from '../support/readFaults';
 import { ALL_NODES, credentials, flowWith, helper, next, run } from './support';
 import { timeLapse, type TimeLapse } from './timeLapse';
 
@@ -29,16 +30,6 @@ afterEach(async () => {
 	await helper.unload();
 });
 
-const STATUS_READ = { method: 'GET', path: '/api/v1/video' } as const;
-const GATEWAY_PAGE =
-	'<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
-const gateway = (after: number, forMs: number): FaultScript => ({
-	...STATUS_READ,
-	kind: 'respond',
-	respond: { status: 502, headers: { 'Content-Type': 'text/html' }, body: GATEWAY_PAGE },
-	after,
-	forMs,
-});
 const charges = () => emulator.ledger().filter((e) => e.kind === 'charge');
 
 const talkingFlow = (extra: Record<string, unknown> = {}) =>
@@ -76,16 +67,7 @@ describe('defect 2: status reads failing for a while never end a paid video with
 	});
 
 	it('a single 404 after the task was seen: the wait goes on, the video leaves by output 1', async () => {
-		emulator.setFaults({
-			failNext: [
-				{
-					...STATUS_READ,
-					kind: 'respond',
-					respond: { status: 404, body: { error: { code: 404, message: 'Video not found' } } },
-					after: 1,
-				},
-			],
-		});
+		emulator.setFaults({ failNext: [notFoundReads(1, 1)] });
 		await talkingVideo();
 		const { output, msg } = await run({ _msgid: 'nf', payload: 'Hello.' });
 		expect(output).toBe('out1');
@@ -105,6 +87,20 @@ describe('defect 2: status reads failing for a while never end a paid video with
 		expect(charges()).toHaveLength(1);
 	});
 });
+
+/**
+ * A full deploy of `flow`, as the editor's Deploy button makes it, waiting for the flows to start (the
+ * test helper's own `setFlows` gives them 300 ms, which time lapse would cut to 6).
+ */
+async function deploy(flow: unknown[]): Promise<void> {
+	const runtime = helper as unknown as {
+		_redNodes: { setFlows(f: unknown[], c: unknown, type: 'full'): Promise<unknown> };
+		_events: { once(event: 'flows:started', listener: () => void): void };
+	};
+	const started = new Promise<void>((resolve) => runtime._events.once('flows:started', resolve));
+	await runtime._redNodes.setFlows(flow, credentials(emulator.apiKey), 'full');
+	await started;
+}
 
 describe('a deploy while a paid video renders', () => {
 	// A deploy keeps node context only where a context store is configured (Node-RED deletes a closed
@@ -126,11 +122,7 @@ describe('a deploy while a paid video renders', () => {
 		node.receive({ _msgid: 'deployed', payload: 'Hello.' });
 		await rendering;
 		emulator.setFaults({ failNext: [gateway(0, 60_000)] });
-		await helper.setFlows(
-			talkingFlow({ downloadResult: true }),
-			'full',
-			credentials(emulator.apiKey),
-		);
+		await deploy(talkingFlow({ downloadResult: true }));
 		const { output, msg } = await Promise.race(
 			(['out1', 'failed'] as const).map(async (id) => ({ output: id, msg: await next(id) })),
 		);
@@ -144,5 +136,36 @@ describe('a deploy while a paid video renders', () => {
 		).toBe(true);
 		expect(emulator.tasks()).toHaveLength(1);
 		expect(charges()).toHaveLength(1);
+	});
+});
+
+describe("a paid video's file, fetched as in n8n", () => {
+	it('a transfer that breaks off twice is fetched again: the file comes on the third try', async () => {
+		emulator.setConfig({ renderMs: 20_000 });
+		emulator.setFaults({
+			failNext: [{ origin: 'media', method: 'GET', kind: 'truncateBody', count: 2 }],
+		});
+		await talkingVideo({ downloadResult: true });
+		const { output, msg } = await run({ _msgid: 'cut', payload: 'Hello.' });
+		expect(output).toBe('out1');
+		expect(Buffer.isBuffer(msg.payload)).toBe(true);
+		expect(emulator.requests({ origin: 'media' })).toHaveLength(3);
+	});
+
+	it('a file that cannot be fetched keeps the paid video: output 2 with its data and downloadError as the payload', async () => {
+		emulator.setConfig({ renderMs: 20_000 });
+		emulator.setFaults({ failNext: [{ origin: 'media', method: 'GET', kind: 'http403' }] });
+		await talkingVideo({ downloadResult: true });
+		const { output, msg } = await run({ _msgid: 'refused', payload: 'Hello.' });
+		expect(output).toBe('failed');
+		const [task] = emulator.tasks();
+		expect(msg.payload).toMatchObject({
+			video_id: task.video_id,
+			status: 'created',
+			downloadError: expect.stringMatching(/could not be downloaded.*msg\.videoId = "/),
+		});
+		expect((msg.error as { cause: { videoIds?: string[] } }).cause.videoIds).toEqual([
+			task.video_id,
+		]);
 	});
 });
