@@ -139,6 +139,9 @@ export class IntentBook {
 /** The process's intents, shared by every node and execution of this package. */
 export const intents = new IntentBook();
 
+/** A video made this long before its create was sent was made by an earlier call, whatever the clocks say. */
+const OLD_VIDEO_MS = 10 * 60_000;
+
 /** Why a video will never come: a read showed it failed (refunded), or it is gone. */
 export type NeverComes = 'failed' | 'gone';
 
@@ -162,7 +165,8 @@ export const RULES = {
 	 * The video is gone (deleted, expired): a read showed it; then its key, sent again, was answered
 	 * with that same video; and since, at least `goneAfterAbsences` reads asked for it and did not find
 	 * it, spread over `goneAfterIntervals` poll intervals, none showing it. So the key no longer returns
-	 * a video anyone can read. A wait never sends its key again: it never finds a video gone.
+	 * a video anyone can read. A wait does not send its key again: on its own it never finds a video
+	 * gone, only after a create was answered with a video made before.
 	 */
 	gone(evidence: Evidence, pollIntervalMs: number): boolean {
 		const { lastSeen, answeredAgainAt } = evidence;
@@ -173,7 +177,10 @@ export const RULES = {
 		return span >= RULES.goneAfterIntervals * pollIntervalMs;
 	},
 
-	/** A new paid attempt (a new key) for an intent, only on evidence that its video will never come. */
+	/**
+	 * Why the video will never come, where the evidence proves it: the only ground for a new paid
+	 * attempt (a new key) for the intent, and for a wait to end before its Timeout.
+	 */
 	neverComes(evidence: Evidence, pollIntervalMs: number): NeverComes | undefined {
 		if (RULES.failed(evidence)) return 'failed';
 		return RULES.gone(evidence, pollIntervalMs) ? 'gone' : undefined;
@@ -189,8 +196,7 @@ export const RULES = {
 
 	/**
 	 * Whether a wait on the video is over, and how: the last read showed it created or failed, or it is
-	 * gone.
-	 * Otherwise the wait goes on to the item's Timeout: read errors and absences never end it.
+	 * gone. Otherwise the wait goes on to the item's Timeout: read errors and absences never end it.
 	 */
 	settled(evidence: Evidence, pollIntervalMs: number): 'created' | NeverComes | undefined {
 		if (shownLast(evidence) && evidence.lastSeen!.status === 'created') return 'created';
@@ -203,6 +209,6 @@ export const RULES = {
 	 * before the create was sent (`madeAt`, whatever the clocks say).
 	 */
 	existing(answeredBefore: boolean, status: string | undefined, madeAt: number, sentAt: number) {
-		return answeredBefore || status === 'created' || (madeAt > 0 && madeAt < sentAt - 10 * 60_000);
+		return answeredBefore || status === 'created' || (madeAt > 0 && madeAt < sentAt - OLD_VIDEO_MS);
 	},
 } as const;

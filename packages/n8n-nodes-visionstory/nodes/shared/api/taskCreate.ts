@@ -124,7 +124,8 @@ export async function createVideo(
 	job: CreateJob,
 	options: CreateOptions,
 ): Promise<CreatedVideo> {
-	const { readBack: always, pollIntervalMs, ...call } = options;
+	const always = options.readBack === true;
+	const call: CallOptions = { signal: options.signal, budget: options.budget };
 	const { intent, request } = intentOf(job);
 	for (let n = 0; ; n++) {
 		const attempt = intent.attempt(n);
@@ -144,7 +145,7 @@ export async function createVideo(
 		const repeatable = job.keyMayRepeat === true || before !== undefined || n > 0;
 		const fresh = { video_id: id, existing: answeredBefore, idempotencyKey: key, newAttempts: n };
 		if (!repeatable && !always) return { ...fresh, attempt };
-		const read = await readBack(client, kind, attempt, { ...options, pollIntervalMs });
+		const read = await readBack(client, kind, attempt, options);
 		if (read instanceof VisionStoryError) {
 			// Read errors prove nothing. Waiting, the wait reads it again; without, nothing tells a dead
 			// video made earlier from a live one: the item says so, with the id and the key.
