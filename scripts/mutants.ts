@@ -1,5 +1,5 @@
 /**
- * `npm run mutants`: puts each defect of issue 25 (and the trigger defects 6-8 of issue 31) back into the source, one small named patch at a
+ * `npm run mutants`: puts each defect of issue 25 (and those of issues 31 and 38) back into the source, one small named patch at a
  * time, and runs the tests meant to find it at their default run counts. Issue 25's acceptance line:
  * "the property tests run in `npm test` with enough runs to find each defect above when it is put
  * back". Each patch is an exact text replacement in one file, found exactly once (a patch whose text
