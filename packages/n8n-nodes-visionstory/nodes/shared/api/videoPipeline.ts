@@ -68,16 +68,16 @@ export function waitSettings(given: WaitParameters): WaitSettings {
 }
 
 /**
- * How long an item may take: Timeout (Minutes) when waited on (30 unset), else the time it may be held
- * for a slot (Slot Wait, 5 unset); at least a minute.
+ * How long an item may take: Timeout (Minutes) when waited on (30 unset or 0), else the time it may be
+ * held for a slot (Slot Wait, 5 unset or 0); at least a minute.
  */
 export function itemTimeoutMs(
 	given: { timeoutMinutes?: unknown; slotWaitMinutes?: unknown },
 	waitForCompletion: boolean,
 ): number {
 	const minutes = waitForCompletion
-		? (number(given.timeoutMinutes) ?? WAITING.timeoutMinutes)
-		: (number(given.slotWaitMinutes) ?? WAITING.slotWaitMinutes);
+		? number(given.timeoutMinutes) || WAITING.timeoutMinutes
+		: number(given.slotWaitMinutes) || WAITING.slotWaitMinutes;
 	return Math.max(1, minutes) * 60_000;
 }
 
