@@ -97,6 +97,8 @@ async function waitOn(client: SpendingClient, run: Run): Promise<Array<Outcome<V
 			const readAt = run.roundStarts();
 			run.takeReads(next.due, await strategy.read(next.due), readAt);
 			run.report();
+			// An item held for this read whose time ran out meanwhile is not sent: it would be paid for nothing.
+			run.expire(Date.now());
 			if (run.waiting.length > 0) await strategy.submit();
 		}
 	} catch (error) {
