@@ -1,5 +1,5 @@
 /**
- * `npm run mutants`: puts each defect of issue 25 (and the trigger defects 6-8 of issue 31) back into the source, one small named patch at a
+ * `npm run mutants`: puts each defect of issue 25 (and those of issues 31 and 38) back into the source, one small named patch at a
  * time, and runs the tests meant to find it at their default run counts. Issue 25's acceptance line:
  * "the property tests run in `npm test` with enough runs to find each defect above when it is put
  * back". Each patch is an exact text replacement in one file, found exactly once (a patch whose text
@@ -60,6 +60,7 @@ const INSTANT_RETRY = 'test/engine/instantRetry.test.ts';
 const INSTANT_CALLS = 'test/unit/instantCalls.test.ts';
 const WORD_TIMINGS = 'test/engine/wordTimings.test.ts';
 const OUTPUT_FILES = 'test/unit/outputFiles.test.ts';
+const ISSUE_38 = 'test/money/issue38.test.ts';
 const LONG_SPEECH = 'test/engine/longSpeech.test.ts';
 /** Patches of later issues are named `i<issue>.<defect><letter>` (`i31.2a`); issue 25's have no prefix. */
 const ISSUE = /^i(31|38)\./;
@@ -229,8 +230,8 @@ export const MUTANTS: Mutant[] = [
 		file: `${API}/taskCreate.ts`,
 		edits: [
 			{
-				find: "\t\tif (state.status === 'failed') {",
-				replace: "\t\tif (state.status === 'failed' && false) {",
+				find: "if (read === 'gone' || RULES.failed(attempt)) {",
+				replace: "if (read === 'gone') {",
 			},
 		],
 		tests: [MONEY_PROPERTIES],
@@ -241,9 +242,8 @@ export const MUTANTS: Mutant[] = [
 		file: `${API}/taskCreate.ts`,
 		edits: [
 			{
-				find: "\t\t\tif (n < MAX_NEW_ATTEMPTS) continue;\n\t\t\tthrow deadTaskError(kind, id, 'gone', key);",
-				replace:
-					'\t\t\treturn { video_id: id, existing: true, idempotencyKey: key, newAttempts: n };',
+				find: "if (RULES.gone(attempt, options.pollIntervalMs)) return 'gone';",
+				replace: "if (RULES.gone(attempt, options.pollIntervalMs)) return 'unseen';",
 			},
 		],
 		tests: [MONEY_PROPERTIES],
@@ -251,7 +251,7 @@ export const MUTANTS: Mutant[] = [
 	property({
 		id: '6',
 		name: 'an attempt that may have reached the service is forgotten when the item fails later (rate limits): no key, "not submitted"',
-		file: `${API}/taskBatch.ts`,
+		file: `${API}/taskRun.ts`,
 		edits: [
 			{
 				find: 'if (failure.mayHaveReachedService) this.reached.set(index, failure.idempotencyKey);',
@@ -307,10 +307,10 @@ export const MUTANTS: Mutant[] = [
 	example({
 		id: '9a',
 		name: 'a video reported created with an empty video_url is taken as finished at once (node)',
-		file: `${API}/taskBatch.ts`,
+		file: `${API}/taskRun.ts`,
 		edits: [
 			{
-				find: "const linkless = result.status === 'created' && !result.video_url;",
+				find: "const linkless = task?.status === 'created' && !task.video_url;",
 				replace: 'const linkless = false;',
 			},
 		],
@@ -477,15 +477,24 @@ export const MUTANTS: Mutant[] = [
 		id: 'i31.1a',
 		name: 'a task the service confirmed and no read has shown yet is taken as gone: a new attempt, a second paid video',
 		file: `${API}/taskCreate.ts`,
-		edits: [{ find: '\t\t\tif (!(returned && before.seen)) return fresh;\n', replace: '' }],
+		edits: [
+			{
+				find: "if (RULES.notVisibleYet(attempt)) return 'unseen';",
+				replace: "if (RULES.notVisibleYet(attempt)) return 'gone';",
+			},
+		],
 		tests: [MONEY_PROPERTIES, ISSUE_31],
 	}),
 	example({
 		id: 'i31.1b',
 		name: 'a wait counts missed reads of a task no read has shown yet: after 3 the item fails, its paid video orphaned',
-		file: `${API}/taskBatch.ts`,
+		file: `${API}/taskRun.ts`,
 		edits: [
-			{ find: 'const notYet =\n\t\t\t!entry.seen &&', replace: 'const notYet =\n\t\t\tfalse &&' },
+			{
+				find: '\t\t\t\t: RULES.settled(attempt, pollIntervalMs);',
+				replace:
+					"\t\t\t\t: attempt.absences.length >= 3\n\t\t\t\t\t? 'gone'\n\t\t\t\t\t: RULES.settled(attempt, pollIntervalMs);",
+			},
 		],
 		tests: [ISSUE_31],
 	}),
@@ -675,6 +684,39 @@ export const MUTANTS: Mutant[] = [
 			},
 		],
 		tests: [INSTANT_RETRY],
+	}),
+	example({
+		id: 'i38.1a',
+		name: 'a 404 after the task was seen proves it gone: the wait ends without the video, and a re-run (Retry On Fail) pays for a second one',
+		file: `${API}/intents.ts`,
+		edits: [
+			{
+				find: [
+					'\t\tconst { lastSeen, answeredAgainAt } = evidence;',
+					'\t\tif (!lastSeen || answeredAgainAt === undefined || answeredAgainAt < lastSeen.at) return false;',
+				].join('\n'),
+				replace:
+					'\t\tif (evidence.lastSeen && evidence.absences.length > 0) return true;\n\t\tconst { lastSeen, answeredAgainAt } = evidence;\n\t\tif (!lastSeen || answeredAgainAt === undefined || answeredAgainAt < lastSeen.at) return false;',
+			},
+		],
+		tests: [ISSUE_38],
+	}),
+	example({
+		id: 'i38.2a',
+		name: 'status reads failing five times in a row (a gateway page for a minute) end the wait: the item fails without its video id',
+		file: `${API}/taskRun.ts`,
+		edits: [
+			{
+				find: '\t\telse if (result instanceof VisionStoryError) attempt.readFailed(result, readAt);',
+				replace: [
+					'\t\telse if (result instanceof VisionStoryError) {',
+					'\t\t\tattempt.readFailed(result, readAt);',
+					'\t\t\tif (attempt.readErrors.length >= 5) return this.end(index, result);',
+					'\t\t}',
+				].join('\n'),
+			},
+		],
+		tests: [ISSUE_38],
 	}),
 ];
 

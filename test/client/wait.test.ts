@@ -153,6 +153,27 @@ test('cancelling stops the wait', async () => {
 	await expect(waiting).rejects.toMatchObject({ category: 'aborted' });
 });
 
+test('a cancel while videos render names each with its key: made, may be charged, returned by the key', async () => {
+	const controller = new AbortController();
+	virtualClock.onSleep = () => {
+		controller.abort();
+		return 'interrupted';
+	};
+	try {
+		const error = (await runTasks(client, 'talkingVideo', talkingSubmissions(2), {
+			...wait,
+			signal: controller.signal,
+		}).catch((e: unknown) => e)) as VisionStoryError;
+		const tasks = emu.tasks();
+		expect(error.category).toBe('aborted');
+		expect([...(error.videoIds ?? [])].sort()).toEqual(tasks.map((t) => t.video_id).sort());
+		for (const task of tasks) expect(error.message).toContain(task.client_request_id!);
+		expect(error.hint).toMatch(/made and may be charged/);
+	} finally {
+		virtualClock.onSleep = undefined;
+	}
+});
+
 test('queued AI videos are resubmitted as soon as a render should have freed a slot', async () => {
 	emu.setConfig({ aiConcurrencyCap: 2 });
 	const start = emu.now();

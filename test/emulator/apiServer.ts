@@ -106,7 +106,7 @@ export function createApiHandler(
 			outcome: 'answered',
 			bodyBytes: 0,
 		};
-		const fault = faults.pick('api', method, url.pathname);
+		const fault = faults.pick('api', method, url.pathname, at);
 		const latency = faults.latencyMs('api') + (fault?.delayMs ?? 0);
 		if (latency > 0) await sleep(latency);
 		const body = await readBody(req);

@@ -214,6 +214,40 @@ describe('scripted faults (failNext)', () => {
 		expect(emu.faults().failNext).toEqual([]);
 	});
 
+	test('after lets the first n matching requests through, then the entry hits for its count', async () => {
+		emu.setFaults({
+			failNext: [{ path: '/api/v1/billing/credits', kind: 'http503', after: 2, count: 2 }],
+		});
+		const statuses = [];
+		for (let i = 0; i < 5; i++) statuses.push((await credits()).status);
+		expect(statuses).toEqual([200, 200, 503, 503, 200]);
+		expect(emu.faults().failNext).toEqual([]);
+	});
+
+	test('forMs hits every matching request within a window of emulator time from its first hit, then is gone', async () => {
+		const gateway = '<html><body><h1>502 Bad Gateway</h1></body></html>';
+		emu.setFaults({
+			failNext: [
+				{
+					path: '/api/v1/billing/credits',
+					kind: 'respond',
+					respond: { status: 502, headers: { 'Content-Type': 'text/html' }, body: gateway },
+					after: 1,
+					forMs: 60_000,
+				},
+			],
+		});
+		expect((await credits()).status).toBe(200);
+		emu.advance(120_000);
+		const statuses = [];
+		for (let i = 0; i < 4; i++) {
+			statuses.push((await credits()).status);
+			emu.advance(20_000);
+		}
+		expect(statuses).toEqual([502, 502, 502, 200]);
+		expect(emu.faults().failNext).toEqual([]);
+	});
+
 	test('bad fault scripts are refused', () => {
 		expect(() => emu.setFaults({ failNext: [{ kind: 'http418' as never }] })).toThrow(
 			/unknown fault kind/,
@@ -224,6 +258,8 @@ describe('scripted faults (failNext)', () => {
 		expect(() => emu.setFaults({ failNext: [{ kind: 'http500', spendElsewhere: -1 }] })).toThrow(
 			/spendElsewhere/,
 		);
+		expect(() => emu.setFaults({ failNext: [{ kind: 'http500', after: -1 }] })).toThrow(/after/);
+		expect(() => emu.setFaults({ failNext: [{ kind: 'http500', forMs: 0 }] })).toThrow(/forMs/);
 	});
 });
 

@@ -131,6 +131,10 @@ export class FaultInjector {
 					!(typeof f.spendElsewhere === 'number' && f.spendElsewhere >= 0)
 				)
 					throw new Error('spendElsewhere must be a number of credits >= 0');
+				if (f.after !== undefined && !(Number.isInteger(f.after) && f.after >= 0))
+					throw new Error('after must be a whole number of requests >= 0');
+				if (f.forMs !== undefined && !(typeof f.forMs === 'number' && f.forMs > 0))
+					throw new Error('forMs must be a number of ms > 0');
 			}
 		}
 		this.current = {
@@ -182,18 +186,52 @@ export class FaultInjector {
 		return true;
 	}
 
+	/**
+	 * The scripted entry that hits this request, consumed as it goes: every matching entry still
+	 * letting requests through (`after`) counts this one; the first with nothing left to let through
+	 * hits, for its `count` or within its `forMs` window.
+	 */
+	private scripted(
+		origin: 'api' | 'media',
+		method: string,
+		path: string,
+		now: number,
+	): FaultScript | undefined {
+		const list = this.current.failNext as Running[];
+		for (const entry of [...list]) {
+			if (!matches(entry, origin, method, path)) continue;
+			if (entry.after) {
+				entry.after--;
+				continue;
+			}
+			if (entry.forMs !== undefined) {
+				entry.openedAt ??= now;
+				if (now - entry.openedAt < entry.forMs) return entry;
+				list.splice(list.indexOf(entry), 1);
+				continue;
+			}
+			const left = (entry.count ?? 1) - 1;
+			if (left > 0) entry.count = left;
+			else list.splice(list.indexOf(entry), 1);
+			return entry;
+		}
+		return undefined;
+	}
+
 	latencyMs(origin: 'api' | 'media'): number {
 		return origin === 'api' ? this.current.latencyMs : 0;
 	}
 
-	pick(origin: 'api' | 'media', method: string, path: string): FaultDecision | undefined {
-		const scripted = this.current.failNext.find((f) => matches(f, origin, method, path));
-		if (scripted) {
-			const left = (scripted.count ?? 1) - 1;
-			if (left > 0) scripted.count = left;
-			else this.current.failNext.splice(this.current.failNext.indexOf(scripted), 1);
+	/** `now`: the emulator clock, which a `forMs` window is measured on. */
+	pick(
+		origin: 'api' | 'media',
+		method: string,
+		path: string,
+		now = Date.now(),
+	): FaultDecision | undefined {
+		const scripted = this.scripted(origin, method, path, now);
+		if (scripted)
 			return decision(scripted.kind, scripted.retryAfter, scripted.retryAfterAs, scripted);
-		}
 		if (origin !== 'api') return undefined;
 		const { resetRate, rate5xx, rate429 } = this.current;
 		// Draw only for rates in use, so turning one on does not shift the sequence of the others.
@@ -204,6 +242,9 @@ export class FaultInjector {
 		return undefined;
 	}
 }
+
+/** A scripted entry as it runs: when its `forMs` window opened. */
+type Running = FaultScript & { openedAt?: number };
 
 function matches(f: FaultScript, origin: 'api' | 'media', method: string, path: string): boolean {
 	return (

@@ -83,7 +83,7 @@ export function createMediaHandler(
 			bodyBytes: Number(req.headers['content-length'] ?? 0) || 0,
 		};
 		req.resume();
-		const fault = faults.pick('media', method, url.pathname);
+		const fault = faults.pick('media', method, url.pathname, state.now());
 		if (
 			fault?.kind === 'resetBefore' ||
 			fault?.kind === 'resetAfter' ||

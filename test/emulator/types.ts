@@ -113,6 +113,17 @@ export interface FaultScript {
 	spendElsewhere?: number;
 	/** For kind `slow`: how long the request waits before it is handled, ms; default 1000. */
 	delayMs?: number;
+	/**
+	 * Matching requests the entry lets through untouched before it starts hitting (default 0): "after
+	 * the task was read twice, the next three reads answer 404" is `after: 2, count: 3`.
+	 */
+	after?: number;
+	/**
+	 * A window of emulator time instead of a count: from the first request it hits, the entry hits every
+	 * matching request for this many ms (emulator clock), then is gone. "Status reads answer a gateway's
+	 * HTML 502 for 90 s" is `kind: 'respond', forMs: 90_000`.
+	 */
+	forMs?: number;
 }
 
 export interface Faults {

@@ -32,10 +32,16 @@ function layerOf(file: string): number {
 	return 3;
 }
 
-/** Where the path ends in the host: n8n's request helper behind the channel, and the binary a body streams. */
+/**
+ * Where the path ends in the host: n8n's request helper behind the channel, the binary a body streams,
+ * and the binary store the core's video pipeline puts a finished video into (the host gives the
+ * pipeline how to store a file).
+ */
 const HANDED_DOWN = new Set([
 	`${rel('shared/api/transport.ts')} → ${rel('shared/n8n/client.ts')}`,
 	`${rel('shared/api/mediaBody.ts')} → ${rel('shared/n8n/binary.ts')}`,
+	`${rel('shared/api/videoPipeline.ts')} → ${rel('shared/n8n/binary.ts')}`,
+	`${rel('shared/api/videoPipeline.ts')} → ${rel('shared/framework/download.ts')}`,
 ]);
 
 const engine = useEngine(

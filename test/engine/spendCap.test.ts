@@ -247,16 +247,18 @@ test("n8n's Retry On Fail re-runs a create with the same keys: the videos come b
 			voiceId: byId('Alice'),
 			resolution: '720p',
 			pollIntervalSeconds: 5,
+			timeoutMinutes: 1,
 			downloadResult: false,
 			options: { maxCreditsPerExecution: 20 },
 		},
 		{ retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
 	);
-	// Every status read of the first try fails: the first video's price cannot be read, so the second
-	// (whose price is known only afterwards too) is held rather than sent past what the cap can check,
-	// and the first try fails on the reads. The retry gets the first video back uncharged and makes the second.
+	// Every status read fails for 70 s: the first video's price cannot be read, so the second (whose
+	// price is known only afterwards too) is held rather than sent past what the cap can check. Failing
+	// reads never end a wait (issue 38): the first try ends at its 1-minute Timeout. The retry gets the
+	// first video back uncharged and, once a read tells its price, makes the second.
 	engine.emu.setFaults({
-		failNext: [{ method: 'GET', path: '/api/v1/video', kind: 'http503', count: 60 }],
+		failNext: [{ method: 'GET', path: '/api/v1/video', kind: 'http503', forMs: 70_000 }],
 	});
 	const result = await engine.run(workflow, [{ text: 'First' }, { text: 'Second' }]);
 	expect(result.error).toBeUndefined();

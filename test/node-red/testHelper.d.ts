@@ -5,6 +5,12 @@ declare module 'node-red-node-test-helper' {
 		settings(settings: Record<string, unknown>): Record<string, unknown>;
 		load(nodes: unknown, flow: unknown[], credentials?: Record<string, unknown>): Promise<void>;
 		unload(): Promise<void>;
+		/** A deploy of `flow` into the running runtime (`full` restarts every node, keeping their context). */
+		setFlows(
+			flow: unknown[],
+			type?: 'full' | 'flows' | 'nodes',
+			credentials?: Record<string, unknown>,
+		): Promise<void>;
 		getNode(id: string): any;
 		startServer(): Promise<void>;
 		stopServer(): Promise<void>;

@@ -3,12 +3,6 @@
  * which has no n8n in it). The build bundles it into dist/; nothing is copied. When the shared
  * client's internals change, this file is the only one here that should need to follow.
  */
-import type {
-	Outcome as SharedOutcome,
-	VideoTask as SharedVideoTask,
-} from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
-import { runTasks as runSharedTasks } from '../../n8n-nodes-visionstory/nodes/shared/api/taskRun';
-
 export { VisionStoryClient } from '../../n8n-nodes-visionstory/nodes/shared/api/client';
 export { SpendingClient } from '../../n8n-nodes-visionstory/nodes/shared/api/spendingClient';
 export type {
@@ -97,33 +91,24 @@ export { readLimit, SpendLedger } from '../../n8n-nodes-visionstory/nodes/shared
 export { LedgerBook } from '../../n8n-nodes-visionstory/nodes/shared/api/ledgerBook';
 export type { BalanceFloor, SpendPolicy } from '../../n8n-nodes-visionstory/nodes/shared/api/spend';
 export {
-	TalkingVideoList,
-	readTasks,
-} from '../../n8n-nodes-visionstory/nodes/shared/api/taskReads';
-export {
-	notFoundError,
-	taskFailedError,
-} from '../../n8n-nodes-visionstory/nodes/shared/api/taskErrors';
+	followVideos,
+	itemTimeoutMs,
+	makeVideos,
+	readVideos,
+	repeatedKeyErrors,
+	waitSettings,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/videoPipeline';
+export type {
+	MadeVideo,
+	PipelineHost,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/videoPipeline';
 export type {
 	Outcome,
-	Progress,
-	TaskJob,
 	TaskKind,
-	VideoResult,
 	VideoTask,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
 export { Transport } from '../../n8n-nodes-visionstory/nodes/shared/api/transport';
 export type { AudioResult } from '../../n8n-nodes-visionstory/nodes/shared/api/answers';
-
-/** Submits and waits on many video tasks together (the shared runTasks), answering each item with its task. */
-export async function runTasks(
-	...args: Parameters<typeof runSharedTasks>
-): Promise<Array<SharedOutcome<SharedVideoTask | { video_id: string }>>> {
-	const outcomes = await runSharedTasks(...args);
-	return outcomes.map((outcome) =>
-		outcome.ok ? { ok: true, value: outcome.value.task } : outcome,
-	);
-}
 export { watchOnce } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/watcher';
 export type { Announcer } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/handOver';
 export { Notices } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/notices';

@@ -18,7 +18,7 @@ import type { Result } from './operation';
 import type { Node, RED, StatusFill } from './red';
 import type { NodeSpec } from './spec';
 import { FAILED_PORT, portOf, portsOf } from './spec';
-import { checkVideo } from './videos';
+import { resumeVideo } from './videos';
 import { persistentStore } from './watch';
 
 /** Message properties the node sets; an earlier VisionStory node's are replaced, not merged. */
@@ -252,22 +252,24 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 			}
 		}
 
-		/** Picks up the videos an earlier node with this id was waiting on, and sends each when it is done. */
+		/**
+		 * Picks up the videos an earlier node with this id was waiting on, each waited on as a create
+		 * waits (the core's pipeline: read errors and 404s never end it, its Timeout does, naming the
+		 * video), and sends each by itself when it is done.
+		 */
 		async function resume(render: Render) {
 			if (!operation || configProblem(config)) return;
 			const { client, budget } = config!.clientFor(render.msgid);
-			const pollMs = Math.max(5, Number(props.pollIntervalSeconds) || 10) * 1000;
-			const timeoutMs = Math.max(1, Number(props.timeoutMinutes) || 30) * 60_000;
-			for (const [index, videoId] of render.videoIds.entries()) {
-				const msg: Msg = {
-					videoId,
-					payload: { video_id: videoId },
-					resumed: { msgid: render.msgid, index, submittedAt: render.submittedAt },
-				};
-				const files = new Map<number, FileNote>();
-				const hosting = host(msg, render.submittedAt, files);
-				try {
-					for (;;) {
+			await Promise.all(
+				render.videoIds.map(async (videoId, index) => {
+					const msg: Msg = {
+						videoId,
+						payload: { video_id: videoId },
+						resumed: { msgid: render.msgid, index, submittedAt: render.submittedAt },
+					};
+					const files = new Map<number, FileNote>();
+					const hosting = host(msg, render.submittedAt, files);
+					try {
 						hosting.status(`picking up ${videoId}`);
 						const context = new Context(
 							node.id,
@@ -280,36 +282,34 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 							closing.signal,
 							hosting,
 						);
-						const result = await checkVideo(context, render.kind as TaskKind);
-						if (result.output === 0) {
-							const resumed = msg.resumed;
-							place(msg, result.payload, result.data, files.get(0));
-							msg.resumed = resumed;
-							delete msg.videoId;
-							sendBy(node.send.bind(node), 0, msg);
-							hosting.finish(`picked up ${videoId}`, 'green');
-							break;
-						}
-						if (Date.now() - render.submittedAt > timeoutMs)
-							throw new FlowError({
-								message: `${videoId} is still rendering after the node's timeout (${elapsed(Date.now() - render.submittedAt)} since it was submitted)`,
-								hint: `Fetch it later with Get or Check Status, msg.videoId = "${videoId}"`,
-								videoIds: [videoId],
-							});
-						await sleep(pollMs, closing.signal);
+						const result = await resumeVideo(
+							context,
+							render.kind as TaskKind,
+							videoId,
+							render.submittedAt,
+						);
+						const resumed = msg.resumed;
+						place(msg, result.payload, result.data, files.get(0));
+						msg.resumed = resumed;
+						delete msg.videoId;
+						if (result.failure) throw new FlowError(result.failure);
+						sendBy(node.send.bind(node), 0, msg);
+						hosting.finish(`picked up ${videoId}`, 'green');
+						inFlight.delivered(render.msgid, videoId);
+					} catch (error) {
+						if (closing.signal.aborted) return;
+						inFlight.delivered(render.msgid, videoId);
+						const failure =
+							error instanceof FlowError
+								? error
+								: new FlowError(describe(error, config!.secrets()));
+						hosting.finish(`failed: ${shorten(failure.cause.message)}`, 'red');
+						fail(node.send.bind(node), msg, failure);
+					} finally {
+						hosting.stop();
 					}
-					inFlight.delivered(render.msgid, videoId);
-				} catch (error) {
-					if (closing.signal.aborted) return;
-					inFlight.delivered(render.msgid, videoId);
-					const failure =
-						error instanceof FlowError ? error : new FlowError(describe(error, config!.secrets()));
-					hosting.finish(`failed: ${shorten(failure.cause.message)}`, 'red');
-					fail(node.send.bind(node), msg, failure);
-				} finally {
-					hosting.stop();
-				}
-			}
+				}),
+			);
 		}
 
 		const resuming = inFlight.load().then(async (renders) => {
@@ -346,20 +346,6 @@ function statusOf(result: Result, failed: number, cost: number): [string, Status
 	if (result.submitted) return [`submitted ${total}${credits}`, 'blue'];
 	if (result.output === 1) return ['still rendering', 'yellow'];
 	return [`done${credits}`, 'green'];
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-	return new Promise((resolve, reject) => {
-		const timer = setTimeout(resolve, ms);
-		signal.addEventListener(
-			'abort',
-			() => {
-				clearTimeout(timer);
-				reject(signal.reason);
-			},
-			{ once: true },
-		);
-	});
 }
 
 function shorten(text: string): string {

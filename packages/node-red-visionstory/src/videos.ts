@@ -1,14 +1,20 @@
-/** What Talking Video and AI Video share: batches submitted and waited on together, Check, Get, Get Many, Delete. */
-import type { Checked, Outcome, TaskJob, TaskKind, VideoTask } from './api';
+/**
+ * What Talking Video and AI Video share: Node-RED's side of the core's video pipeline (batches
+ * submitted and waited on together, the pick-up after a deploy, Check Status, Get), Get Many, Delete.
+ * The core waits, reads and downloads; this file reads the node's properties, hands the core how a
+ * file is delivered (a Buffer or a file on disk) and the status callbacks, and puts what comes back
+ * into the message.
+ */
+import type { Checked, MadeVideo, Outcome, PipelineHost, TaskKind } from './api';
 import {
-	TalkingVideoList,
 	VisionStoryError,
+	followVideos,
 	invalidInput,
-	isFinished,
-	notFoundError,
-	readTasks,
-	runTasks,
-	taskFailedError,
+	itemTimeoutMs,
+	makeVideos,
+	readVideos,
+	repeatedKeyErrors,
+	waitSettings,
 } from './api';
 import type { Context } from './context';
 import type { MsgError } from './errors';
@@ -22,7 +28,8 @@ const CREATE: Record<TaskKind, CreateName> = {
 	talkingVideo: 'createTalkingVideo',
 	aiVideo: 'createAiVideo',
 };
-const DOWNLOADS_AT_ONCE = 3;
+/** The node that fetches a video again, as the palette names it. */
+const NODE_NAME: Record<TaskKind, string> = { talkingVideo: 'talking video', aiVideo: 'ai video' };
 
 /** The entries of a message: msg.payload as an array is a batch, anything else one entry. */
 function entriesOf(context: Context, scriptName: string): Context[] {
@@ -33,9 +40,37 @@ function entriesOf(context: Context, scriptName: string): Context[] {
 	return payload.map((entry, index) => context.forEntry(entry, scriptName, index));
 }
 
+/** The waiting properties by the names the n8n node gives them; Node-RED's nodes always hold an item for a free slot. */
+function settingsOf(context: Context) {
+	const settings = waitSettings({
+		waitForCompletion: context.boolean('waitForCompletion'),
+		pollIntervalSeconds: context.number('pollIntervalSeconds'),
+		atConcurrencyLimit: 'holdForSlot',
+	});
+	// One Timeout for both: how long a video is waited on, or held for a slot when not waited on.
+	const minutes = context.number('timeoutMinutes');
+	const timeoutMs = itemTimeoutMs(
+		{ timeoutMinutes: minutes, slotWaitMinutes: minutes ?? 30 },
+		settings.waitForCompletion,
+	);
+	return { ...settings, timeoutMs };
+}
+
+/** How the core delivers this message's files (`deliver`: a Buffer, or a file under Output File) and says where to get one later. */
+function pipelineHost(context: Context, count: number): PipelineHost<Buffer | string> {
+	return {
+		store: async (download, videoId, _type, index) =>
+			await deliver(context, download, videoId, index, count),
+		again: (kind, task) =>
+			`Fetch it later with a ${NODE_NAME[kind]} node, operation Get, msg.videoId = "${task.video_id}" and Download result on, or download video_url directly.`,
+	};
+}
+
 /**
  * Create: every entry checked first (one bad entry refuses the message, nothing sent), then all
- * submitted and, when waiting, waited on together; results in input order.
+ * submitted and, when waiting, waited on together; results in input order. The status ring counts the
+ * submissions ("submitting 3/10", then "rendering 10"); each paid video waited on is kept in the
+ * node's context until it is delivered.
  */
 export async function createVideos(
 	context: Context,
@@ -44,9 +79,8 @@ export async function createVideos(
 	build: (entry: Context) => Promise<Checked<CreateName>> | Checked<CreateName>,
 ): Promise<Result> {
 	const entries = entriesOf(context, scriptName);
-	const wait = context.boolean('waitForCompletion');
-	const pollIntervalMs = (context.number('pollIntervalSeconds') ?? 10) * 1000;
-	const timeoutMs = (context.number('timeoutMinutes') ?? 30) * 60_000;
+	const { timeoutMs, ...settings } = settingsOf(context);
+	const wait = settings.waitForCompletion;
 	const requests: Array<Checked<CreateName>> = [];
 	for (const [index, entry] of entries.entries()) {
 		try {
@@ -56,68 +90,62 @@ export async function createVideos(
 		}
 	}
 	const keys = requests.map((r) => (r as { client_request_id?: string | null }).client_request_id);
-	const shared = keys.find((key, i) => key && keys.indexOf(key) !== i);
-	if (shared)
-		throw invalidInput(CREATE[kind], [
-			{
-				field: context.label('idempotencyKey'),
-				message: `"${shared}" is shared by several entries of the batch; each video needs its own key (or leave it empty)`,
-			},
-		]);
-	const jobs: TaskJob[] = requests.map((request, index) => ({
-		request,
-		call: context.options(index),
-		timeoutMs,
-	}));
-	const outcomes = await runTasks(counting(context, kind, jobs.length, wait), kind, jobs, {
-		waitForCompletion: wait,
-		pollIntervalMs,
-		atLimit: 'queue',
-		signal: context.signal,
-		budget: context.budget,
-		log: { to: { info: () => undefined }, node: context.nodeId },
-	});
-	return {
-		...(await videoResults(
-			context,
-			outcomes,
-			wait && context.boolean('downloadResult'),
-			Array.isArray(context.msg.payload),
-		)),
-		submitted: !wait,
-	};
-}
-
-/**
- * The client, with its creates counted into the node's status ("submitting 3/10", then "rendering 10")
- * and, when waited on, told to the node as paid videos in flight.
- */
-function counting(
-	context: Context,
-	kind: TaskKind,
-	total: number,
-	wait: boolean,
-): typeof context.client {
+	const [shared] = repeatedKeyErrors(keys, CREATE[kind], {
+		field: context.label('idempotencyKey'),
+		items: 'batch entries',
+	}).values();
+	if (shared) throw shared;
+	const batch = Array.isArray(context.msg.payload);
+	const total = requests.length;
 	let submitted = 0;
 	context.status(`submitting 0/${total}`);
-	return new Proxy(context.client, {
-		get(target, property, receiver) {
-			const value = Reflect.get(target, property, receiver) as unknown;
-			if (property !== 'send' || typeof value !== 'function') return value;
-			return async (...args: unknown[]) => {
-				const answer = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-				if (args[0] === CREATE.talkingVideo || args[0] === CREATE.aiVideo) {
+	const outcomes = await makeVideos(
+		context.client,
+		kind,
+		requests.map((request, index) => ({
+			request,
+			call: context.options(index),
+			timeoutMs,
+			download: wait && context.boolean('downloadResult'),
+		})),
+		{
+			...settings,
+			signal: context.signal,
+			budget: context.budget,
+			reports: {
+				submitted(_index, videoId) {
 					submitted++;
-					const id = (answer as { video_id?: unknown } | undefined)?.video_id;
-					if (wait && typeof id === 'string') context.host.submitted(kind, [id]);
+					if (wait) context.host.submitted(kind, [videoId]);
 					context.status(
 						submitted < total || !wait ? `submitting ${submitted}/${total}` : `rendering ${total}`,
 					);
-				}
-				return answer;
-			};
+				},
+			},
 		},
-	});
+		pipelineHost(context, batch ? total : 1),
+	);
+	return { ...videoResults(outcomes, batch), submitted: !wait };
+}
+
+/**
+ * Picks up a video an earlier node with this id was waiting on (after a deploy or a restart): waited on
+ * as a create waits (to its end, or the node's Timeout counted from `since`), then fetched when asked.
+ */
+export async function resumeVideo(
+	context: Context,
+	kind: TaskKind,
+	videoId: string,
+	since: number,
+): Promise<Result> {
+	const { timeoutMs, pollIntervalMs } = settingsOf(context);
+	const [outcome] = await followVideos(
+		context.client,
+		kind,
+		[{ videoId, since, timeoutMs, download: context.boolean('downloadResult') }],
+		{ pollIntervalMs, signal: context.signal, budget: context.budget },
+		pipelineHost(context, 1),
+	);
+	return videoResults([outcome], false);
 }
 
 function atEntry(error: unknown, index: number, total: number): unknown {
@@ -131,66 +159,39 @@ function atEntry(error: unknown, index: number, total: number): unknown {
 	});
 }
 
-/** Outcomes into the message: a single entry as it is, a batch as arrays in input order (null where one failed). */
-async function videoResults(
-	context: Context,
-	outcomes: Array<Outcome<VideoTask | { video_id: string }>>,
-	download: boolean,
+/**
+ * Outcomes into the message: a single entry as it is, a batch as arrays in input order (null where one
+ * failed). A video whose file could not be fetched is paid: it is kept, with `downloadError` saying why
+ * and how to get the file (a single message leaves by the failure output with it as its payload).
+ */
+function videoResults(
+	outcomes: Array<Outcome<MadeVideo<Buffer | string>>>,
 	batch: boolean,
-): Promise<Result> {
+): Result {
 	const errors: MsgError[] = [];
 	const data: unknown[] = [];
 	const payload: unknown[] = [];
-	let next = 0;
-	const fetchOne = async () => {
-		for (;;) {
-			const index = next++;
-			if (index >= outcomes.length) return;
-			const outcome = outcomes[index];
-			if (!outcome.ok) {
-				errors.push({ ...describe(outcome.error), index });
-				data[index] = null;
-				payload[index] = null;
-				continue;
-			}
-			const task = outcome.value as VideoTask;
-			data[index] = task;
-			payload[index] = task;
-			const url = (task as { video_url?: string | null }).video_url;
-			if (download && url) {
-				try {
-					const file = await context.client.download(url, { signal: context.signal });
-					payload[index] = await deliver(
-						context,
-						file,
-						task.video_id,
-						index,
-						batch ? outcomes.length : 1,
-					);
-				} catch (error) {
-					// The video is made and paid: keep it, with why its file is missing.
-					data[index] = { ...task, downloadError: describe(error).message };
-					errors.push({ ...describe(error), index, videoIds: [task.video_id] });
-				}
-			}
+	for (const [index, outcome] of outcomes.entries()) {
+		if (!outcome.ok) {
+			errors.push({ ...describe(outcome.error), index });
+			data[index] = payload[index] = null;
+			continue;
 		}
-	};
-	await Promise.all(Array.from({ length: Math.min(DOWNLOADS_AT_ONCE, outcomes.length) }, fetchOne));
-	errors.sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-	if (!batch) {
-		if (errors.length) throw outcomes[0].ok ? errorFrom(errors[0]) : outcomes[0].error;
-		return { payload: payload[0], data: data[0] };
+		const { task, file, downloadError } = outcome.value;
+		data[index] = downloadError ? { ...task, downloadError } : task;
+		payload[index] = file ?? data[index];
+		if (downloadError)
+			errors.push({
+				message: downloadError,
+				index,
+				videoIds: [task.video_id],
+				category: 'download',
+			});
 	}
-	return { payload, data, errors, batch: true };
-}
-
-function errorFrom(described: MsgError): VisionStoryError {
-	return new VisionStoryError({
-		category: 'api',
-		message: described.message,
-		hint: described.hint,
-		videoIds: described.videoIds,
-	});
+	if (batch) return { payload, data, errors, batch: true };
+	const [first] = outcomes;
+	if (!first.ok) throw first.error;
+	return { payload: payload[0], data: data[0], ...(errors.length ? { failure: errors[0] } : {}) };
 }
 
 /** Video IDs of the message: the property, msg.videoId, or what a create left in msg.payload. */
@@ -216,50 +217,32 @@ export async function checkVideo(context: Context, kind: TaskKind): Promise<Resu
 			'videoId',
 			`Check Status takes one video per message (got ${ids.length}); split the list first`,
 		);
-	const [id] = ids;
-	const tasks = await readTasks(context.client, kind, [id], {
-		signal: context.signal,
-		budget: context.budget,
-		...(kind === 'talkingVideo' ? { list: new TalkingVideoList() } : {}),
-	});
-	const task = tasks.get(id);
-	if (task === undefined) throw notFoundError(id);
-	if (task instanceof VisionStoryError) throw task;
-	if (!isFinished(task)) return { payload: task, data: task, output: 1 };
-	if (task.status === 'failed') throw taskFailedError(kind, task);
-	return {
-		...(await videoResults(
-			context,
-			[{ ok: true, value: task }],
-			context.boolean('downloadResult'),
-			false,
-		)),
-		output: 0,
-	};
+	const [read] = await readVideos(
+		context.client,
+		kind,
+		ids,
+		{ signal: context.signal, budget: context.budget, failedIsError: true },
+		{ ...pipelineHost(context, 1), download: () => context.boolean('downloadResult') },
+	);
+	if (!read.ok) throw read.error;
+	if (!read.finished) return { payload: read.value.task, data: read.value.task, output: 1 };
+	return { ...videoResults([read], false), output: 0 };
 }
 
 /** Get: one or many videos by ID (AI videos 20 a call), with their files when asked. */
 export async function getVideos(context: Context, kind: TaskKind): Promise<Result> {
 	const ids = videoIds(context);
-	const tasks = await readTasks(context.client, kind, ids, {
-		signal: context.signal,
-		budget: context.budget,
-		concurrency: 5,
-	});
-	const outcomes = ids.map((id): Outcome<VideoTask> => {
-		const task = tasks.get(id);
-		if (task instanceof VisionStoryError) return { ok: false, error: task };
-		if (!task) return { ok: false, error: notFoundError(id) };
-		return { ok: true, value: task };
-	});
+	const batch = ids.length > 1 || Array.isArray(context.msg.payload);
 	const download = context.boolean('downloadResult');
 	// Only finished videos have a file; the others come as they are.
-	return await videoResults(
-		context,
-		outcomes,
-		download,
-		ids.length > 1 || Array.isArray(context.msg.payload),
+	const read = await readVideos(
+		context.client,
+		kind,
+		ids,
+		{ signal: context.signal, budget: context.budget, concurrency: 5 },
+		{ ...pipelineHost(context, batch ? ids.length : 1), download: () => download },
 	);
+	return videoResults(read, batch);
 }
 
 export async function listVideos(context: Context, kind: TaskKind): Promise<Result> {

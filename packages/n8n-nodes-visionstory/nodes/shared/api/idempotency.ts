@@ -69,37 +69,3 @@ export function withClientRequestId(
 export function attemptKey(key: string, attempt: number): string {
 	return attempt === 0 ? key : `${key.slice(0, 120)}.a${attempt}`;
 }
-
-/** What this process knows of one key: the video its create was answered with, and whether a read showed it. */
-export interface AnsweredKey {
-	videoId: string;
-	/** A status read showed the task: missing later, it is gone (deleted), not still registering. */
-	seen: boolean;
-}
-
-/**
- * Creates this process answered, by key, with the video each got: a create answered with a video
- * its key already got was returned, not made. Bounded; the oldest are forgotten first.
- */
-export class AnsweredKeys {
-	private readonly videos = new Map<string, AnsweredKey>();
-
-	constructor(private readonly max = 10_000) {}
-
-	get(key: string): AnsweredKey | undefined {
-		return this.videos.get(key);
-	}
-
-	set(key: string, videoId: string): void {
-		const seen = this.videos.get(key)?.videoId === videoId && this.videos.get(key)!.seen;
-		this.videos.delete(key);
-		this.videos.set(key, { videoId, seen });
-		if (this.videos.size > this.max) this.videos.delete(this.videos.keys().next().value!);
-	}
-
-	/** A read showed the key's video. */
-	seen(key: string, videoId: string): void {
-		const entry = this.videos.get(key);
-		if (entry?.videoId === videoId) entry.seen = true;
-	}
-}

@@ -1,19 +1,20 @@
 import type { Checked } from './client';
 import { VisionStoryError } from './errors';
-import { AnsweredKeys, attemptKey, withClientRequestId } from './idempotency';
+import { attemptKey, withClientRequestId } from './idempotency';
+import type { Attempt, Intent } from './intents';
+import { intents, RULES } from './intents';
 import type { SpendingClient } from './spendingClient';
-import { asError } from './taskErrors';
+import { asError, deadTaskError, madeEarlierError, notedIn } from './taskErrors';
 import type { CreateJob, CreateName, TaskKind, VideoTask } from './tasks';
 import type { CallOptions } from './transport';
 
 /**
- * One video create as an item sees it: the create, then one read of the task it answered with. A
- * create answered with a task that was seen failed, or was seen and is gone since (its key was used
- * before: n8n's Retry On Fail after a failed render, an MCP call repeated after a Delete), is made
- * again under a new key, a bounded number of times. A task the service confirmed and no read has
- * shown yet is not visible yet (a read replica behind the primary), never gone: it is waited for,
- * never made anew. A create whose answer was lost is sent again under the same key, so it never
- * pays twice.
+ * One video create as an item sees it: the create under the intent's key, and, where the answer may
+ * be a video made before (a key sent before: n8n's Retry On Fail, a caller's own key, an MCP call
+ * repeated), reads of it until the rules (`intents.ts`) can tell. A video a read shows failed, or gone,
+ * gets a new attempt under a new key, a bounded number of times; anything less (a read error, a 404
+ * alone, a video no read has shown yet) never does. A create whose answer was lost is sent again under
+ * the same key, so it never pays twice.
  */
 
 export const CREATE: Record<TaskKind, CreateName> = {
@@ -21,20 +22,8 @@ export const CREATE: Record<TaskKind, CreateName> = {
 	aiVideo: 'createAiVideo',
 };
 
-/** New attempts (new keys) after the service answered with a dead task; then the item fails. */
+/** New attempts (new keys) after the service answered with a video that will never come; then the item fails. */
 export const MAX_NEW_ATTEMPTS = 2;
-/** A task missing right after its create may still be registering: read once more after this. */
-const MISSING_RECHECK_MS = 2000;
-/** A task created this long before its create was sent was made by an earlier call, whatever the clocks say. */
-const OLD_TASK_MS = 10 * 60_000;
-
-/** Keys this process got answers for: a repeat that gets the same video back was not a new video. */
-const answered = new AnsweredKeys();
-
-/** A status read showed the video its key was answered with: from now on, missing means gone. */
-export function noteSeen(key: string | undefined, videoId: string): void {
-	if (key !== undefined) answered.seen(key, videoId);
-}
 
 export interface CreatedVideo {
 	video_id: string;
@@ -46,158 +35,131 @@ export interface CreatedVideo {
 	idempotencyKey: string;
 	/** New attempts made because the service answered with a failed or deleted task. */
 	newAttempts: number;
+	/** What the service showed of it: the wait goes on noting it there. */
+	attempt: Attempt;
 }
 
-/** The job's request with the key of attempt `n`: the caller's key or the derived one, then `.a1`, `.a2`. */
-function attempt(job: CreateJob, n: number): { request: Checked<CreateName>; key: string } {
+export interface CreateOptions extends CallOptions {
+	/** Read the answer back even when its key is new (a create not waited on: its state and price). */
+	readBack?: boolean;
+	/** How far apart the reads that may find a video gone are. */
+	pollIntervalMs: number;
+}
+
+/** The job's intent (its key: the caller's or derived from the body, its files and the context) and its request. */
+export function intentOf(job: CreateJob): { intent: Intent; request: Record<string, unknown> } {
 	const keyed = withClientRequestId(
 		job.request as Record<string, unknown>,
 		job.call?.idempotencyContext,
 		job.call?.media,
 	);
-	const key = attemptKey(String(keyed.client_request_id), n);
-	return { request: { ...keyed, client_request_id: key } as Checked<CreateName>, key };
+	const key = String(keyed.client_request_id);
+	return { intent: intents.intent(key, (n) => attemptKey(key, n)), request: keyed };
 }
 
-/** The task right after its create: 'missing' when two reads did not show it, the read's error when it could not be read. */
-async function readBack(
+/** One read of the video: its task, `undefined` when the read did not find it, or the read's error. */
+async function readOnce(
 	client: SpendingClient,
 	kind: TaskKind,
 	id: string,
 	options: CallOptions,
-): Promise<VideoTask | 'missing' | VisionStoryError> {
-	for (let read = 0; read < 2; read++) {
-		try {
-			if (kind === 'talkingVideo') {
-				return await client.send(
-					'getTalkingVideo',
-					client.validate('getTalkingVideo', { video_id: id }),
-					options,
-				);
-			}
-			// The batch form, as the waits read AI videos: a task that does not exist is left out.
-			const task = (await client.readAiVideos([id], options)).get(id);
-			if (task !== undefined) return task;
-		} catch (error) {
-			const failure = asError(error);
-			if (failure.status !== 404) return failure;
+): Promise<VideoTask | undefined | VisionStoryError> {
+	try {
+		if (kind === 'talkingVideo') {
+			return await client.send(
+				'getTalkingVideo',
+				client.validate('getTalkingVideo', { video_id: id }),
+				options,
+			);
 		}
-		if (read === 0) await client.sleep(MISSING_RECHECK_MS, options.signal);
+		// The batch form, as the waits read AI videos: a task that does not exist is left out.
+		return (await client.readAiVideos([id], options)).get(id);
+	} catch (error) {
+		const failure = asError(error);
+		return failure.status === 404 ? undefined : failure;
 	}
-	return 'missing';
-}
-
-/** A video whose key was used before, and whose state could not be read: it may be a failed or deleted one. */
-function unconfirmedError(
-	kind: TaskKind,
-	id: string,
-	key: string,
-	cause: VisionStoryError,
-): VisionStoryError {
-	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
-	return cause.with({
-		message: `VisionStory answered with ${what} ${id}, made earlier for the same request (idempotency key ${key}), but its state could not be read to tell whether it failed or was deleted: ${cause.message}`,
-		hint: `Check it with Get and this ID before using it; run the item again to make a new one if it failed or is gone.`,
-		videoIds: [id],
-		idempotencyKey: key,
-	});
-}
-
-function deadTaskError(
-	kind: TaskKind,
-	id: string,
-	state: VideoTask | 'gone',
-	key: string,
-): VisionStoryError {
-	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
-	const how = state === 'gone' ? 'was deleted' : 'had failed';
-	// A deleted video was made, and charged, when it was made; only a failed render is refunded.
-	const paid =
-		state === 'gone'
-			? 'Each deleted video was charged when it was made; nothing more was charged for answering with it.'
-			: 'Nothing was charged for a failed render (VisionStory refunds it).';
-	return new VisionStoryError({
-		category: 'taskFailed',
-		message: `VisionStory answered this create ${MAX_NEW_ATTEMPTS + 1} times with a ${what} that ${how} (last ${id}); no new attempt was made`,
-		hint: `${paid} Change the input (script, prompt, media) or set another Idempotency Key, then run again.`,
-		videoIds: [id],
-		idempotencyKey: key,
-	});
 }
 
 /**
- * A video VisionStory confirmed creating that no status read showed within the item's time: it
- * exists and may be charged; the key gets it back.
+ * Reads the video an attempt was answered with until a read shows it, or until the rules can tell it
+ * apart: not visible yet (never shown: handed back to be waited for), gone (a read showed it before,
+ * and reads spread over poll intervals since do not). Each read is noted in the attempt. A read error
+ * stops the reading: it proves nothing, and is handed back.
  */
-export function notVisibleError(
+async function readBack(
+	client: SpendingClient,
 	kind: TaskKind,
-	id: string,
-	key: string | undefined,
-	timeoutMs: number,
-): VisionStoryError {
-	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
-	const minutes = Math.round((timeoutMs / 60000) * 10) / 10;
-	const again = key
-		? ` Set Options → Idempotency Key to ${key} and run this item again within 24 hours: VisionStory returns this video without charging again.`
-		: '';
-	return new VisionStoryError({
-		category: 'timeout',
-		message: `VisionStory confirmed creating ${what} ${id}${key ? ` (idempotency key ${key})` : ''}, but no status read showed it within ${minutes} minute${minutes === 1 ? '' : 's'}`,
-		hint: `It was made and may be charged; no other was created for this item. Check it later with Get and this ID.${again}`,
-		videoIds: [id],
-		...(key ? { idempotencyKey: key } : {}),
-	});
+	attempt: Attempt,
+	options: CreateOptions,
+): Promise<VideoTask | 'unseen' | 'gone' | VisionStoryError> {
+	const call = { signal: options.signal, budget: options.budget };
+	for (;;) {
+		const read = await readOnce(client, kind, attempt.videoId!, call);
+		const at = Date.now();
+		if (read instanceof VisionStoryError) {
+			attempt.readFailed(read, at);
+			return read;
+		}
+		if (read !== undefined) {
+			attempt.seen(read.status, at);
+			return read;
+		}
+		attempt.absent('missing', at);
+		if (RULES.notVisibleYet(attempt)) return 'unseen';
+		if (RULES.gone(attempt, options.pollIntervalMs)) return 'gone';
+		await client.sleep(options.pollIntervalMs, options.signal);
+	}
 }
 
 /**
- * Creates one video and, where the answer may be a task made before (`readBack`, or a key this
- * process sent already), reads it back. A task seen failed, or seen before and missing now (gone),
- * gets a new attempt under a new key (at most MAX_NEW_ATTEMPTS); one never seen is not visible yet
- * and is handed back without its state, for the caller to wait on. A fresh key is not read back:
- * its answer is a new task, and the caller's next read sees it.
+ * Creates one video and, where the answer may be a video made before (`readBack`, or a key sent
+ * before), reads it back. A video that will never come (`RULES.neverComes`) gets a new attempt under
+ * a new key (at most MAX_NEW_ATTEMPTS); one never seen is handed back without its state, to be waited
+ * for. A fresh key is not read back: its answer is a new task, and the caller's next read sees it.
+ * Every failure after an attempt may have reached the service names the key that returns its video.
  */
 export async function createVideo(
 	client: SpendingClient,
 	kind: TaskKind,
 	job: CreateJob,
-	options: CallOptions & { readBack?: boolean },
+	options: CreateOptions,
 ): Promise<CreatedVideo> {
-	const { readBack: always, ...call } = options;
+	const always = options.readBack === true;
+	const call: CallOptions = { signal: options.signal, budget: options.budget };
+	const { intent, request } = intentOf(job);
 	for (let n = 0; ; n++) {
-		const { request, key } = attempt(job, n);
+		const attempt = intent.attempt(n);
+		const key = attempt.key;
 		const sentAt = Date.now();
-		const before = answered.get(key);
-		const created = await client.send(CREATE[kind], request, { ...job.call, ...call });
-		const id = created.video_id;
-		answered.set(key, id);
-		// The answer may be a task made before under this key: a new attempt's key was sent before too.
+		const before = attempt.videoId;
+		attempt.sent(sentAt);
+		let id: string;
+		try {
+			const keyed = { ...request, client_request_id: key } as Checked<CreateName>;
+			id = (await client.send(CREATE[kind], keyed, { ...job.call, ...call })).video_id;
+		} catch (error) {
+			throw notedIn(intent, n, asError(error));
+		}
+		const answeredBefore = attempt.answered(id, Date.now());
+		// The answer may be a video made before under this key: a new attempt's key was sent before too.
 		const repeatable = job.keyMayRepeat === true || before !== undefined || n > 0;
-		const returned = before?.videoId === id;
-		const fresh = { video_id: id, existing: returned, idempotencyKey: key, newAttempts: n };
-		if (!repeatable && !always) return fresh;
-		const read = await readBack(client, kind, id, {
-			signal: call.signal,
-			budget: call.budget,
-		});
+		const fresh = { video_id: id, existing: answeredBefore, idempotencyKey: key, newAttempts: n };
+		if (!repeatable && !always) return { ...fresh, attempt };
+		const read = await readBack(client, kind, attempt, options);
 		if (read instanceof VisionStoryError) {
-			if (repeatable) throw unconfirmedError(kind, id, key, read);
-			return fresh;
+			// Read errors prove nothing. Waiting, the wait reads it again; without, nothing tells a dead
+			// video made earlier from a live one: the item says so, with the id and the key.
+			if (repeatable && always) throw madeEarlierError(kind, id, key, read);
+			return { ...fresh, attempt };
 		}
-		if (read === 'missing') {
-			// Only a task a read showed before is gone; one never shown may still be registering.
-			if (!(returned && before.seen)) return fresh;
+		if (read === 'unseen') return { ...fresh, attempt };
+		if (read === 'gone' || RULES.failed(attempt)) {
 			if (n < MAX_NEW_ATTEMPTS) continue;
-			throw deadTaskError(kind, id, 'gone', key);
+			throw deadTaskError(kind, id, read, key, MAX_NEW_ATTEMPTS);
 		}
-		const state = read;
-		answered.seen(key, id);
-		if (state.status === 'failed') {
-			if (n < MAX_NEW_ATTEMPTS) continue;
-			throw deadTaskError(kind, id, state, key);
-		}
-		const createdAt = typeof state.created_at === 'number' ? state.created_at * 1000 : 0;
-		const existing =
-			returned || state.status === 'created' || (createdAt > 0 && createdAt < sentAt - OLD_TASK_MS);
-		return { video_id: id, task: state, existing, idempotencyKey: key, newAttempts: n };
+		const task = read;
+		const madeAt = typeof task.created_at === 'number' ? task.created_at * 1000 : 0;
+		const existing = RULES.existing(answeredBefore, task.status, madeAt, sentAt);
+		return { video_id: id, task, existing, idempotencyKey: key, newAttempts: n, attempt };
 	}
 }

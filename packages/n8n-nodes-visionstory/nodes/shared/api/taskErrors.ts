@@ -1,7 +1,9 @@
 import type { AiVideoDto } from './contract';
 import { defaultHint, isAborted, VisionStoryError } from './errors';
+import type { Attempt, Intent } from './intents';
 import { isRefusalStatus } from './statusCodes';
 import type { TaskKind, VideoTask } from './tasks';
+import { KIND_WORDS } from './tasks';
 
 /** The errors a video task's item can end with, in words a user can act on. */
 
@@ -53,13 +55,139 @@ export function notFoundError(id: string): VisionStoryError {
 	});
 }
 
-export function timeoutError(kind: TaskKind, ids: string[], timeoutMs: number): VisionStoryError {
-	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
+/** How a re-run gets a video its key made: within the service's 24 hours, without a new charge. */
+function keyReturnsIt(key: string | undefined, what = 'this video'): string {
+	return key
+		? ` Set Options → Idempotency Key to ${key} and run this item again within 24 hours: VisionStory returns ${what} without charging again.`
+		: '';
+}
+
+/** "(idempotency key k)", or nothing without a key. */
+function keyNoted(key: string | undefined): string {
+	return key ? ` (idempotency key ${key})` : '';
+}
+
+/**
+ * A wait that reached the item's Timeout on a video VisionStory confirmed creating: it was made and may
+ * be charged, it keeps rendering, and its key returns it. One no read has shown is not visible yet,
+ * never gone; reads failing or missing it at the end are named: they proved nothing.
+ */
+export function timeoutError(
+	kind: TaskKind,
+	attempt: Pick<Attempt, 'videoId' | 'key' | 'readErrors' | 'absences' | 'firstSeen'>,
+	timeoutMs: number,
+): VisionStoryError {
+	const id = attempt.videoId!;
+	const key = attempt.key || undefined;
+	const lastError = attempt.readErrors[attempt.readErrors.length - 1];
+	const missed = attempt.absences.length;
+	const unread = lastError
+		? `; the last status reads failed (${lastError.message})`
+		: missed && attempt.firstSeen
+			? `; the last ${missed === 1 ? 'status read' : `${missed} status reads`} did not find it`
+			: '';
+	const what = KIND_WORDS[kind];
 	return new VisionStoryError({
 		category: 'timeout',
-		message: `The ${what} ${ids.join(', ')} was still rendering after ${minutesText(timeoutMs)}`,
-		hint: 'Nothing is lost: the video keeps rendering. Retry the execution in n8n (it picks up the same video, charged once), fetch it later with Get and this id, or raise Timeout (Minutes).',
-		videoIds: ids,
+		message: attempt.firstSeen
+			? `The ${what} ${id}${keyNoted(key)} was still rendering after ${minutesText(timeoutMs)}${unread}`
+			: `VisionStory confirmed creating ${what} ${id}${keyNoted(key)}, but no status read showed it within ${minutesText(timeoutMs)}${unread}`,
+		hint: attempt.firstSeen
+			? `It was made and may be charged; nothing is lost: it keeps rendering. Fetch it later with Get and this ID, or raise Timeout (Minutes).${keyReturnsIt(key)}`
+			: `It was made and may be charged; no other was created for this item. Check it later with Get and this ID.${keyReturnsIt(key)}`,
+		videoIds: [id],
+		...(key ? { idempotencyKey: key } : {}),
+	});
+}
+
+/**
+ * A video made earlier under the item's key (its key was answered again) that reads have not found
+ * since, over several poll intervals: deleted or expired. Nothing new was made for it.
+ */
+export function goneError(kind: TaskKind, id: string, key: string): VisionStoryError {
+	return new VisionStoryError({
+		category: 'taskFailed',
+		status: 404,
+		message: `VisionStory answered with ${KIND_WORDS[kind]} ${id}, made earlier for the same request (idempotency key ${key}), but no status read has found it since: it was deleted or has expired`,
+		hint: 'It was charged when it was made; nothing more was charged. Run the item again to make a new one.',
+		videoIds: [id],
+		idempotencyKey: key,
+	});
+}
+
+/** The service answered a create several times with a video that will never come (failed, or gone). */
+export function deadTaskError(
+	kind: TaskKind,
+	id: string,
+	state: VideoTask | 'gone',
+	key: string,
+	newAttempts: number,
+): VisionStoryError {
+	const how = state === 'gone' ? 'was deleted' : 'had failed';
+	// A deleted video was made, and charged, when it was made; only a failed render is refunded.
+	const paid =
+		state === 'gone'
+			? 'Each deleted video was charged when it was made; nothing more was charged for answering with it.'
+			: 'Nothing was charged for a failed render (VisionStory refunds it).';
+	return new VisionStoryError({
+		category: 'taskFailed',
+		message: `VisionStory answered this create ${newAttempts + 1} times with a ${KIND_WORDS[kind]} that ${how} (last ${id}); no new attempt was made`,
+		hint: `${paid} Change the input (script, prompt, media) or set another Idempotency Key, then run again.`,
+		videoIds: [id],
+		idempotencyKey: key,
+	});
+}
+
+/** A video whose key was used before, and whose state could not be read: it may be a failed or deleted one. */
+export function madeEarlierError(
+	kind: TaskKind,
+	id: string,
+	key: string,
+	cause: VisionStoryError,
+): VisionStoryError {
+	return cause.with({
+		message: `VisionStory answered with ${KIND_WORDS[kind]} ${id}, made earlier for the same request (idempotency key ${key}), but its state could not be read to tell whether it failed or was deleted: ${cause.message}`,
+		hint: `Check it with Get and this ID before using it; run the item again to make a new one if it failed or is gone.`,
+		videoIds: [id],
+		idempotencyKey: key,
+	});
+}
+
+/**
+ * A create's failure as the intent knows it: one that may have reached the service names the key
+ * that returns what it made (a 200 without an id included); one of a new attempt names the video
+ * the earlier attempt was answered with.
+ */
+export function notedIn(intent: Intent, n: number, error: VisionStoryError): VisionStoryError {
+	let noted = error;
+	if (error.mayHaveReachedService && error.idempotencyKey === undefined)
+		noted = noted.with({ idempotencyKey: intent.attempt(n).key });
+	const earlier = n > 0 ? intent.attempt(n - 1) : undefined;
+	if (earlier?.videoId && !noted.videoIds?.length)
+		noted = noted.with({
+			videoIds: [earlier.videoId],
+			idempotencyKey: noted.idempotencyKey ?? earlier.key,
+		});
+	return noted;
+}
+
+/**
+ * A cancel (the execution stopped, the Node-RED flow closed) while videos render: every video made
+ * is named with its key, so none is lost; it keeps the category that ends the run.
+ */
+export function abortedWhileRendering(
+	kind: TaskKind,
+	cause: VisionStoryError,
+	made: Array<{ id: string; key?: string }>,
+): VisionStoryError {
+	if (!made.length) return cause;
+	const list = made.map(({ id, key }) => `${id}${keyNoted(key)}`).join(', ');
+	const many = made.length > 1;
+	return cause.with({
+		message: `${cause.message.replace(/\.$/, '')} while ${many ? `${made.length} ${KIND_WORDS[kind]}s were` : `${KIND_WORDS[kind]} was`} rendering: ${list}`,
+		hint: `${many ? 'They were' : 'It was'} made and may be charged, and keep${many ? '' : 's'} rendering: fetch ${many ? 'them' : 'it'} later with Get, or run again with the same Idempotency Key within 24 hours (VisionStory returns ${many ? 'them' : 'it'} without charging again).`,
+		videoIds: made.map((m) => m.id),
+		...(made.length === 1 && made[0].key ? { idempotencyKey: made[0].key } : {}),
 	});
 }
 
@@ -120,8 +248,8 @@ export function maybeCreatedError(
 	idempotencyKey: string | undefined,
 	cause: VisionStoryError,
 ): VisionStoryError {
-	const what = kind === 'aiVideo' ? 'AI video' : 'talking video';
-	const key = idempotencyKey ? ` (idempotency key ${idempotencyKey})` : '';
+	const what = KIND_WORDS[kind];
+	const key = keyNoted(idempotencyKey);
 	const again = idempotencyKey
 		? `Set Options → Idempotency Key to ${idempotencyKey} and run this item again within 24 hours: VisionStory returns that video, if it made it, without charging again.`
 		: 'Look for it with Get Many before running this item again.';

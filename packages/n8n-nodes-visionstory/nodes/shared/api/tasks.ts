@@ -6,13 +6,19 @@ import type { CallOptions } from './transport';
 
 /**
  * The words of video tasks, as every file that creates, waits on, reads or watches them uses them:
- * the two kinds, a task, an item's outcome and a run's settings. The code is in `taskRun.ts` (each
- * kind's run: `runTasks`), `taskBatch.ts` (what a run knows), `taskCreate.ts` (`createVideo`),
- * `taskReads.ts` (`readTasks`) and `taskErrors.ts`.
+ * the two kinds, a task, an item's outcome and a run's settings. The code is in `videoPipeline.ts`
+ * (what a host calls), `taskRun.ts` (the wait: `runTasks`), `taskCreate.ts` (`createVideo`),
+ * `intents.ts` (what an answer proves), `taskReads.ts` (`readTasks`) and `taskErrors.ts`.
  */
 
 /** The two kinds of video task, and a task as either kind's status answer gives it. */
 export type TaskKind = 'talkingVideo' | 'aiVideo';
+
+/** Each kind as a sentence names it: "talking video", "AI video". */
+export const KIND_WORDS: Record<TaskKind, string> = {
+	talkingVideo: 'talking video',
+	aiVideo: 'AI video',
+};
 export type VideoTask = TalkingVideoDto | AiVideoDto;
 
 export type CreateName = 'createTalkingVideo' | 'createAiVideo';
@@ -75,6 +81,26 @@ export interface RunOptions {
 	/** Told how the batch is doing (a line naming `node`), at most every `progressEveryMs`, while it runs. */
 	log?: { to: ProgressLog; node: string };
 	progressEveryMs?: number;
+	/** What the host is told as the run goes (its status, its records of paid videos). */
+	reports?: RunReports;
+}
+
+/** Progress up to the host, through the callbacks it hands down: the core never calls back otherwise. */
+export interface RunReports {
+	/** An item's create was answered: its video, and the key that returns it within 24 hours. */
+	submitted?(index: number, videoId: string, idempotencyKey: string): void;
+	/** How the batch is doing, after every create answered and every read taken in. */
+	progress?(progress: Progress): void;
+}
+
+/** A video that exists already (Check Status's id, a Node-RED pick-up after a deploy): waited on, never created. */
+export interface FollowJob {
+	videoId: string;
+	/** The key it was created under, when known: every ending names it. */
+	key?: string;
+	/** When it was submitted (ms since the epoch): its Timeout counts from here. */
+	since: number;
+	timeoutMs: number;
 }
 
 /** One item to submit: its checked create request and call options, and how long it may take in all (queueing for a slot, and rendering when waited on). */

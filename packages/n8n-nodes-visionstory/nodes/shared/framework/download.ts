@@ -1,100 +1,43 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { isAborted, redactText, VisionStoryError } from '../api/errors';
+import type { Outcome, TaskKind, VideoTask } from '../api/tasks';
+import type { MadeVideo, ResultFile } from '../api/videoPipeline';
+import { fetchFile, noLinkText } from '../api/videoPipeline';
 import { binaryFromDownload, withBinary } from '../n8n/binary';
-import { Slots } from '../api/concurrency';
-import type { Outcome, TaskKind, VideoResult, VideoTask } from '../api/tasks';
 import type { ItemOutcome, OperationContext } from './action';
 import { videoMoney } from './spend';
+
+/**
+ * Paid results into n8n items: the file in a binary property, fetched the way every host fetches it
+ * (`fetchFile` in the core: a transfer cut midway fetched again, up to three tries), or the item kept
+ * with `downloadError` saying what failed and how to get the file again.
+ */
 
 /** What fetching a file needs of the operation's context. */
 type Scope = Pick<OperationContext, 'n8n' | 'signal'> & {
 	client: Pick<OperationContext['client'], 'download'>;
 };
 
-/** What a result file is, and how the user gets it again when it cannot be fetched now. */
-export interface ResultFile {
-	url: string;
-	property: string;
-	fallbackName: string;
-	fallbackMime: string;
-	/** "The image was generated", "The video was rendered": what happened before the download. */
-	made: string;
-	/** Credits the result cost, when known. */
-	costCredit?: number;
-	/** How to get the file later, e.g. Get with the id. */
-	again: string;
-}
-
-/** Tries at a file whose transfer breaks off midway; the transport already retries failures before the answer. */
-const TRANSFER_ATTEMPTS = 3;
-
-/** Why a download failed, in one line, with anything shaped like a key removed. */
-function reasonOf(error: unknown): string {
-	if (!(error instanceof VisionStoryError)) {
-		const message = (error instanceof Error ? error.message : String(error)).replace(
-			/^Error: /,
-			'',
-		);
-		return redactText(`the transfer broke off (${message})`);
-	}
-	const message = error.message.replace(/\.+$/, '');
-	return redactText(
-		error.status !== undefined && !message.includes(String(error.status))
-			? `${message} (HTTP ${error.status})`
-			: message,
-	);
-}
-
-async function fetchOnce(scope: Scope, file: ResultFile) {
-	return await scope.client
-		.download(file.url, { signal: scope.signal })
-		.then(
-			async (download) =>
-				await binaryFromDownload(scope.n8n, download, file.fallbackName, file.fallbackMime),
-		)
-		.then(
-			(binary) => ({ ok: true as const, binary }),
-			(error: unknown) => ({ ok: false as const, error }),
-		);
-}
-
 /**
- * Streams a result file (video, image) into a binary property of the item. The result was paid
- * for before its file is fetched, so a failed download keeps the item: its JSON (id, URL, cost)
- * goes on with `downloadError` saying what failed and how to get the file again, rather than an
- * error that would stop the workflow and leave the paid result only in an error message.
+ * Streams a result file (video, image) into a binary property of the item. The result was paid for
+ * before its file is fetched, so a failed download keeps the item: its JSON (id, URL, cost) goes on
+ * with `downloadError`, rather than an error that would stop the workflow and leave the paid result
+ * only in an error message.
  */
 export async function withDownload(
 	scope: Scope,
 	item: INodeExecutionData,
-	file: ResultFile,
+	file: ResultFile & { property: string },
 ): Promise<INodeExecutionData> {
-	let outcome = await fetchOnce(scope, file);
-	// A transfer cut midway (not an answer refusing the file) is fetched again from the start.
-	for (
-		let attempt = 1;
-		attempt < TRANSFER_ATTEMPTS &&
-		!outcome.ok &&
-		!(outcome.error instanceof VisionStoryError) &&
-		!scope.signal?.aborted;
-		attempt++
-	) {
-		outcome = await fetchOnce(scope, file);
-	}
-	if (outcome.ok) return withBinary(item, file.property, outcome.binary);
-	// A cancelled execution is not a failed download: it stops the item as any cancel does.
-	if (isAborted(outcome.error) || scope.signal?.aborted) throw outcome.error;
-	const cost = file.costCredit
-		? ` and charged (${file.costCredit} credit${file.costCredit === 1 ? '' : 's'})`
-		: '';
+	const store = binaryFromDownload.bind(undefined, scope.n8n);
+	const fetched = await fetchFile(scope.client, file, store, 0, scope.signal);
+	if (fetched.ok) return withBinary(item, file.property, fetched.file);
 	// A string, as the trigger gives it: what failed, then how to get the file.
-	const downloadError = `${file.made}${cost}, but its file could not be downloaded: ${reasonOf(outcome.error)}. ${file.again}`;
-	return { ...item, json: { ...item.json, downloadError } };
+	return { ...item, json: { ...item.json, downloadError: fetched.downloadError } };
 }
 
 /** How to fetch a finished video again: Get with its id, or its URL while the service keeps it. */
-function againHint(kind: TaskKind, task: VideoTask): string {
+export function againHint(kind: TaskKind, task: VideoTask): string {
 	const node = kind === 'aiVideo' ? 'AI Video' : 'Talking Video';
 	const kept = kind === 'talkingVideo' ? ' (VisionStory keeps finished talking videos 7 days)' : '';
 	return `Nothing is lost: fetch the file later with ${node} → Get with video ID ${task.video_id} and Download Result on, or download video_url directly${kept}.`;
@@ -115,7 +58,7 @@ export function videoJson(kind: TaskKind, task: VideoTask): IDataObject {
 
 /** `downloadError` of a video reported created without its link: there was nothing to download. */
 export function noLinkError(kind: TaskKind, task: VideoTask): string {
-	return `The video was rendered, but VisionStory gave no link to its file (video_url is empty), so there was nothing to download. ${againHint(kind, task)}`;
+	return noLinkText(againHint(kind, task));
 }
 
 /** Puts a finished video into the item's binary, named after the task; a failed download keeps the task's JSON. */
@@ -141,61 +84,25 @@ export async function attachVideo(
 	});
 }
 
-/** A finished video's item: with its file (in binary field `property`) when asked, else its JSON. */
-export async function finishedItem(
-	scope: Scope,
-	kind: TaskKind,
-	task: VideoTask,
-	property: string | undefined,
-	output?: number,
-): Promise<ItemOutcome> {
-	try {
-		const item =
-			property !== undefined
-				? await attachVideo(scope, kind, task, property)
-				: { json: videoJson(kind, task) };
-		return { ok: true, value: [item], output };
-	} catch (error) {
-		return { ok: false, error: error as VisionStoryError };
-	}
-}
-
-/** Video files fetched at once: large files, so few. */
-const DOWNLOAD_CONCURRENCY = 3;
-
 /**
- * Each video's item, in order: a failure stays its item's error; a video comes with its file when
- * `fields[i]` names the binary field for it (a finished video), else as its JSON (as read right after
- * its create when nothing was waited for), with what is known of its price and whether it was made
- * for this call; `outputs[i]`, when given, is the node output it goes to.
+ * One video's item from the pipeline's outcome: its JSON (as read right after its create when nothing
+ * was waited for), with what is known of its price and whether it was made for this call, its file in
+ * binary field `property` when it was fetched, or `downloadError`; a failure stays its item's error.
+ * `output`, when given, is the node output it goes to.
  */
-export async function videoItems(
-	scope: Scope,
+export function videoItem(
 	kind: TaskKind,
-	results: Array<Outcome<VideoResult>>,
-	fields: Array<string | undefined>,
-	outputs: Array<number | undefined> = [],
-): Promise<ItemOutcome[]> {
-	const downloads = new Slots(DOWNLOAD_CONCURRENCY);
-	return await Promise.all(
-		results.map(async (result, position): Promise<ItemOutcome> => {
-			if (!result.ok) return result;
-			const output = outputs[position];
-			const { task } = result.value;
-			const money = videoMoney(result.value);
-			if (!('status' in task))
-				return { ok: true, value: [{ json: { ...task, ...money } }], output };
-			await downloads.take();
-			try {
-				const outcome = await finishedItem(scope, kind, task, fields[position], output);
-				if (!outcome.ok) return outcome;
-				return {
-					...outcome,
-					value: outcome.value.map((item) => ({ ...item, json: { ...item.json, ...money } })),
-				};
-			} finally {
-				downloads.give();
-			}
-		}),
-	);
+	outcome: Outcome<MadeVideo<IBinaryData>>,
+	property: string,
+	output?: number,
+): ItemOutcome {
+	if (!outcome.ok) return outcome;
+	const { task, file, downloadError } = outcome.value;
+	const json = {
+		...('status' in task ? videoJson(kind, task) : (task as IDataObject)),
+		...(downloadError ? { downloadError } : {}),
+		...videoMoney(outcome.value),
+	};
+	const item = file ? withBinary({ json }, property, file) : { json };
+	return { ok: true, value: [item], output };
 }

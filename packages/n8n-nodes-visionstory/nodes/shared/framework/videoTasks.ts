@@ -1,17 +1,20 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { CallOptions } from '../api/client';
-import { isFinished } from '../api/contract';
-import { VisionStoryError } from '../api/errors';
-import { repeatedKeys } from '../api/idempotency';
-import { DEFAULT_REQUESTS_PER_SECOND } from '../api/requestBudget';
-import type { Outcome, RunOptions, TaskJob, TaskKind, VideoResult } from '../api/tasks';
-import { notFoundError, taskFailedError } from '../api/taskErrors';
-import { readTasks, TalkingVideoList } from '../api/taskReads';
-import { runTasks } from '../api/taskRun';
-import { mediaParts } from '../n8n/binary';
-import { requestBudgetOf } from '../n8n/client';
+import type { VisionStoryError } from '../api/errors';
 import type { RequestBudget } from '../api/requestBudget';
+import { DEFAULT_REQUESTS_PER_SECOND } from '../api/requestBudget';
+import type { RunOptions, TaskKind } from '../api/tasks';
+import type { VideoOrder, WaitSettings as CoreWaitSettings } from '../api/videoPipeline';
+import {
+	itemTimeoutMs,
+	makeVideos,
+	readVideos,
+	repeatedKeyErrors as repeatedKeysOf,
+	waitSettings as coreWaitSettings,
+} from '../api/videoPipeline';
+import { binaryFromDownload, mediaParts } from '../n8n/binary';
+import { requestBudgetOf } from '../n8n/client';
 import type {
 	ItemOutcome,
 	Operation,
@@ -20,27 +23,17 @@ import type {
 	Prepared,
 } from './action';
 import { idempotencyContext } from './action';
-import { videoItems } from './download';
+import { againHint, videoItem } from './download';
 import type { MediaRequest } from './mediaParams';
 import { param } from './params';
 
 /**
- * What the two video creates (talking video, AI video) and their Check Status share: the wait
- * settings, the jobs handed to `runTasks`, and reading many videos' status. Operations call these;
- * nothing here calls back into an operation.
+ * The n8n side of the video pipeline (`api/videoPipeline.ts`): the two video creates and Check Status
+ * read their parameters by name here, hand the core their items, how n8n stores a file and its log,
+ * and turn what comes back into items, binary and outputs. Nothing here calls back into an operation.
  */
 
 export type CreateName = 'createTalkingVideo' | 'createAiVideo';
-
-const minutes = (value: unknown, fallback: number) =>
-	Math.max(1, Number(value ?? fallback) || fallback) * 60_000;
-
-/** "1, 2 and 3"; a long run of items is cut short. */
-function itemList(numbers: number[]): string {
-	if (numbers.length > 5)
-		return `${numbers.slice(0, 3).join(', ')} … ${numbers[numbers.length - 1]} (${numbers.length} items)`;
-	return `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
-}
 
 /** A video create's items: talking videos or AI videos. */
 type CreateItems =
@@ -49,49 +42,37 @@ type CreateItems =
 
 /**
  * Items given the same Idempotency Key: VisionStory would answer all of them with one video, so
- * each is refused before anything is sent.
+ * each is refused before anything is sent. Keyed by item index.
  */
 export function repeatedKeyErrors(
 	endpoint: CreateName,
 	items: CreateItems,
 ): Map<number, VisionStoryError> {
-	const errors = new Map<number, VisionStoryError>();
 	const keys = items.map((item) => item.request.request.client_request_id);
-	for (const [key, positions] of repeatedKeys(keys)) {
-		const error = new VisionStoryError({
-			category: 'validation',
-			operation: endpoint,
-			message: 'Invalid input',
-			issues: [
-				{
-					field: 'idempotencyKey',
-					message: `"${key}" is the same for items ${itemList(positions.map((p) => items[p].index + 1))}; VisionStory would return one video for all of them`,
-				},
-			],
-			hint: 'Nothing was sent to VisionStory. Give each item its own key with an expression that differs per item, e.g. {{ "order-" + $json.id }}, or leave Idempotency Key empty for automatic keys.',
-		});
-		for (const position of positions) errors.set(items[position].index, error);
-	}
-	return errors;
+	const byPosition = repeatedKeysOf(keys, endpoint, {
+		field: 'idempotencyKey',
+		items: 'items',
+		numberOf: (position) => items[position].index + 1,
+		example: '{{ "order-" + $json.id }}',
+	});
+	return new Map([...byPosition].map(([position, error]) => [items[position].index, error]));
 }
 
 /** The settings one wait spans, for every item: the editor offers no per-item value. */
-export interface WaitSettings extends Omit<RunOptions, 'signal'> {
+export interface WaitSettings extends CoreWaitSettings {
 	/** How fast this run may submit and check on videos (the credential's budget clamps it). */
 	requestsPerSecond: number;
 }
 
-/** Reads the wait settings by name, from the first item. */
+/** Reads the wait settings by name, from the first item; their defaults and limits are the core's. */
 export function waitSettings(context: IExecuteFunctions): WaitSettings {
-	const waitForCompletion = param.boolean(context, 'waitForCompletion', 0, true);
 	const options = param.collection(context, 'options', 0);
 	return {
-		waitForCompletion,
-		pollIntervalMs: Math.max(5, param.number(context, 'pollIntervalSeconds', 0) ?? 10) * 1000,
-		atLimit:
-			waitForCompletion || param.string(context, 'atConcurrencyLimit', 0) === 'holdForSlot'
-				? 'queue'
-				: 'refuse',
+		...coreWaitSettings({
+			waitForCompletion: param.boolean(context, 'waitForCompletion', 0, true),
+			pollIntervalSeconds: param.number(context, 'pollIntervalSeconds', 0),
+			atConcurrencyLimit: param.string(context, 'atConcurrencyLimit', 0),
+		}),
 		requestsPerSecond:
 			Number(options.requestsPerSecond ?? DEFAULT_REQUESTS_PER_SECOND) ||
 			DEFAULT_REQUESTS_PER_SECOND,
@@ -104,9 +85,12 @@ export function timeoutOf(
 	index: number,
 	waitForCompletion: boolean,
 ): number {
-	return waitForCompletion
-		? minutes(param.number(context, 'timeoutMinutes', index), 30)
-		: minutes(param.number(context, 'slotWaitMinutes', index), 5);
+	return itemTimeoutMs(
+		waitForCompletion
+			? { timeoutMinutes: param.number(context, 'timeoutMinutes', index) }
+			: { slotWaitMinutes: param.number(context, 'slotWaitMinutes', index) },
+		waitForCompletion,
+	);
 }
 
 /** The binary field item `index` puts a finished video in. */
@@ -114,23 +98,12 @@ export function outputFieldOf(context: IExecuteFunctions, index: number): string
 	return param.string(context, 'outputBinaryProperty', index) || 'data';
 }
 
-/** The binary field a finished video goes to, or undefined when it is not to be downloaded. */
-export function downloadFieldOf(
-	context: IExecuteFunctions,
-	index: number,
-	download: boolean,
-): string | undefined {
-	return download ? outputFieldOf(context, index) : undefined;
-}
-
-/** Each item's submission for `runTasks`: its request, files and idempotency context, and its time limit. */
-export function videoJobs(
+/** Each item's order for the pipeline: its request, files and idempotency context, time limit, and whether its file is wanted. */
+export function videoOrders(
 	ctx: OperationContext,
-	items: Array<
-		Prepared<MediaRequest<'createTalkingVideo'>> | Prepared<MediaRequest<'createAiVideo'>>
-	>,
+	items: CreateItems,
 	settings: WaitSettings,
-): TaskJob[] {
+): VideoOrder[] {
 	return items.map((item) => {
 		const call: CallOptions = {
 			idempotencyContext: idempotencyContext(ctx, item.index),
@@ -142,11 +115,13 @@ export function videoJobs(
 			// A key the user set may have made a video before, in any execution.
 			keyMayRepeat: ctx.keysMayRepeat === true || item.request.request.client_request_id != null,
 			timeoutMs: timeoutOf(ctx.n8n, item.index, settings.waitForCompletion),
+			download:
+				settings.waitForCompletion && param.boolean(ctx.n8n, 'downloadResult', item.index, true),
 		};
 	});
 }
 
-/** How `runTasks` waits: the settings, the run's cancel signal, the credential's budget and a log line for n8n's log. */
+/** How the pipeline waits: the settings, the run's cancel signal, the credential's budget and n8n's log. */
 export function taskRunOptions(
 	ctx: OperationContext,
 	settings: WaitSettings,
@@ -162,9 +137,10 @@ export function taskRunOptions(
 }
 
 /**
- * What both video creates do with their checked items: submit every one, wait on all of them
- * together (when waiting), then stream the finished videos into binary (when asked: Download Result,
- * on by default when waiting, off on the tool variant). The creates differ only in kind and requests.
+ * What both video creates do with their checked items: the core submits every one, waits on all of
+ * them together (when waiting) and streams the finished videos into n8n's binary store (Download
+ * Result, on by default when waiting, off on the tool variant). The creates differ only in kind and
+ * requests.
  */
 export async function createVideos(
 	ctx: OperationContext,
@@ -173,20 +149,17 @@ export async function createVideos(
 ): Promise<ItemOutcome[]> {
 	const settings = waitSettings(ctx.n8n);
 	const budget = await requestBudgetOf(ctx.n8n, settings.requestsPerSecond);
-	const results = await runTasks(
+	const made = await makeVideos(
 		ctx.client,
 		kind,
-		videoJobs(ctx, items, settings),
+		videoOrders(ctx, items, settings),
 		taskRunOptions(ctx, settings, budget),
+		// The binary store's own function, bound to this run: nothing of this file runs below the core.
+		{ store: binaryFromDownload.bind(undefined, ctx.n8n), again: againHint },
 	);
-	const fields = items.map((item) =>
-		downloadFieldOf(
-			ctx.n8n,
-			item.index,
-			settings.waitForCompletion && param.boolean(ctx.n8n, 'downloadResult', item.index, true),
-		),
+	return made.map((outcome, position) =>
+		videoItem(kind, outcome, outputFieldOf(ctx.n8n, items[position].index)),
 	);
-	return await videoItems(ctx, kind, results, fields);
 }
 
 /**
@@ -201,31 +174,19 @@ export async function checkVideos(
 	items: Array<Prepared<string>>,
 	budget: RequestBudget,
 ): Promise<ItemOutcome[]> {
-	const ids = items.map((item) => item.request);
-	const list = kind === 'talkingVideo' ? new TalkingVideoList() : undefined;
-	const tasks = await readTasks(ctx.client, kind, ids, { signal: ctx.signal, budget, list });
-	const results = items.map((item): Outcome<VideoResult> => {
-		const task = tasks.get(item.request) ?? notFoundError(item.request);
-		if (task instanceof VisionStoryError) return { ok: false, error: task };
-		if (task.status === 'failed') return { ok: false, error: taskFailedError(kind, task) };
-		return { ok: true, value: { task, existing: false } };
-	});
-	const finished = results.map(
-		(result) => result.ok && 'status' in result.value.task && isFinished(result.value.task),
-	);
-	const fields = items.map((item, position) =>
-		downloadFieldOf(
-			ctx.n8n,
-			item.index,
-			finished[position] && param.boolean(ctx.n8n, 'downloadResult', item.index),
-		),
-	);
-	return await videoItems(
-		ctx,
+	const read = await readVideos(
+		ctx.client,
 		kind,
-		results,
-		fields,
-		finished.map((done) => (done ? 0 : 1)),
+		items.map((item) => item.request),
+		{ signal: ctx.signal, budget, failedIsError: true },
+		{
+			store: binaryFromDownload.bind(undefined, ctx.n8n),
+			again: againHint,
+			download: (position) => param.boolean(ctx.n8n, 'downloadResult', items[position].index),
+		},
+	);
+	return read.map((video, position) =>
+		videoItem(kind, video, outputFieldOf(ctx.n8n, items[position].index), video.finished ? 0 : 1),
 	);
 }
 
