@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { startEmulator, type Emulator } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
-import { ALL_NODES, credentials, flowWith, helper, next, run } from './support';
+import { ALL_NODES, credentials, flowWith, helper, next, run, nodeOf } from './support';
 
 let emulator: Emulator;
 let avatarId: string;
@@ -140,9 +140,9 @@ describe('action nodes', () => {
 			credentials(emulator.apiKey),
 		);
 		const warnings: string[] = [];
-		helper
-			.getNode('n1')
-			.on('call:warn', (call: { args: unknown[] }) => warnings.push(String(call.args[0])));
+		nodeOf('n1').on('call:warn', (call: { args: unknown[] }) =>
+			warnings.push(String(call.args[0])),
+		);
 		const { output } = await run({ payload: 'Hello.', voiceId: 'Echo' });
 		expect(output).toBe('out1');
 		const sent = emulator.requests({ method: 'POST', path: '/api/v1/tts' });
@@ -197,7 +197,7 @@ describe('action nodes', () => {
 			credentials(emulator.apiKey),
 		);
 		const statuses: string[] = [];
-		const node = helper.getNode('n1');
+		const node = nodeOf('n1');
 		node.on('call:status', (call: { args: Array<{ text?: string }> }) =>
 			statuses.push(call.args[0]?.text ?? ''),
 		);
@@ -228,7 +228,7 @@ describe('the watch node', () => {
 			),
 			credentials(emulator.apiKey),
 		);
-		const node = helper.getNode('n1');
+		const node = nodeOf('n1');
 		const status = new Promise<string>((resolve) =>
 			node.on('call:status', (call: { args: Array<{ text?: string }> }) => {
 				if (call.args[0]?.text?.startsWith('watching')) resolve(call.args[0].text);
@@ -250,7 +250,7 @@ describe('the watch node', () => {
 			emulator.baseUrl,
 		);
 		await helper.load(ALL_NODES, flow, credentials(emulator.apiKey));
-		const node = helper.getNode('n1');
+		const node = nodeOf('n1');
 		await new Promise<void>((resolve) =>
 			node.on(
 				'call:status',

@@ -65,7 +65,7 @@ describe("the flow library's scorecard (offline checks)", () => {
 		const registered = Object.values(manifest['node-red'].nodes).flatMap((file) =>
 			[
 				...readFileSync(join(unpacked, file.replace(/\.js$/, '.html')), 'utf8').matchAll(
-					/RED\.nodes\.registerType\(["']([^"']+)["']/g,
+					/RED\.nodes\.registerType\(\s*["']([^"']+)["']/g,
 				),
 			].map((m) => m[1]),
 		);
@@ -184,7 +184,7 @@ describe('the release', () => {
 			const node = { id: 'n', type: 't', handlers: {}, on(e, h) { this.handlers[e] = h; },
 				status() {}, warn() {}, error() {}, context() { return { get(k, s, cb) { cb(null); }, set(k, v, s, cb) { cb(null); } }; } };
 			ctor.call(node, { operation: 'getCredits' });
-			node.handlers.input({ _msgid: 'm' }, (out) => { console.log(out[1].error.stack); process.exit(0); }, () => {});
+			node.handlers.input({ _msgid: 'm' }, () => {}, (error) => { console.log(error.stack); process.exit(0); });
 		`;
 		const stack = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], {
 			encoding: 'utf8',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { startEmulator, type Emulator } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
-import { ALL_NODES, credentials, flowWith, helper, next, run } from './support';
+import { ALL_NODES, credentials, flowWith, helper, next, run, nodeOf } from './support';
 
 let emulator: Emulator;
 let avatarId: string;
@@ -41,11 +41,9 @@ describe('Talking Video → Create', () => {
 			credentials(emulator.apiKey),
 		);
 		const statuses: string[] = [];
-		helper
-			.getNode('n1')
-			.on('call:status', (call: { args: Array<{ text?: string }> }) =>
-				statuses.push(call.args[0]?.text ?? ''),
-			);
+		nodeOf('n1').on('call:status', (call: { args: Array<{ text?: string }> }) =>
+			statuses.push(call.args[0]?.text ?? ''),
+		);
 		const { output, msg } = await run({
 			_msgid: 'm1',
 			payload: ['One.', 'Two.', { text: 'Three.', voiceId: 'Echo' }],

@@ -9,9 +9,9 @@ import {
 	LIMITS,
 	readWatchState,
 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/cursor';
-import { migrateWatchState } from '../../packages/node-red-visionstory/src/watch';
+import { migrateWatchState } from '../../packages/node-red-visionstory/src/nodes/watch/watch';
 import { firstPublicAvatarId } from '../support/avatars';
-import { ALL_NODES, credentials, flowWith, helper } from './support';
+import { ALL_NODES, credentials, flowWith, helper, nodeOf } from './support';
 
 let emulator: Emulator;
 let avatarId: string;
@@ -93,8 +93,8 @@ async function deploy(events: string[]): Promise<Watching> {
 		),
 		credentials(KEY),
 	);
-	const node = helper.getNode('n1');
-	const out = helper.getNode('out1') as unknown as {
+	const node = nodeOf('n1');
+	const out = nodeOf('out1') as unknown as {
 		on(event: 'input', cb: (msg: { payload: { video_id: string } }) => void): void;
 	};
 	const sent: string[] = [];

@@ -99,7 +99,7 @@ function counting(
 	wait: boolean,
 ): typeof context.client {
 	let submitted = 0;
-	context.status(`submitting 0/${total}`);
+	context.status('submitting', { done: 0, total });
 	return new Proxy(context.client, {
 		get(target, property, receiver) {
 			const value = Reflect.get(target, property, receiver) as unknown;
@@ -110,9 +110,8 @@ function counting(
 					submitted++;
 					const id = (answer as { video_id?: unknown } | undefined)?.video_id;
 					if (wait && typeof id === 'string') context.host.submitted(kind, [id]);
-					context.status(
-						submitted < total || !wait ? `submitting ${submitted}/${total}` : `rendering ${total}`,
-					);
+					if (submitted < total || !wait) context.status('submitting', { done: submitted, total });
+					else context.status('rendering', { total });
 				}
 				return answer;
 			};
