@@ -4,6 +4,10 @@
  * to Node-RED's log with how to fetch it, and the node that starts next with the same id picks them up
  * again (a deploy keeps node context; a restart too with a persistent context store).
  *
+ * Node-RED deletes a node's context when the node closes unless a context store is configured
+ * (contextStorage in settings.js; its default has none), so the records are kept in this process's
+ * memory too, by node id: a deploy finds them there, a restart only in a persistent store.
+ *
  * A record is one video of one message's handling. Messages may share a `_msgid` (a Function node
  * sending rows with node.send in a loop gives each row the incoming one), so a handling has its own
  * key, and finishing one message removes only the videos it was waiting on.
@@ -30,6 +34,9 @@ export interface Render {
 
 const KEY = 'visionstory-in-flight';
 
+/** The records of every node of this process, by node id: what outlives a deploy whatever the settings. */
+const kept = new Map<string, Render[]>();
+
 /** A key for one message's handling, unique across restarts. */
 export function newHandling(msgid: string | undefined): string {
 	return `${msgid ?? ''}#${randomUUID()}`;
@@ -39,6 +46,7 @@ export class InFlight {
 	private readonly renders = new Map<string, Render>();
 
 	constructor(
+		private readonly nodeId: string,
 		private readonly context: NodeContext,
 		private readonly store: string | undefined,
 	) {}
@@ -49,7 +57,8 @@ export class InFlight {
 			// A store that cannot be read holds nothing to resume: the node still starts.
 			this.context.get(KEY, this.store, (error, v) => resolve(error ? undefined : v)),
 		);
-		const list = Array.isArray(value) ? (value as Array<Partial<Render>>) : [];
+		const found = Array.isArray(value) ? value : kept.get(this.nodeId);
+		const list = (found ?? []) as Array<Partial<Render>>;
 		for (const saved of list) {
 			if (!saved || !Array.isArray(saved.videoIds)) continue;
 			if (saved.kind !== 'talkingVideo' && saved.kind !== 'aiVideo') continue;
@@ -125,6 +134,8 @@ export class InFlight {
 
 	private save(): void {
 		const value = [...this.renders.values()];
+		if (value.length) kept.set(this.nodeId, value);
+		else kept.delete(this.nodeId);
 		this.context.set(KEY, value.length ? value : undefined, this.store, () => undefined);
 	}
 }

@@ -79,7 +79,7 @@ export function startAction(RED: NodeAPI, node: Node, props: ActionDef, spec: No
 	const closing = new AbortController();
 	const running = new Set<Promise<void>>();
 	const { store, persistent } = persistentStore(RED);
-	const inFlight = new InFlight(node.context(), store);
+	const inFlight = new InFlight(node.id, node.context(), store);
 	const outputProperty = String(props.outputProperty ?? '').trim() || 'payload';
 	const failures = failuresOf(props);
 	const ports = portsOf(operation ?? spec.operations[0], failures.port);
