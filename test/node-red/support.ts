@@ -50,6 +50,11 @@ export function translator(type: string, language?: string): NodeAPI['_'] {
 export function nodesIn(language?: string) {
 	return Object.entries(nodes).map(([type, register]) => async (RED: NodeAPI) => {
 		await registerCatalogues();
+		// As Node-RED loads the language of settings.lang when it starts.
+		if (language)
+			await (
+				i18n as unknown as { i: { loadLanguages(l: string): Promise<unknown> } }
+			).i.loadLanguages(language);
 		const own = Object.create(RED) as NodeAPI;
 		own._ = translator(type, language);
 		register(own);
