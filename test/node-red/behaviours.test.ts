@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import { startEmulator, type Emulator } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
+import { passes, passesUntil, useNodeClock } from './clock';
 import { ALL_NODES, credentials, flowWith, helper, next, run, nodeOf } from './support';
 
 let emulator: Emulator;
@@ -196,20 +197,30 @@ describe('action nodes', () => {
 			flowWith({ ...talking(), waitForCompletion: true, pollIntervalSeconds: 5 }, emulator.baseUrl),
 			credentials(emulator.apiKey),
 		);
-		const statuses: string[] = [];
-		const node = nodeOf('n1');
-		node.on('call:status', (call: { args: Array<{ text?: string }> }) =>
-			statuses.push(call.args[0]?.text ?? ''),
-		);
-		node.receive({ _msgid: 'long', payload: 'A long render.' });
-		const started = Date.now();
-		while (!statuses.includes('rendering 1') && Date.now() - started < 10_000)
-			await new Promise((r) => setTimeout(r, 50));
-		expect(statuses).toEqual(expect.arrayContaining(['submitting 0/1', 'rendering 1']));
-		await helper.unload();
-		const after = emulator.requests({ origin: 'api' }).length;
-		await new Promise((r) => setTimeout(r, 6000));
-		expect(emulator.requests({ origin: 'api' })).toHaveLength(after);
+		// From here the node's clock is jest's: its waits between polls pass only when the test moves it on.
+		useNodeClock();
+		try {
+			const statuses: string[] = [];
+			const node = nodeOf('n1');
+			node.on('call:status', (call: { args: Array<{ text?: string }> }) =>
+				statuses.push(call.args[0]?.text ?? ''),
+			);
+			node.receive({ _msgid: 'long', payload: 'A long render.' });
+			await passesUntil(() => statuses.includes('rendering 1'));
+			expect(statuses).toEqual(expect.arrayContaining(['submitting 0/1', 'rendering 1']));
+			// It polls while the flow runs…
+			const reads = () => emulator.requests({ method: 'GET', path: '/api/v1/video' }).length;
+			const before = reads();
+			await passes(60_000);
+			expect(reads()).toBeGreaterThan(before);
+			await helper.unload();
+			// …and never again once it is stopped, however long the clock runs.
+			const after = emulator.requests({ origin: 'api' }).length;
+			await passes(600_000);
+			expect(emulator.requests({ origin: 'api' })).toHaveLength(after);
+		} finally {
+			jest.useRealTimers();
+		}
 	});
 });
 
