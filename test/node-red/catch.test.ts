@@ -36,29 +36,37 @@ interface Caught {
 
 /** The talking-video node `n1` with its outputs wired to helper nodes `port1`, `port2`, `port3`, and a Catch node. */
 async function deploy(props: Record<string, unknown>): Promise<void> {
+	await deployNode({
+		type: 'visionstory-talking-video',
+		operation: 'create',
+		avatarId,
+		voiceId: 'Alice',
+		scriptType: 'text',
+		waitForCompletion: true,
+		pollIntervalSeconds: 5,
+		downloadResult: false,
+		...props,
+	});
+}
+
+/** The node `n1` of `props` (its wires as given, else to `port1`…`port3`), with a Catch and a Complete node. */
+async function deployNode(props: Record<string, unknown>, apiKey = emulator.apiKey): Promise<void> {
 	const flow: FlowNode[] = [
 		{ id: 'f1', type: 'tab', label: 'test' },
 		configNode(emulator.baseUrl),
 		{
 			id: 'n1',
 			z: 'f1',
-			type: 'visionstory-talking-video',
+			type: String(props.type),
 			config: 'cfg',
-			operation: 'create',
-			avatarId,
-			voiceId: 'Alice',
-			scriptType: 'text',
-			waitForCompletion: true,
-			pollIntervalSeconds: 5,
-			downloadResult: false,
-			...props,
 			wires: [['port1'], ['port2'], ['port3']],
+			...props,
 		},
 		...['port1', 'port2', 'port3'].map((id) => ({ id, z: 'f1', type: 'helper' })),
 		...catchNodes(),
 		...completeNodes(),
 	];
-	await helper.load(ALL_NODES, flow, credentials(emulator.apiKey));
+	await helper.load(ALL_NODES, flow, credentials(apiKey));
 }
 
 /** A Complete node for n1: what Node-RED reports when the node says done() without an error. */
@@ -116,30 +124,17 @@ describe('by default (Failure output off)', () => {
 
 	it("a service error (402, too few credits) reaches a Catch node with the service's message and hint", async () => {
 		emulator.addAccount('sk-vs-emulator-nr-catch-poor-000000', 1);
-		await helper.load(
-			ALL_NODES,
-			[
-				{ id: 'f1', type: 'tab', label: 'test' },
-				configNode(emulator.baseUrl),
-				{
-					id: 'n1',
-					z: 'f1',
-					type: 'visionstory-image',
-					config: 'cfg',
-					operation: 'generate',
-					modelId: 'gpt-image-2',
-					prompt: 'A lighthouse.',
-					downloadResult: false,
-					failureOutput: false,
-					wires: [['port1']],
-				},
-				{ id: 'port1', z: 'f1', type: 'helper' },
-				{ id: 'port2', z: 'f1', type: 'helper' },
-				{ id: 'port3', z: 'f1', type: 'helper' },
-				...catchNodes(),
-				...completeNodes(),
-			],
-			credentials('sk-vs-emulator-nr-catch-poor-000000'),
+		await deployNode(
+			{
+				type: 'visionstory-image',
+				operation: 'generate',
+				modelId: 'gpt-image-2',
+				prompt: 'A lighthouse.',
+				downloadResult: false,
+				failureOutput: false,
+				wires: [['port1']],
+			},
+			'sk-vs-emulator-nr-catch-poor-000000',
 		);
 		const got = await handled({ _msgid: 'c3', payload: 'go' });
 		expect(got.port1).toEqual([]);
@@ -239,26 +234,9 @@ describe('a node saved by 1.0.0 (no failureOutput property)', () => {
 	});
 
 	it('with nothing wired to its failure output: failures reach Catch nodes (1.0.0 only logged them)', async () => {
-		await helper.load(
-			ALL_NODES,
-			[
-				{ id: 'f1', type: 'tab', label: 'test' },
-				configNode(emulator.baseUrl),
-				{
-					id: 'n1',
-					z: 'f1',
-					type: 'visionstory-account',
-					config: 'cfg',
-					operation: 'getCredits',
-					wires: [['port1'], []],
-				},
-				{ id: 'port1', z: 'f1', type: 'helper' },
-				{ id: 'port2', z: 'f1', type: 'helper' },
-				{ id: 'port3', z: 'f1', type: 'helper' },
-				...catchNodes(),
-				...completeNodes(),
-			],
-			credentials('sk-vs-wrong-key-123456789'),
+		await deployNode(
+			{ type: 'visionstory-account', operation: 'getCredits', wires: [['port1'], []] },
+			'sk-vs-wrong-key-123456789',
 		);
 		const got = await handled({ _msgid: 's2', payload: 1 });
 		expect(got.caught).toHaveLength(1);

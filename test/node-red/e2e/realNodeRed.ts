@@ -140,7 +140,7 @@ export function describeLine(line: NodeRedLine): void {
 				await red.request('GET', '/nodes', undefined, { accept: 'text/html' })
 			).text();
 			for (const type of TYPES)
-				expect(editor).toMatch(new RegExp(`RED\\.nodes\\.registerType\\(["']${type}["']`));
+				expect(editor).toMatch(new RegExp(`RED\\.nodes\\.registerType\\(\\s*["']${type}["']`));
 			const listed = await red.json<unknown[]>(
 				'GET',
 				'/library/examples/flows/@visionstory/node-red-visionstory',
@@ -519,7 +519,20 @@ export function describeLine(line: NodeRedLine): void {
 				expect(help).toContain('<ol class="node-ports">');
 				expect(help).toMatch(/<dt>payload <span class="property-type">/);
 			}
-			expect(editor).toContain('inputLabels: "text, batch of texts, audio Buffer or video id"');
+			// The texts come from the set's catalogue as Node-RED serves it, in the language asked for.
+			const catalogue = (language: string) =>
+				red.json<Record<string, any>>(
+					'GET',
+					`/locales/@visionstory/node-red-visionstory/talking-video?lng=${language}`,
+				);
+			const english = await catalogue('en-US');
+			expect(english['visionstory-talking-video'].inputLabel).toBe(
+				'text, batch of texts, audio Buffer or video id',
+			);
+			expect(english['visionstory-talking-video'].fields.voiceId.label).toBe('Voice');
+			expect(english.visionstory.status.done).toBe('done');
+			expect((await catalogue('de')).visionstory.status.done).toBe('fertig');
+			expect(editor).toContain('data-i18n="visionstory-talking-video.fields.voiceId.label"');
 			// The editor's validator is the runtime's check: a poll interval of 2 is marked.
 			const source = /fieldProblem: (function fieldProblem[^\n]*\}),\n/.exec(editor)?.[1];
 			const fieldProblem = new Function(`return ${source}`)() as (f: object, v: unknown) => string;
