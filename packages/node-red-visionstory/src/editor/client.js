@@ -36,9 +36,9 @@ window.VisionStoryEditor = window.VisionStoryEditor || {
 				return outputsOf(this.operation, editor.hasFailurePort(this))[index] || '';
 			},
 			onadd: function () {
-				// A new node: failures go to Catch nodes, so it has no failure output.
-				this.failureOutput = false;
-				this.outputs = outputsOf(this.operation, false).length;
+				// From the palette the setting is its default, off: no failure output. Node-RED calls this for
+				// imported nodes too; one saved by 1.0.0 has no setting and keeps its outputs as they are.
+				if (this.failureOutput === false) this.outputs = outputsOf(this.operation, false).length;
 			},
 			oneditprepare: function () {
 				var node = this;
