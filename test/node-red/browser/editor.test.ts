@@ -193,12 +193,20 @@ for (const line of Object.values(NODE_RED_LINES)) {
 			});
 			/** Opens the node's dialog, sets the checkbox, and saves: its outputs, and the port the sink hangs on. */
 			const save = async (failureOutput: boolean | undefined) => {
+				// The dialog before (this test's, or the last test's) has gone.
+				await page.locator('#node-input-operation').waitFor({ state: 'detached' });
 				await page.evaluate(() => {
 					const { RED } = window as unknown as EditorWindow;
 					RED.editor.edit(RED.nodes.node('old-check'));
 				});
 				const box = page.locator('#node-input-failureOutput');
 				await box.waitFor();
+				// The dialog is ready once it shows the node's values.
+				await until(
+					'the dialog to show the node',
+					() => page.locator('#node-input-operation').inputValue(),
+					(v) => v === 'check',
+				);
 				const shown = await box.isChecked();
 				if (failureOutput !== undefined) await box.setChecked(failureOutput);
 				await page.locator('#node-dialog-ok').click();
@@ -209,12 +217,13 @@ for (const line of Object.values(NODE_RED_LINES)) {
 						const { RED } = window as unknown as EditorWindow;
 						const node = RED.nodes.node('old-check');
 						const links = RED.nodes.filterLinks({ source: node }) as Array<{
-							sourcePort: number;
+							sourcePort: number | string;
 							target: { id: string };
 						}>;
 						return {
 							outputs: node.outputs,
-							sink: links.find((l) => l.target.id === 'sink')?.sourcePort,
+							// Node-RED keeps a moved wire's port as text.
+							sink: Number(links.find((l) => l.target.id === 'sink')?.sourcePort),
 						};
 					})),
 				};
