@@ -9,7 +9,7 @@
 import type { Node, NodeAPI, NodeDef, NodeStatusFill } from 'node-red';
 
 import type { TaskKind } from './api';
-import { isAborted } from './api';
+import { WrittenPaths, isAborted } from './api';
 import { configProblem, type ConfigNode } from './nodes/config/config';
 import type { FileNote, Host, Msg } from './context';
 import { Context } from './context';
@@ -85,6 +85,8 @@ export function startAction(RED: NodeAPI, node: Node, props: ActionDef, spec: No
 	const ports = portsOf(operation ?? spec.operations[0], failures.port);
 	const failedPort = ports.indexOf('failed');
 	const failuresWired = (props.wires?.[failedPort]?.length ?? 0) > 0;
+	/** Result paths this node wrote since it started (a deploy): never two results on one path. */
+	const written = new WrittenPaths();
 
 	/** Sends one message by one port (the others get nothing). */
 	const sendBy = (send: Send, port: number, msg: Msg) => {
@@ -148,6 +150,7 @@ export function startAction(RED: NodeAPI, node: Node, props: ActionDef, spec: No
 			file(index, note) {
 				files.set(index, note);
 			},
+			written,
 			finish(last, lastFill) {
 				clearInterval(ticker);
 				node.status({ fill: lastFill, shape: 'dot', text: last });
