@@ -17,8 +17,8 @@ helper.init(require.resolve('node-red'));
 
 export { helper };
 
-/** Node-RED's namespace of a node set's catalogue, as the runtime registers it. */
-const namespaceOf = (type: string) => `@visionstory/node-red-visionstory/${fileOf(type)}`;
+/** Node-RED's namespace of a node set's catalogue: the set's id, as the runtime registers it. */
+const namespaceOf = (type: string) => `@visionstory/node-red-visionstory/${type}`;
 
 let catalogues: Promise<unknown> | undefined;
 /** The built catalogues, registered with Node-RED's i18n as the runtime registers a package's. */

@@ -527,11 +527,10 @@ export function describeLine(line: NodeRedLine): void {
 				expect(help).toMatch(/<dt>payload <span class="property-type">/);
 			}
 			// The texts come from the set's catalogue as Node-RED serves it, in the language asked for.
+			// A set's catalogue is served under the set's id (its name differs between 4.x and 5.x).
+			const set = (await red.nodeSets()).find((s) => s.types.includes('visionstory-talking-video'));
 			const catalogue = (language: string) =>
-				red.json<Record<string, any>>(
-					'GET',
-					`/locales/@visionstory/node-red-visionstory/talking-video?lng=${language}`,
-				);
+				red.json<Record<string, any>>('GET', `/locales/${set?.id}?lng=${language}`);
 			const english = await catalogue('en-US');
 			expect(english['visionstory-talking-video'].inputLabel).toBe(
 				'text, batch of texts, audio Buffer or video id',
