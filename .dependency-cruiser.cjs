@@ -44,7 +44,9 @@ module.exports = {
 			severity: 'error',
 			comment:
 				'Text to Speech, Align and the output files use the core through src/api.ts (long speech, captions, output naming)',
-			module: { path: `${NODE_RED}(nodes/textToSpeech|nodes/align|media)\\.ts$` },
+			module: {
+				path: `${NODE_RED}(nodes/text-to-speech/text-to-speech|nodes/align/align|media)\\.ts$`,
+			},
 			to: { path: `${NODE_RED}api\\.ts$` },
 		},
 	],
@@ -130,7 +132,7 @@ module.exports = {
 			comment:
 				"The watch node adapts the core's watcher (nodes/shared/api/watch/) through src/api.ts rather than walking the lists itself: a fix to the watcher reaches both hosts",
 			severity: 'error',
-			module: { path: '^packages/node-red-visionstory/src/watch\\.ts$' },
+			module: { path: '^packages/node-red-visionstory/src/nodes/watch/watch\\.ts$' },
 			to: { path: '^packages/node-red-visionstory/src/api\\.ts$' },
 		},
 		{

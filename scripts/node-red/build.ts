@@ -1,33 +1,35 @@
 /**
  * Builds the Node-RED package: one bundle (dist/visionstory.js) holding the nodes and the shared
  * VisionStory client with zod, so nothing of the client is copied into the repository and the package
- * has no runtime dependencies; per node set a small entry file and its editor HTML, generated from the
- * same specs the runtime reads; per language its message catalogue and help
- * (dist/locales/<lang>/<set>.json and .html, Node-RED's layout); the icons beside them (dist/icons).
- * The bundle is not minified and has a source map: a stack trace names src/… with Node's
- * --enable-source-maps, and reads as code without it.
+ * has no runtime dependencies; per node set (src/nodes/<set>/) a one-line entry file, its editor file
+ * (the node's own <set>.html, after the editor helper and, for an action node, its spec as the editor
+ * reads it), and per language its message catalogue and help (dist/locales/<lang>/<set>.json and
+ * .html, Node-RED's layout); the icons beside them (dist/icons). The bundle is not minified and has a
+ * source map: a stack trace names src/… with Node's --enable-source-maps, and reads as code without it.
  *
  *   tsx scripts/node-red/build.ts
  */
 import { build } from 'esbuild';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
 	catalogueOf,
 	languages,
+	nodeDir,
 	plainCatalogueOf,
+	setCatalogue,
 } from '../../packages/node-red-visionstory/src/editor/catalogue';
 import { actionNodeHelp, plainNodeHelp } from '../../packages/node-red-visionstory/src/editor/help';
 import {
-	actionNodeHtml,
-	configNodeHtml,
-	watchNodeHtml,
-} from '../../packages/node-red-visionstory/src/editor/html';
+	actionSpecScript,
+	editorHelper,
+} from '../../packages/node-red-visionstory/src/editor/registration';
+import { nodes } from '../../packages/node-red-visionstory/src';
 import { ACTION_NODES } from '../../packages/node-red-visionstory/src/nodes';
 import { NODE_RED_PACKAGE_DIR } from './paths';
 
-/** A node set's file name: its type without the prefix (dist/talking-video.js). */
+/** A node set's name: its type without the prefix (src/nodes/talking-video/, dist/talking-video.js). */
 export function fileOf(type: string): string {
 	return type.replace(/^visionstory-/, '');
 }
@@ -36,6 +38,8 @@ export function fileOf(type: string): string {
 function helpHtml(type: string, help: string): string {
 	return `<script type="text/html" data-help-name="${type}">\n${help}</script>\n`;
 }
+
+const json = (value: unknown) => `${JSON.stringify(value, null, '\t')}\n`;
 
 export async function buildNodeRedPackage(): Promise<void> {
 	const dist = join(NODE_RED_PACKAGE_DIR, 'dist');
@@ -54,41 +58,30 @@ export async function buildNodeRedPackage(): Promise<void> {
 		legalComments: 'linked',
 		logLevel: 'warning',
 	});
-	const sets: Array<[string, string]> = [
-		['visionstory-config', configNodeHtml()],
-		...ACTION_NODES.map((spec): [string, string] => [
-			spec.type,
-			actionNodeHtml(spec, catalogueOf(spec, fileOf(spec.type))),
-		]),
-		['visionstory-watch', watchNodeHtml()],
-	];
-	for (const [type, html] of sets) {
+	const specs = new Map(ACTION_NODES.map((spec) => [spec.type, spec]));
+	for (const type of Object.keys(nodes)) {
+		const set = fileOf(type);
+		const spec = specs.get(type);
 		writeFileSync(
-			join(dist, `${fileOf(type)}.js`),
+			join(dist, `${set}.js`),
 			`module.exports = require('./visionstory.js').nodes[${JSON.stringify(type)}];\n`,
 		);
-		writeFileSync(join(dist, `${fileOf(type)}.html`), html);
-	}
-	for (const language of languages()) {
-		const dir = join(dist, 'locales', language);
-		mkdirSync(dir, { recursive: true });
-		for (const spec of ACTION_NODES) {
-			const set = fileOf(spec.type);
-			const catalogue = catalogueOf(spec, set, language);
-			writeFileSync(
-				join(dir, `${set}.json`),
-				`${JSON.stringify({ [spec.type]: catalogue }, null, '\t')}\n`,
-			);
-			writeFileSync(join(dir, `${set}.html`), helpHtml(spec.type, actionNodeHelp(spec, catalogue)));
-		}
-		for (const type of ['visionstory-config', 'visionstory-watch']) {
-			const set = fileOf(type);
-			const catalogue = plainCatalogueOf(type, set, language);
-			writeFileSync(
-				join(dir, `${set}.json`),
-				`${JSON.stringify({ [type]: catalogue }, null, '\t')}\n`,
-			);
-			writeFileSync(join(dir, `${set}.html`), helpHtml(type, plainNodeHelp(catalogue)));
+		const own = readFileSync(join(nodeDir(set), `${set}.html`), 'utf8');
+		writeFileSync(
+			join(dist, `${set}.html`),
+			`${editorHelper()}${spec ? actionSpecScript(spec) : ''}\n${own}`,
+		);
+		for (const language of languages()) {
+			const dir = join(dist, 'locales', language);
+			mkdirSync(dir, { recursive: true });
+			const catalogue = spec
+				? catalogueOf(spec, set, language)
+				: plainCatalogueOf(type, set, language);
+			writeFileSync(join(dir, `${set}.json`), json(setCatalogue(type, catalogue, language)));
+			const help = spec
+				? actionNodeHelp(spec, catalogueOf(spec, set, language))
+				: plainNodeHelp(plainCatalogueOf(type, set, language));
+			writeFileSync(join(dir, `${set}.html`), helpHtml(type, help));
 		}
 	}
 	cpSync(join(NODE_RED_PACKAGE_DIR, 'icons'), join(dist, 'icons'), { recursive: true });

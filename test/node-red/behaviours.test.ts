@@ -4,7 +4,8 @@ import { join } from 'node:path';
 
 import { startEmulator, type Emulator } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
-import { ALL_NODES, credentials, flowWith, helper, next, run } from './support';
+import { passes, passesUntil, useNodeClock } from './clock';
+import { ALL_NODES, credentials, flowWith, helper, next, run, nodeOf } from './support';
 
 let emulator: Emulator;
 let avatarId: string;
@@ -140,9 +141,9 @@ describe('action nodes', () => {
 			credentials(emulator.apiKey),
 		);
 		const warnings: string[] = [];
-		helper
-			.getNode('n1')
-			.on('call:warn', (call: { args: unknown[] }) => warnings.push(String(call.args[0])));
+		nodeOf('n1').on('call:warn', (call: { args: unknown[] }) =>
+			warnings.push(String(call.args[0])),
+		);
 		const { output } = await run({ payload: 'Hello.', voiceId: 'Echo' });
 		expect(output).toBe('out1');
 		const sent = emulator.requests({ method: 'POST', path: '/api/v1/tts' });
@@ -196,20 +197,30 @@ describe('action nodes', () => {
 			flowWith({ ...talking(), waitForCompletion: true, pollIntervalSeconds: 5 }, emulator.baseUrl),
 			credentials(emulator.apiKey),
 		);
-		const statuses: string[] = [];
-		const node = helper.getNode('n1');
-		node.on('call:status', (call: { args: Array<{ text?: string }> }) =>
-			statuses.push(call.args[0]?.text ?? ''),
-		);
-		node.receive({ _msgid: 'long', payload: 'A long render.' });
-		const started = Date.now();
-		while (!statuses.includes('rendering 1') && Date.now() - started < 10_000)
-			await new Promise((r) => setTimeout(r, 50));
-		expect(statuses).toEqual(expect.arrayContaining(['submitting 0/1', 'rendering 1']));
-		await helper.unload();
-		const after = emulator.requests({ origin: 'api' }).length;
-		await new Promise((r) => setTimeout(r, 6000));
-		expect(emulator.requests({ origin: 'api' })).toHaveLength(after);
+		// From here the node's clock is jest's: its waits between polls pass only when the test moves it on.
+		useNodeClock();
+		try {
+			const statuses: string[] = [];
+			const node = nodeOf('n1');
+			node.on('call:status', (call: { args: Array<{ text?: string }> }) =>
+				statuses.push(call.args[0]?.text ?? ''),
+			);
+			node.receive({ _msgid: 'long', payload: 'A long render.' });
+			await passesUntil(() => statuses.includes('rendering 1'));
+			expect(statuses).toEqual(expect.arrayContaining(['submitting 0/1', 'rendering 1']));
+			// It polls while the flow runs…
+			const reads = () => emulator.requests({ method: 'GET', path: '/api/v1/video' }).length;
+			const before = reads();
+			await passes(60_000);
+			expect(reads()).toBeGreaterThan(before);
+			await helper.unload();
+			// …and never again once it is stopped, however long the clock runs.
+			const after = emulator.requests({ origin: 'api' }).length;
+			await passes(600_000);
+			expect(emulator.requests({ origin: 'api' })).toHaveLength(after);
+		} finally {
+			jest.useRealTimers();
+		}
 	});
 });
 
@@ -228,7 +239,7 @@ describe('the watch node', () => {
 			),
 			credentials(emulator.apiKey),
 		);
-		const node = helper.getNode('n1');
+		const node = nodeOf('n1');
 		const status = new Promise<string>((resolve) =>
 			node.on('call:status', (call: { args: Array<{ text?: string }> }) => {
 				if (call.args[0]?.text?.startsWith('watching')) resolve(call.args[0].text);
@@ -250,7 +261,7 @@ describe('the watch node', () => {
 			emulator.baseUrl,
 		);
 		await helper.load(ALL_NODES, flow, credentials(emulator.apiKey));
-		const node = helper.getNode('n1');
+		const node = nodeOf('n1');
 		await new Promise<void>((resolve) =>
 			node.on(
 				'call:status',

@@ -3,9 +3,9 @@
  * of every node using it, a call that could take it below the floor goes to Catch nodes with nothing
  * charged, and calls in flight in this Node-RED are reserved against it.
  */
-import { configNodeHtml } from '../../packages/node-red-visionstory/src/editor/html';
 import { startEmulator, type Emulator } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
+import { editorDefinitions, editorTexts } from './editor';
 import {
 	ALL_NODES,
 	catchNodes,
@@ -13,6 +13,7 @@ import {
 	flowWith,
 	helper,
 	next,
+	nodeOf,
 	run,
 	type FlowNode,
 } from './support';
@@ -93,8 +94,8 @@ describe('Keep at Least N Credits', () => {
 		const good = next('out1');
 		const bad = next('failed');
 		const caught: unknown[] = [];
-		helper.getNode('caught').on('input', (m: unknown) => caught.push(m));
-		helper.getNode('n1').receive({ _msgid: 'b1', payload: ['One.', 'Two.'] });
+		nodeOf('caught').on('input', (m: unknown) => caught.push(m));
+		nodeOf('n1').receive({ _msgid: 'b1', payload: ['One.', 'Two.'] });
 		const [ok, failed] = await Promise.all([good, bad]);
 		const payload = ok.payload as Array<{ video_id: string }>;
 		expect(payload).toHaveLength(1);
@@ -115,7 +116,8 @@ describe('Keep at Least N Credits', () => {
 		expect(error.message).toContain('1 of 2 failed; the first (#2): Creating a talking video');
 		expect(error.cause.details).toMatchObject({ keepAtLeastCredits: 10, balance: 10 });
 		expect(charges()).toHaveLength(1);
-		await new Promise((r) => setTimeout(r, 50));
+		// A Catch node would have been handed the message in the turn done() was called in.
+		for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
 		expect(caught).toEqual([]);
 	});
 
@@ -153,13 +155,13 @@ describe('Keep at Least N Credits', () => {
 		const outcomes: Array<{ output: string; msg: Record<string, unknown> }> = [];
 		const both = new Promise<void>((resolve) => {
 			for (const id of ['out1', 'failed', 'caught'])
-				helper.getNode(id).on('input', (msg: Record<string, unknown>) => {
+				nodeOf(id).on('input', (msg: Record<string, unknown>) => {
 					outcomes.push({ output: id, msg });
 					if (outcomes.length === 2) resolve();
 				});
 		});
-		helper.getNode('s1').receive({ _msgid: 'a', payload: 'Hello there.' });
-		helper.getNode('s2').receive({ _msgid: 'b', payload: 'Hello again.' });
+		nodeOf('s1').receive({ _msgid: 'a', payload: 'Hello there.' });
+		nodeOf('s2').receive({ _msgid: 'b', payload: 'Hello again.' });
 		await both;
 
 		expect(outcomes.map((o) => o.output).sort()).toEqual(['failed', 'out1']);
@@ -210,22 +212,14 @@ describe('Keep at Least N Credits', () => {
 	);
 
 	it('is checked in the editor, naming the field', () => {
-		const script = /<script type="text\/javascript">([\s\S]*?)<\/script>/.exec(
-			configNodeHtml(),
-		)![1];
-		let definition: {
-			defaults: Record<string, { validate?: (v: unknown, opt: object) => unknown }>;
-		} = { defaults: {} };
-		const RED = {
-			nodes: { registerType: (_type: string, d: typeof definition) => (definition = d) },
-		};
-		new Function('RED', script)(RED);
-		const validate = definition.defaults.keepAtLeastCredits.validate!;
+		const validate = editorDefinitions(['config'])['visionstory-config'].defaults.keepAtLeastCredits
+			.validate!;
+		const node = { _: editorTexts('config') };
 		// Node-RED shows a returned string as the reason only when the validator takes two parameters.
 		expect(validate.length).toBe(2);
-		for (const ok of ['', '0', '10', ' 25 ', 10]) expect(validate(ok, {})).toBe(true);
+		for (const ok of ['', '0', '10', ' 25 ', 10]) expect(validate.call(node, ok, {})).toBe(true);
 		for (const bad of ['-1', '1.5', 'ten'])
-			expect(validate(bad, {})).toBe(
+			expect(validate.call(node, bad, {})).toBe(
 				'Keep at Least N Credits: a whole number of credits, empty or 0 for none',
 			);
 	});

@@ -1,7 +1,7 @@
 import { startEmulator, type Emulator } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
 import { gatewayReads as gateway, notFoundReads } from '../support/readFaults';
-import { ALL_NODES, credentials, flowWith, helper, next, run } from './support';
+import { ALL_NODES, credentials, flowWith, helper, next, nodeOf, run } from './support';
 import { timeLapse, type TimeLapse } from './timeLapse';
 
 /**
@@ -113,7 +113,7 @@ describe('a deploy while a paid video renders', () => {
 		await (
 			helper as unknown as { _redNodes: { loadContextsPlugin(): Promise<void> } }
 		)._redNodes.loadContextsPlugin();
-		const node = helper.getNode('n1');
+		const node = nodeOf('n1');
 		const rendering = new Promise<void>((resolve) =>
 			node.on('call:status', (call: { args: Array<{ text?: string }> }) => {
 				if (call.args[0]?.text?.startsWith('rendering')) resolve();

@@ -1,4 +1,4 @@
-import { ALL_NODES, credentials, flowWith, helper, run, useEmulator } from './support';
+import { ALL_NODES, credentials, flowWith, helper, nodeOf, run, useEmulator } from './support';
 
 /**
  * Issue 38 in Node-RED. Defect 7: a message sent through a node again with its `_msgid` (a flow that
@@ -81,9 +81,9 @@ describe('odd word timings', () => {
 			credentials(env.emulator.apiKey),
 		);
 		const warnings: string[] = [];
-		helper
-			.getNode('n1')
-			.on('call:warn', (call: { args: unknown[] }) => warnings.push(String(call.args[0])));
+		nodeOf('n1').on('call:warn', (call: { args: unknown[] }) =>
+			warnings.push(String(call.args[0])),
+		);
 		const { output, msg } = await run({ audioUrl: audio(), text: TEXT });
 		expect(output).toBe('out1');
 		const payload = msg.payload as {

@@ -45,11 +45,10 @@ it('runs every operation of every node against the emulator', async () => {
 	const tv = await op(
 		'talking-video',
 		'create',
-		{ scriptType: 'text', waitForCompletion: false },
+		{ scriptType: 'text', ...wait },
 		{ avatarId, voiceId: 'Alice', text: 'Hi.' },
 	);
 	const tvId = (tv.msg.payload as { video_id: string }).video_id;
-	await new Promise((r) => setTimeout(r, 700));
 	expect(
 		(await op('talking-video', 'check', { downloadResult: false }, { videoId: tvId })).output,
 	).toBe('out1');

@@ -65,7 +65,7 @@ describe("the flow library's scorecard (offline checks)", () => {
 		const registered = Object.values(manifest['node-red'].nodes).flatMap((file) =>
 			[
 				...readFileSync(join(unpacked, file.replace(/\.js$/, '.html')), 'utf8').matchAll(
-					/RED\.nodes\.registerType\(["']([^"']+)["']/g,
+					/RED\.nodes\.registerType\(\s*["']([^"']+)["']/g,
 				),
 			].map((m) => m[1]),
 		);
@@ -149,15 +149,15 @@ describe('the tarball', () => {
 });
 
 describe('the release', () => {
-	it('is 1.0.0 with its changelog entry, released by its own tag (node-red-v1.0.0)', () => {
+	it('is 1.1.0 with its changelog entry, released by its own tag (node-red-v1.1.0)', () => {
 		const version = (manifest as { version?: string }).version;
-		expect(version).toBe('1.0.0');
+		expect(version).toBe('1.1.0');
 		expect(pkg.files).toContain('CHANGELOG.md');
-		expect(readFileSync(join(unpacked, 'CHANGELOG.md'), 'utf8')).toMatch(/^## 1\.0\.0\b/m);
+		expect(readFileSync(join(unpacked, 'CHANGELOG.md'), 'utf8')).toMatch(/^## 1\.1\.0\b/m);
 		const repo = 'visionstory-ai/n8n-nodes-visionstory';
-		expect(releaseProblems(manifest, 'node-red-v1.0.0', repo, TAG_PREFIX['node-red'])).toEqual([]);
-		expect(releaseProblems(manifest, 'v1.0.0', repo, TAG_PREFIX['node-red'])).toEqual([
-			'the tag "v1.0.0" does not name package.json\'s version (node-red-v1.0.0)',
+		expect(releaseProblems(manifest, 'node-red-v1.1.0', repo, TAG_PREFIX['node-red'])).toEqual([]);
+		expect(releaseProblems(manifest, 'v1.1.0', repo, TAG_PREFIX['node-red'])).toEqual([
+			'the tag "v1.1.0" does not name package.json\'s version (node-red-v1.1.0)',
 		]);
 	});
 
@@ -184,7 +184,7 @@ describe('the release', () => {
 			const node = { id: 'n', type: 't', handlers: {}, on(e, h) { this.handlers[e] = h; },
 				status() {}, warn() {}, error() {}, context() { return { get(k, s, cb) { cb(null); }, set(k, v, s, cb) { cb(null); } }; } };
 			ctor.call(node, { operation: 'getCredits' });
-			node.handlers.input({ _msgid: 'm' }, (out) => { console.log(out[1].error.stack); process.exit(0); }, () => {});
+			node.handlers.input({ _msgid: 'm' }, () => {}, (error) => { console.log(error.stack); process.exit(0); });
 		`;
 		const stack = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], {
 			encoding: 'utf8',

@@ -46,7 +46,7 @@ test('the n8n node and a Node-RED config node of the built bundle each send a 20
 				baseUrl: `${engine.emu.baseUrl}/`,
 				keepAtLeastCredits: '100',
 			},
-		],
+		] as Array<{ id: string; type: string; [key: string]: unknown }>,
 		{ cfg: { apiKey: KEY } },
 	);
 	const config = helper.getNode('cfg') as unknown as ConfigNode;

@@ -1,15 +1,82 @@
-/** Runs the Node-RED package's nodes in Node-RED's runtime (node-red-node-test-helper) against the emulator. */
+/**
+ * Runs the Node-RED package's nodes in Node-RED's runtime (node-red-node-test-helper) against the
+ * emulator, with their texts from the built catalogues (dist/locales) through Node-RED's own i18n.
+ */
+import { i18n } from '@node-red/util';
+import type { NodeAPI } from 'node-red';
 import helper from 'node-red-node-test-helper';
+import { join } from 'node:path';
+import type { SinonSpy } from 'sinon';
 
 import { nodes } from '../../packages/node-red-visionstory/src';
+import { NODE_RED_PACKAGE_DIR } from '../../scripts/node-red/paths';
+import { fileOf } from '../../scripts/node-red/build';
 import { startEmulator, type Emulator } from '../emulator';
 
 helper.init(require.resolve('node-red'));
 
 export { helper };
 
+/** Node-RED's namespace of a node set's catalogue: the set's id, as the runtime registers it. */
+const namespaceOf = (type: string) => `@visionstory/node-red-visionstory/${type}`;
+
+let catalogues: Promise<unknown> | undefined;
+/** The built catalogues, registered with Node-RED's i18n as the runtime registers a package's. */
+export async function registerCatalogues(): Promise<void> {
+	// Node-RED's runtime initialises it at start; the helper runs no runtime start.
+	(i18n as typeof i18n & { init(settings: object): void }).init({ lang: 'en-US' });
+	catalogues ??= Promise.all(
+		Object.keys(nodes).map((type) =>
+			i18n.registerMessageCatalog(
+				namespaceOf(type),
+				join(NODE_RED_PACKAGE_DIR, 'dist', 'locales'),
+				`${fileOf(type)}.json`,
+			),
+		),
+	);
+	await catalogues;
+}
+
+/** RED._ of a node set in `language`, as Node-RED gives each set its own. */
+export function translator(type: string, language?: string): NodeAPI['_'] {
+	return (key, substitutions) =>
+		i18n._(`${namespaceOf(type)}:${key}`, {
+			...substitutions,
+			...(language ? { lng: language } : {}),
+		});
+}
+
+/** Each node type's registration, with RED._ speaking the set's catalogue (the helper's returns the key). */
+export function nodesIn(language?: string) {
+	return Object.entries(nodes).map(([type, register]) => async (RED: NodeAPI) => {
+		await registerCatalogues();
+		// As Node-RED loads the language of settings.lang when it starts.
+		if (language)
+			await (
+				i18n as unknown as { i: { loadLanguages(l: string): Promise<unknown> } }
+			).i.loadLanguages(language);
+		const own = Object.create(RED) as NodeAPI;
+		own._ = translator(type, language);
+		register(own);
+	});
+}
+
 /** Every node type of the package, as the helper loads them. */
-export const ALL_NODES = Object.values(nodes);
+export const ALL_NODES = nodesIn();
+
+/** A node of the loaded flow as the tests drive it: its input, the helper's `call:<method>` events, sinon's spies. */
+export interface TestNode {
+	id: string;
+	receive(msg: object): void;
+	on(event: string, listener: (arg: any) => void): void;
+	warn: SinonSpy;
+	error: SinonSpy;
+	status: SinonSpy;
+}
+
+export function nodeOf(id: string): TestNode {
+	return helper.getNode(id) as unknown as TestNode;
+}
 
 export interface FlowNode {
 	id: string;
@@ -71,12 +138,9 @@ export function catchNodes(): FlowNode[] {
 	];
 }
 
-type HelperNode = { on(event: 'input', cb: (msg: Record<string, unknown>) => void): void };
-
 /** The next message a helper node receives. */
 export function next(id: string): Promise<Record<string, unknown>> {
-	const node = helper.getNode(id) as unknown as HelperNode;
-	return new Promise((resolve) => node.on('input', resolve));
+	return new Promise((resolve) => nodeOf(id).on('input', resolve));
 }
 
 export type Output = 'out1' | 'failed' | 'out3' | 'caught';
@@ -88,7 +152,7 @@ export async function run(
 	const outputs = (['out1', 'failed', 'out3', 'caught'] as const).map((id) =>
 		next(id).then((m) => ({ output: id, msg: m })),
 	);
-	(helper.getNode('n1') as unknown as { receive(m: unknown): void }).receive(msg);
+	nodeOf('n1').receive(msg);
 	return await Promise.race(outputs);
 }
 

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 
 import { startEmulator, type Emulator } from '../emulator';
 import { firstPublicAvatarId } from '../support/avatars';
-import { ALL_NODES, credentials, flowWith, helper, next, run } from './support';
+import { passes, passesUntil, useNodeClock } from './clock';
+import { ALL_NODES, credentials, flowWith, helper, next, run, nodeOf } from './support';
+
+/** A message run into n1 whose result the test reads once it is there (while it moves the clock). */
+function runs(msg: Record<string, unknown>): { result?: Awaited<ReturnType<typeof run>> } {
+	const handle: { result?: Awaited<ReturnType<typeof run>> } = {};
+	void run(msg).then((result) => (handle.result = result));
+	return handle;
+}
 
 let emulator: Emulator;
 let avatarId: string;
@@ -55,11 +63,9 @@ describe('Talking Video → Create', () => {
 			credentials(emulator.apiKey),
 		);
 		const statuses: string[] = [];
-		helper
-			.getNode('n1')
-			.on('call:status', (call: { args: Array<{ text?: string }> }) =>
-				statuses.push(call.args[0]?.text ?? ''),
-			);
+		nodeOf('n1').on('call:status', (call: { args: Array<{ text?: string }> }) =>
+			statuses.push(call.args[0]?.text ?? ''),
+		);
 		const { output, msg } = await run({
 			_msgid: 'm1',
 			payload: ['One.', 'Two.', { text: 'Three.', voiceId: 'Echo' }],
@@ -172,12 +178,20 @@ describe('Talking Video → Check Status', () => {
 			),
 			credentials(emulator.apiKey),
 		);
-		const rendering = await run({ payload: created.msg.payload });
-		expect(rendering.output).toBe('out3');
-		await new Promise((r) => setTimeout(r, 1600));
-		const done = await run({ payload: created.msg.payload });
-		expect(done.output).toBe('out1');
-		expect((done.msg.payload as { status: string }).status).toBe('created');
+		useNodeClock();
+		try {
+			const rendering = runs({ payload: created.msg.payload });
+			await passesUntil(() => rendering.result !== undefined);
+			expect(rendering.result?.output).toBe('out3');
+			// The render takes 1.5 s of the emulator's clock, which is jest's now.
+			await passes(1600);
+			const done = runs({ payload: created.msg.payload });
+			await passesUntil(() => done.result !== undefined);
+			expect(done.result?.output).toBe('out1');
+			expect((done.result?.msg.payload as { status: string }).status).toBe('created');
+		} finally {
+			jest.useRealTimers();
+		}
 	});
 });
 

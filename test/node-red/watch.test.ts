@@ -9,9 +9,9 @@ import {
 	LIMITS,
 	readWatchState,
 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/cursor';
-import { migrateWatchState } from '../../packages/node-red-visionstory/src/watch';
+import { migrateWatchState } from '../../packages/node-red-visionstory/src/nodes/watch/watch';
 import { firstPublicAvatarId } from '../support/avatars';
-import { ALL_NODES, credentials, flowWith, helper } from './support';
+import { ALL_NODES, credentials, flowWith, helper, nodeOf } from './support';
 
 let emulator: Emulator;
 let avatarId: string;
@@ -81,6 +81,8 @@ interface Watching {
 	warnings: () => string[];
 	/** Resolves once `count` ids were sent; a test that never gets there ends at jest's timeout. */
 	until(count: number): Promise<void>;
+	/** Resolves once `count` more polls have ended. */
+	polls(count: number): Promise<void>;
 }
 
 /** Deploys a watch node and resolves once its first poll (the activation) is done. */
@@ -93,25 +95,41 @@ async function deploy(events: string[]): Promise<Watching> {
 		),
 		credentials(KEY),
 	);
-	const node = helper.getNode('n1');
-	const out = helper.getNode('out1') as unknown as {
+	const node = nodeOf('n1');
+	const out = nodeOf('out1') as unknown as {
 		on(event: 'input', cb: (msg: { payload: { video_id: string } }) => void): void;
 	};
 	const sent: string[] = [];
-	out.on('input', (msg) => sent.push(msg.payload.video_id));
-	await new Promise<void>((resolve) =>
-		node.on('call:status', (call: { args: Array<{ text?: string }> }) => {
-			if (call.args[0]?.text?.startsWith('watching')) resolve();
-		}),
-	);
+	/** Who waits for the next message sent or poll ended. */
+	let waiting: Array<() => void> = [];
+	const wake = () => {
+		const now = waiting;
+		waiting = [];
+		for (const resolve of now) resolve();
+	};
+	const next = () => new Promise<void>((resolve) => waiting.push(resolve));
+	out.on('input', (msg) => {
+		sent.push(msg.payload.video_id);
+		wake();
+	});
+	let polled = 0;
+	node.on('call:status', (call: { args: Array<{ text?: string }> }) => {
+		if (!call.args[0]?.text?.startsWith('watching')) return;
+		polled++;
+		wake();
+	});
+	// The first poll (the activation) is done.
+	while (polled === 0) await next();
 	const warn = node.warn as unknown as { args: unknown[][] };
 	return {
 		sent,
 		warnings: () => warn.args.map((args) => String(args[0])),
+		polls: async (count) => {
+			const target = polled + count;
+			while (polled < target) await next();
+		},
 		until: async (count) => {
-			// Bounded only so a test that timed out leaves no loop behind.
-			for (let i = 0; sent.length < count && i < 3_000; i++)
-				await new Promise((resolve) => setTimeout(resolve, 200));
+			while (sent.length < count) await next();
 		},
 	};
 }
@@ -156,7 +174,8 @@ describe('issue 32 item 3: no walk that jumps to the newest entry', () => {
 		const watching = await deploy(['aiVideo']);
 		const made = await makeMany(1_500);
 		await watching.until(1_500);
-		await new Promise((resolve) => setTimeout(resolve, 5_500));
+		// A whole poll after the one that sent the last: nothing more, nothing twice.
+		await watching.polls(2);
 		expect(watching.sent).toHaveLength(1_500);
 		expect([...watching.sent].sort()).toEqual([...made].sort());
 	});

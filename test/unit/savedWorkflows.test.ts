@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { NodeHelpers } from 'n8n-workflow';
@@ -111,12 +111,6 @@ function currentInterface(): Interface {
 		}),
 	);
 }
-
-if (process.env.FREEZE_INTERFACE === '1')
-	writeFileSync(
-		join(frozen, 'interface.json'),
-		`${JSON.stringify(currentInterface(), null, '\t')}\n`,
-	);
 
 test('every resource, operation and parameter of 1.0 still exists with its type and every value it allowed', () => {
 	const released = JSON.parse(readFileSync(join(frozen, 'interface.json'), 'utf8')) as Interface;

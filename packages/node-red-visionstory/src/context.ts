@@ -11,14 +11,14 @@ import type {
 	WrittenPaths,
 } from './api';
 import { invalidInput, sendInstant } from './api';
+import type { NodeMessage, NodeStatusFill } from 'node-red';
+
 import type { Field } from './field';
 import { fieldProblem } from './field';
+import type { StatusKey, Substitutions, Texts } from './texts';
 
-export interface Msg {
-	_msgid?: string;
-	payload?: unknown;
-	[key: string]: unknown;
-}
+/** A message as the nodes handle it. */
+export type Msg = NodeMessage;
 
 /** A result file as other nodes expect it beside msg.payload (msg.filename, msg.mimetype). */
 export interface FileNote {
@@ -26,9 +26,11 @@ export interface FileNote {
 	mimetype: string;
 }
 
-/** What the node hosting an operation offers it: its status ring, its warnings, and what it learns on the way. */
+/** What the node hosting an operation offers it: its words, its status ring, its warnings, and what it learns on the way. */
 export interface Host {
-	status(text: string, fill?: 'blue' | 'green' | 'yellow' | 'red' | 'grey'): void;
+	/** The runtime texts in Node-RED's language (RED._). */
+	texts: Texts;
+	status(text: string, fill?: NodeStatusFill): void;
 	warn(text: string): void;
 	/** Videos submitted for this message and not yet delivered (kept in the node's context until they are). */
 	submitted(kind: 'talkingVideo' | 'aiVideo', videoIds: string[]): void;
@@ -61,8 +63,9 @@ export class Context {
 		readonly index = 0,
 	) {}
 
-	status(text: string, fill?: 'blue' | 'green' | 'yellow' | 'red' | 'grey'): void {
-		this.host.status(text, fill);
+	/** Says on the status ring what the node is doing (a key of the catalogue's `status`). */
+	status(key: StatusKey, substitutions?: Substitutions, fill?: NodeStatusFill): void {
+		this.host.status(this.host.texts(`status.${key}`, substitutions), fill);
 	}
 
 	/** The same message seen through one entry of its batch: an object's fields, or a text as the script. */
@@ -94,7 +97,7 @@ export class Context {
 		if (isSet(setting)) {
 			if (given && !sameValue(given.value, setting))
 				this.host.warn(
-					`${given.from} is ignored: the node's ${this.label(name)} is set, and a set value wins. Clear it in the node to take it from the message.`,
+					this.host.texts('log.ignored', { from: given.from, field: this.label(name) }),
 				);
 			return setting;
 		}
@@ -106,10 +109,12 @@ export class Context {
 		name: string,
 		field: Field | undefined,
 	): { value: unknown; from: string } | undefined {
+		const from = (key: 'log.fromEntry' | 'log.fromMessage') =>
+			this.host.texts(key, { number: this.index + 1, name });
 		if (this.entry && isSet(this.entry[name]))
-			return { value: this.entry[name], from: `Batch entry #${this.index + 1}'s ${name}` };
+			return { value: this.entry[name], from: from('log.fromEntry') };
 		if (field?.override && isSet(this.msg[name]))
-			return { value: this.msg[name], from: `msg.${name}` };
+			return { value: this.msg[name], from: from('log.fromMessage') };
 		return undefined;
 	}
 

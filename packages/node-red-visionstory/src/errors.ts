@@ -1,5 +1,6 @@
 import type { FieldIssue } from './api';
 import { VisionStoryError, redact, redactText } from './api';
+import type { Texts } from './texts';
 
 /** An error as a flow sees it in msg.error / msg.errors: the service's own words first. */
 export interface MsgError {
@@ -98,10 +99,15 @@ export class FlowError extends Error {
 }
 
 /** A batch where some entries failed: one error naming how many, and the first reason. */
-export function batchError(failed: MsgError[], total: number): FlowError {
+export function batchError(failed: MsgError[], total: number, texts: Texts): FlowError {
 	const first = failed[0];
 	return new FlowError({
-		message: `${failed.length} of ${total} failed; the first (#${(first.index ?? 0) + 1}): ${first.message}`,
+		message: texts('error.batch', {
+			failed: failed.length,
+			total,
+			number: (first.index ?? 0) + 1,
+			message: first.message,
+		}),
 		hint: first.hint,
 		status: first.status,
 		code: first.code,

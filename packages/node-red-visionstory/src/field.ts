@@ -28,7 +28,6 @@ export interface Field {
 	override?: boolean;
 	/** Shown only when another field has one of these values. */
 	showIf?: { field: string; values: readonly (string | boolean)[] };
-	placeholder?: string;
 	/** Smallest accepted value of a `number`. */
 	min?: number;
 	/** One line under the field in the editor. */

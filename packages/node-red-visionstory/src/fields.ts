@@ -81,7 +81,6 @@ export function downloadFields(ops: readonly string[]): Field[] {
 			ops,
 			override: true,
 			showIf: { field: 'downloadResult', values: [true] },
-			placeholder: '/data/videos/{id}.{ext}',
 			tip: 'Streams the file to this path instead of memory (large videos); {id}, {index}, {ext} are filled in. In a batch, a path naming neither {id} nor {index} is numbered per result: video.mp4 → video-1.mp4, video-2.mp4… Empty: msg.outputFile, else a Buffer.',
 		},
 	];

@@ -98,7 +98,7 @@ export async function createVideos(
 	const batch = Array.isArray(context.msg.payload);
 	const total = requests.length;
 	let submitted = 0;
-	context.status(`submitting 0/${total}`);
+	context.status('submitting', { done: 0, total });
 	const outcomes = await makeVideos(
 		context.client,
 		kind,
@@ -116,9 +116,8 @@ export async function createVideos(
 				submitted(_index, videoId) {
 					submitted++;
 					if (wait) context.host.submitted(kind, [videoId]);
-					context.status(
-						submitted < total || !wait ? `submitting ${submitted}/${total}` : `rendering ${total}`,
-					);
+					if (submitted < total || !wait) context.status('submitting', { done: submitted, total });
+					else context.status('rendering', { total });
 				},
 			},
 		},

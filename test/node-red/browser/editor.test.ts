@@ -170,5 +170,69 @@ for (const line of Object.values(NODE_RED_LINES)) {
 			expect(await typed.innerText()).toContain('msg.');
 			await page.locator('#node-dialog-cancel').click();
 		});
+
+		it('the outputs follow the Failure output setting, and a Check Status node saved by 1.0.0 keeps its still-rendering wire', async () => {
+			await page.evaluate(() => {
+				const { RED } = window as unknown as EditorWindow;
+				RED.view.importNodes(
+					[
+						{
+							id: 'old-check',
+							type: 'visionstory-talking-video',
+							name: 'saved by 1.0.0',
+							operation: 'check',
+							outputs: 3,
+							x: 300,
+							y: 300,
+							wires: [[], [], ['sink']],
+						},
+						{ id: 'sink', type: 'debug', name: 'still rendering', x: 600, y: 300, wires: [] },
+					],
+					{ generateIds: false },
+				);
+			});
+			/** Opens the node's dialog, sets the checkbox, and saves: its outputs, and the port the sink hangs on. */
+			const save = async (failureOutput: boolean | undefined) => {
+				// The dialog before (this test's, or the last test's) has gone.
+				await page.locator('#node-input-operation').waitFor({ state: 'detached' });
+				await page.evaluate(() => {
+					const { RED } = window as unknown as EditorWindow;
+					RED.editor.edit(RED.nodes.node('old-check'));
+				});
+				const box = page.locator('#node-input-failureOutput');
+				await box.waitFor();
+				// The dialog is ready once it shows the node's values.
+				await until(
+					'the dialog to show the node',
+					() => page.locator('#node-input-operation').inputValue(),
+					(v) => v === 'check',
+				);
+				const shown = await box.isChecked();
+				if (failureOutput !== undefined) await box.setChecked(failureOutput);
+				await page.locator('#node-dialog-ok').click();
+				await box.waitFor({ state: 'detached' });
+				return {
+					shown,
+					...(await page.evaluate(() => {
+						const { RED } = window as unknown as EditorWindow;
+						const node = RED.nodes.node('old-check');
+						const links = RED.nodes.filterLinks({ source: node }) as Array<{
+							sourcePort: number | string;
+							target: { id: string };
+						}>;
+						return {
+							outputs: node.outputs,
+							// Node-RED keeps a moved wire's port as text.
+							sink: Number(links.find((l) => l.target.id === 'sink')?.sourcePort),
+						};
+					})),
+				};
+			};
+			// Nothing wired to its failure output: it reads as off, and still rendering moves to output 2.
+			expect(await save(undefined)).toEqual({ shown: false, outputs: 2, sink: 1 });
+			// On: the failure output comes back second, still rendering third.
+			expect(await save(true)).toEqual({ shown: false, outputs: 3, sink: 2 });
+			expect(await save(false)).toEqual({ shown: true, outputs: 2, sink: 1 });
+		});
 	});
 }

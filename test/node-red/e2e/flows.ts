@@ -203,7 +203,16 @@ export function testTab(ids: { avatarId: string; voiceId: string }): FlowNode[] 
 			type: 'status',
 			z: T,
 			name: '',
-			scope: ['t-talking', 't-floor', 't-speech-1', 't-speech-2', 't-slow'],
+			scope: [
+				't-talking',
+				't-floor',
+				't-speech-1',
+				't-speech-2',
+				't-slow',
+				't-out-catch',
+				't-out-port',
+				't-out-poor',
+			],
 			x: 0,
 			y: 0,
 			wires: [['t-status-record']],
@@ -250,6 +259,98 @@ export function testTab(ids: { avatarId: string; voiceId: string }): FlowNode[] 
 			`const r = global.get('${key}') || []; r.push(JSON.parse(JSON.stringify({ payload: Buffer.isBuffer(msg.payload) ? { buffer: msg.payload.length } : msg.payload, visionstory: msg.visionstory, resumed: msg.resumed, error: msg.error }))); global.set('${key}', r); return null;`,
 		);
 	}
+}
+
+/** The account the 402 check spends from (1 credit: a talking video is refused), and its config node. */
+export const POOR = { apiKey: 'sk-vs-emulator-nr-e2e-poor-000000000', config: 'vs-poor-config' };
+
+/** global[key] of what reached each outcome: output 1, the failure output, a Catch node. */
+export const OUTCOMES = { ok: 'outcomeOk', failed: 'outcomeFailed', caught: 'outcomeCaught' };
+
+/**
+ * Where a failure goes (issue 40 item 4): POST /vs/outcome/<catch|port|poor> answers at once and hands
+ * `{tag, texts, avatarId, voiceId}` to a talking-video node with the Failure output off (`catch`, and
+ * `poor` on the 1-credit account) or on (`port`). What reaches output 1, the failure output and a Catch
+ * node is kept in global[OUTCOMES.*], each with the request's tag and the node's id.
+ */
+export function outcomesTab(): FlowNode[] {
+	const node = (id: string, config: string, failureOutput: boolean): FlowNode => ({
+		id,
+		type: 'visionstory-talking-video',
+		z: T,
+		name: id,
+		config,
+		operation: 'create',
+		scriptType: 'text',
+		waitForCompletion: true,
+		pollIntervalSeconds: 5,
+		timeoutMinutes: 5,
+		downloadResult: false,
+		failureOutput,
+		outputs: failureOutput ? 2 : 1,
+		x: 0,
+		y: 0,
+		wires: failureOutput ? [['t-out-ok'], ['t-out-failed']] : [['t-out-ok']],
+	});
+	const endpoint = (mode: string, target: string): FlowNode[] => [
+		httpIn(`t-out-${mode}-in`, T, 'post', `/vs/outcome/${mode}`, `t-out-${mode}-prep`),
+		fn(
+			`t-out-${mode}-prep`,
+			T,
+			'request',
+			'msg.tag = msg.payload.tag; msg.avatarId = msg.payload.avatarId; msg.voiceId = msg.payload.voiceId; msg.payload = msg.payload.texts; return msg;',
+			[[target, `t-out-${mode}-answer`]],
+		),
+		fn(`t-out-${mode}-answer`, T, 'answer', 'msg.payload = { accepted: msg.tag }; return msg;', [
+			['t-out'],
+		]),
+	];
+	const keep = (id: string, key: string, by: string) =>
+		fn(
+			id,
+			T,
+			'record',
+			`const r = global.get('${key}') || []; r.push(JSON.parse(JSON.stringify({ tag: msg.tag, by: ${by}, items: msg.items, errors: msg.errors, error: msg.error, payload: Buffer.isBuffer(msg.payload) ? null : msg.payload }))); global.set('${key}', r); return null;`,
+		);
+	return [
+		...endpoint('catch', 't-out-catch'),
+		...endpoint('port', 't-out-port'),
+		...endpoint('poor', 't-out-poor'),
+		node('t-out-catch', 'vs-config', false),
+		node('t-out-port', 'vs-config', true),
+		node('t-out-poor', POOR.config, false),
+		{
+			id: 't-out-catcher',
+			type: 'catch',
+			z: T,
+			name: '',
+			scope: ['t-out-catch', 't-out-port', 't-out-poor'],
+			uncaught: false,
+			x: 0,
+			y: 0,
+			wires: [['t-out-caught']],
+		},
+		keep(
+			't-out-ok',
+			OUTCOMES.ok,
+			"msg.visionstory && [].concat(msg.visionstory).length + ' videos'",
+		),
+		keep('t-out-failed', OUTCOMES.failed, 'msg.error.source.id'),
+		keep('t-out-caught', OUTCOMES.caught, 'msg.error.source.id'),
+	];
+}
+
+/** The 402 check's config node, on the 1-credit account. */
+export function poorConfig(baseUrl: string): FlowNode {
+	return {
+		id: POOR.config,
+		type: 'visionstory-config',
+		name: 'one credit',
+		baseUrl,
+		maxCreditsPerMessage: '',
+		requestsPerSecond: '',
+		credentials: { apiKey: POOR.apiKey },
+	};
 }
 
 /** The long speech's config node: the examples' has a cap of 200 credits a message, below 100,000 characters' price. */

@@ -20,6 +20,10 @@ import { englishScript } from '../../unit/scripts';
 import {
 	FLOOR,
 	floorConfig,
+	OUTCOMES,
+	outcomesTab,
+	POOR,
+	poorConfig,
 	speechAndCaptionsTab,
 	speechConfig,
 	testTab,
@@ -72,6 +76,7 @@ export function describeLine(line: NodeRedLine): void {
 			const started = Date.now();
 			emulator = await startEmulator({ renderMs: 1000 });
 			emulator.addAccount(FLOOR.apiKey, 15);
+			emulator.addAccount(POOR.apiKey, 1);
 			avatarId = await firstPublicAvatarId(emulator);
 			voiceId = 'Alice';
 			const install = await ensureNodeRed(line, () => undefined);
@@ -92,10 +97,12 @@ export function describeLine(line: NodeRedLine): void {
 			deployed = [
 				...testTab({ avatarId, voiceId }),
 				...speechAndCaptionsTab(),
+				...outcomesTab(),
 				...examples.flows,
 				emulatorConfig(emulator.baseUrl, emulator.apiKey),
 				floorConfig(emulator.baseUrl),
 				speechConfig(emulator.baseUrl, emulator.apiKey),
+				poorConfig(emulator.baseUrl),
 			];
 			await red.deploy(deployed);
 		}, 300_000);
@@ -133,7 +140,7 @@ export function describeLine(line: NodeRedLine): void {
 				await red.request('GET', '/nodes', undefined, { accept: 'text/html' })
 			).text();
 			for (const type of TYPES)
-				expect(editor).toMatch(new RegExp(`RED\\.nodes\\.registerType\\(["']${type}["']`));
+				expect(editor).toMatch(new RegExp(`RED\\.nodes\\.registerType\\(\\s*["']${type}["']`));
 			const listed = await red.json<unknown[]>(
 				'GET',
 				'/library/examples/flows/@visionstory/node-red-visionstory',
@@ -226,7 +233,7 @@ export function describeLine(line: NodeRedLine): void {
 			}
 		});
 
-		it('sends a failing render by the failure output (never also to Catch), with the message, hint and a stack naming src/', async () => {
+		it('a node saved by 1.0.0 with its failure output wired: a failing render leaves there (never also to Catch), with the message, hint and a stack naming src/', async () => {
 			const { status, body } = await talking({ avatarId, voiceId, texts: 'This one will [fail].' });
 			expect(status).toBe(500);
 			expect(body.error.source.type).toBe('visionstory-talking-video');
@@ -242,7 +249,7 @@ export function describeLine(line: NodeRedLine): void {
 			expect(await recorded('caught')).toEqual([]);
 		});
 
-		it('splits a partly failed batch: good items by output 1, failed ones by output 2, each naming its item; files with filename and mimetype', async () => {
+		it('a node saved by 1.0.0 with its failure output wired splits a partly failed batch: good items by output 1, failed ones by output 2, each naming its item; files with filename and mimetype', async () => {
 			const texts = ['One.', 'This one will [fail].', 'Three.'];
 			const { status, body } = await talking({ avatarId, voiceId, texts });
 			expect(status).toBe(200);
@@ -267,6 +274,121 @@ export function describeLine(line: NodeRedLine): void {
 			]);
 			expect(failed[0].error.message).toContain('1 of 3 failed');
 			expect(await recorded('caught')).toEqual([]);
+		});
+
+		describe('where a failure goes (issue 40 item 4)', () => {
+			interface Outcome {
+				tag: string;
+				by: string;
+				items?: Array<{ index: number; input: unknown }>;
+				errors?: Array<{ index: number; videoIds?: string[] }>;
+				error?: {
+					message: string;
+					source: { id: string };
+					cause: { hint?: string; status?: number; videoIds?: string[] };
+				};
+			}
+			let tags = 0;
+			/** Sends texts to the node of `mode`; resolves with every outcome of it once `expected` have arrived. */
+			async function outcome(
+				mode: 'catch' | 'port' | 'poor',
+				body: { texts: unknown; avatarId?: string; voiceId?: string },
+				expected: number,
+			): Promise<Record<'ok' | 'failed' | 'caught', Outcome[]>> {
+				const tag = `${mode}-${++tags}`;
+				const seen = (await recorded('statuses')).length;
+				const { status } = await post(`/vs/outcome/${mode}`, { avatarId, voiceId, ...body, tag });
+				expect(status).toBe(200);
+				const read = async () => {
+					const all = await Promise.all(
+						[OUTCOMES.ok, OUTCOMES.failed, OUTCOMES.caught].map((key) => recorded<Outcome>(key)),
+					);
+					const [ok, failed, caught] = all.map((list) => list.filter((o) => o.tag === tag));
+					return { ok, failed, caught };
+				};
+				await until(
+					`${expected} outcomes of ${tag}`,
+					read,
+					(o) => o.ok.length + o.failed.length + o.caught.length >= expected,
+				);
+				// The node has said its last word on the message: one more read finds nothing new.
+				await until(
+					`${tag}'s node to finish`,
+					() => recorded<{ id: string; text: string }>('statuses'),
+					(s) =>
+						s
+							.slice(seen)
+							.some((x) => x.id === `t-out-${mode}` && /^(done|failed|\d+\/\d+ done)/.test(x.text)),
+				);
+				return await read();
+			}
+
+			it('a failing render reaches a Catch node once, with the service message, hint and video id', async () => {
+				const got = await outcome('catch', { texts: 'This one will [fail].' }, 1);
+				expect({ ok: got.ok, failed: got.failed }).toEqual({ ok: [], failed: [] });
+				expect(got.caught).toHaveLength(1);
+				const { error } = got.caught[0];
+				expect(error?.source.id).toBe('t-out-catch');
+				expect(error?.message).toContain(error?.cause.hint);
+				expect(error?.cause.videoIds).toEqual([expect.any(String)]);
+			});
+
+			it('a bad input reaches a Catch node once, naming the field, nothing charged', async () => {
+				const ledger = emulator.ledger().length;
+				const got = await outcome('catch', { texts: 'No voice.', voiceId: '' }, 1);
+				expect(got.caught).toHaveLength(1);
+				expect(got.caught[0].error?.message).toContain('"Voice" (voiceId) is required');
+				expect(got.ok).toEqual([]);
+				expect(emulator.ledger()).toHaveLength(ledger);
+			});
+
+			it("a service error reaches a Catch node once with the service's message and hint: a 404 (no such avatar), a 402 (too few credits)", async () => {
+				const missing = await outcome('catch', { texts: 'Hello.', avatarId: 'avatar_nope' }, 1);
+				expect(missing.caught).toHaveLength(1);
+				expect(missing.caught[0].error?.cause.status).toBe(404);
+				expect(missing.caught[0].error?.message).toContain(missing.caught[0].error?.cause.hint);
+				const poor = await outcome('poor', { texts: 'Hello.' }, 1);
+				expect(poor.caught).toHaveLength(1);
+				expect(poor.caught[0].error?.source.id).toBe('t-out-poor');
+				expect(poor.caught[0].error?.cause.status).toBe(402);
+				expect(poor.caught[0].error?.cause.hint).toMatch(/top up/i);
+				expect(poor.caught[0].error?.message).toContain(poor.caught[0].error?.cause.hint);
+			});
+
+			it('a partly failed batch: its finished videos by output 1, its failed item once to Catch, each naming its item', async () => {
+				const texts = ['One.', 'This one will [fail].', 'Three.'];
+				const got = await outcome('catch', { texts }, 2);
+				expect(got.ok).toHaveLength(1);
+				expect(got.ok[0].items).toEqual([
+					{ index: 0, input: 'One.' },
+					{ index: 2, input: 'Three.' },
+				]);
+				expect(got.failed).toEqual([]);
+				expect(got.caught).toHaveLength(1);
+				expect(got.caught[0].items).toEqual([{ index: 1, input: texts[1] }]);
+				expect(got.caught[0].errors).toEqual([
+					expect.objectContaining({ index: 1, videoIds: [expect.any(String)] }),
+				]);
+				expect(got.caught[0].error?.message).toContain('1 of 3 failed');
+			});
+
+			it('with the Failure output on: a failing render leaves by output 2 with msg.error, and no Catch node sees it', async () => {
+				const got = await outcome('port', { texts: 'This one will [fail].' }, 1);
+				expect({ ok: got.ok, caught: got.caught }).toEqual({ ok: [], caught: [] });
+				expect(got.failed).toHaveLength(1);
+				expect(got.failed[0].error?.source.id).toBe('t-out-port');
+				expect(got.failed[0].error?.message).toContain(got.failed[0].error?.cause.hint);
+				expect(got.failed[0].error?.cause.videoIds).toEqual([expect.any(String)]);
+			});
+
+			it('with the Failure output on: a partly failed batch leaves by output 1 and output 2 once each, no Catch', async () => {
+				const texts = ['One.', 'This one will [fail].'];
+				const got = await outcome('port', { texts }, 2);
+				expect(got.ok).toHaveLength(1);
+				expect(got.failed).toHaveLength(1);
+				expect(got.failed[0].items).toEqual([{ index: 1, input: texts[1] }]);
+				expect(got.caught).toEqual([]);
+			});
 		});
 
 		it("the node's setting wins over msg (with a warning), the status shows this node's own cost, speech comes with filename and mimetype", async () => {
@@ -404,7 +526,19 @@ export function describeLine(line: NodeRedLine): void {
 				expect(help).toContain('<ol class="node-ports">');
 				expect(help).toMatch(/<dt>payload <span class="property-type">/);
 			}
-			expect(editor).toContain('inputLabels: "text, batch of texts, audio Buffer or video id"');
+			// The texts come from the set's catalogue as Node-RED serves it, in the language asked for.
+			// A set's catalogue is served under the set's id (its name differs between 4.x and 5.x).
+			const set = (await red.nodeSets()).find((s) => s.types.includes('visionstory-talking-video'));
+			const catalogue = (language: string) =>
+				red.json<Record<string, any>>('GET', `/locales/${set?.id}?lng=${language}`);
+			const english = await catalogue('en-US');
+			expect(english['visionstory-talking-video'].inputLabel).toBe(
+				'text, batch of texts, audio Buffer or video id',
+			);
+			expect(english['visionstory-talking-video'].fields.voiceId.label).toBe('Voice');
+			expect(english.visionstory.status.done).toBe('done');
+			expect((await catalogue('de')).visionstory.status.done).toBe('fertig');
+			expect(editor).toContain('data-i18n="visionstory-talking-video.fields.voiceId.label"');
 			// The editor's validator is the runtime's check: a poll interval of 2 is marked.
 			const source = /fieldProblem: (function fieldProblem[^\n]*\}),\n/.exec(editor)?.[1];
 			const fieldProblem = new Function(`return ${source}`)() as (f: object, v: unknown) => string;

@@ -7,7 +7,7 @@ import type { Field } from '../field';
 import type { NodeSpec } from '../spec';
 import { portsOf } from '../spec';
 import type { Catalogue, PlainCatalogue, PropertyText } from './catalogue';
-import { escape, fillsFrom } from './html';
+import { escape } from './registration';
 
 /** A field's type as a message property. */
 export function typeOf(field: Field): string {
@@ -52,7 +52,7 @@ export function actionNodeHelp(spec: NodeSpec, catalogue: Catalogue): string {
 		...fromMsg.map((f) =>
 			property(f.name, {
 				type: typeOf(f),
-				text: `${fieldLabel(f)} (${f.ops.map(label).join(', ')}). ${escape(fillsFrom(f) ?? '')}`,
+				text: `${fieldLabel(f)} (${f.ops.map(label).join(', ')}). ${escape(c.fills.replace(/__name__/g, f.name))}`,
 			}),
 		),
 	].join('\n');
@@ -74,11 +74,11 @@ export function actionNodeHelp(spec: NodeSpec, catalogue: Catalogue): string {
 	const failed = Object.entries(c.failed)
 		.map(([name, text]) => property(name, text, name === 'error'))
 		.join('\n');
-	const extraPorts = [...new Set(spec.operations.flatMap((op) => portsOf(op).slice(2)))].map(
+	const extraPorts = [...new Set(spec.operations.flatMap((op) => portsOf(op, false).slice(1)))].map(
 		(port) =>
 			`<li>${escape(port)}<dl class="message-properties">${property('payload', { type: 'object', text: c.stillRendering }, false)}</dl></li>`,
 	);
-	const ports = portsOf(spec.operations[0]);
+	const ports = portsOf(spec.operations[0], false);
 	const operations = spec.operations
 		.map(
 			(op) =>
@@ -111,11 +111,12 @@ ${inputs}
 <li>${escape(ports[0])}<dl class="message-properties">
 ${results}
 </dl></li>
-<li>failed<dl class="message-properties">
+<li>failed (${escape(c.form.failureOutput)})<dl class="message-properties">
 ${failed}
 </dl></li>
 ${extraPorts.join('\n')}
 </ol>
+<p>${escape(c.form.failureOutputTip)}</p>
 <h3>${c.headings.details}</h3>
 ${catalogue.details.map((d) => `<p>${d}</p>`).join('\n')}
 <p>${c.outcome}</p>

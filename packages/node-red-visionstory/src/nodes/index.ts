@@ -1,16 +1,16 @@
+/** The action nodes' specs, in palette order: what the build and the tests read of every node. */
+import { account } from './account/account';
+import { aiVideo } from './ai-video/ai-video';
+import { align } from './align/align';
+import { asset } from './asset/asset';
+import { avatar } from './avatar/avatar';
+import { image } from './image/image';
 import type { NodeSpec } from '../spec';
-import { account } from './account';
-import { aiVideo } from './aiVideo';
-import { align } from './align';
-import { asset } from './asset';
-import { avatar } from './avatar';
-import { image } from './image';
-import { talkingVideo } from './talkingVideo';
-import { textToSpeech } from './textToSpeech';
-import { understand } from './understand';
-import { voice } from './voice';
+import { talkingVideo } from './talking-video/talking-video';
+import { textToSpeech } from './text-to-speech/text-to-speech';
+import { understand } from './understand/understand';
+import { voice } from './voice/voice';
 
-/** The action nodes, in palette order. */
 export const ACTION_NODES: readonly NodeSpec[] = [
 	talkingVideo,
 	aiVideo,
