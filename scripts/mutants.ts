@@ -487,7 +487,7 @@ export const MUTANTS: Mutant[] = [
 	}),
 	property({
 		id: 'i31.2a',
-		name: "Keep at Least N Credits is skipped on a resend: a recorded key, and the transport's own retries, go unchecked",
+		name: "Keep at Least N Credits is skipped on a resend: a recorded key, and the exchange's own retries, go unchecked",
 		file: `${API}/spendingClient.ts`,
 		edits: [
 			{
@@ -535,7 +535,7 @@ export const MUTANTS: Mutant[] = [
 	example({
 		id: 'i31.5a',
 		name: "a keyed create refused outright after an attempt without an answer is reported as possibly made: the service's words go behind ours",
-		file: `${API}/resends.ts`,
+		file: `${API}/exchange.ts`,
 		edits: [
 			{
 				find: 'if (idempotencyKey && isRefusal(error)) {',

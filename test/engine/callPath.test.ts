@@ -170,7 +170,7 @@ function depthOf(file: string): number {
  * the binary streams a request body reads as the channel sends it.
  */
 const HANDED_DOWN = new Set([
-	'nodes/shared/api/transport.ts → nodes/shared/n8n/client.ts',
+	'nodes/shared/api/exchange.ts → nodes/shared/n8n/client.ts',
 	'nodes/shared/api/mediaBody.ts → nodes/shared/n8n/binary.ts',
 ]);
 function callsBackUp(): string[] {
@@ -204,7 +204,7 @@ const THROUGH_AN_INTERFACE = new Set([
 	'nodes/VisionStory/actions/router.ts → nodes/VisionStory/actions/talkingVideo/create.operation.ts Object.check',
 	'nodes/VisionStory/actions/router.ts → nodes/VisionStory/actions/talkingVideo/create.operation.ts Object.executeAll',
 	'nodes/VisionStory/actions/router.ts → nodes/VisionStory/actions/talkingVideo/create.operation.ts Object.prepare',
-	'nodes/shared/api/transport.ts → nodes/shared/n8n/client.ts N8nChannel.send',
+	'nodes/shared/api/exchange.ts → nodes/shared/n8n/client.ts N8nChannel.send',
 	'nodes/shared/n8n/client.ts → nodes/shared/api/mediaBody.ts Object.open',
 	'nodes/shared/api/mediaBody.ts → nodes/shared/n8n/binary.ts Object.open',
 ]);
@@ -439,7 +439,7 @@ test('Talking Video → Create with waiting (text script): no call back into a f
 		'nodes/VisionStory/actions/talkingVideo/create.operation.ts',
 	]);
 	expect(longestHttp.files.at(-1)).toBe(CHANNEL);
-	// router, create, videoTasks, taskRun, taskCreate or taskReads, spendingClient, client, transport, n8n/client.
+	// router, create, videoTasks, taskRun, taskCreate or taskReads, spendingClient, client, exchange, n8n/client.
 	expect(deepest.files.length).toBeLessThanOrEqual(9);
 	// Only the talking-video create of the node's thirty operation files runs.
 	expect(files.filter((f) => f.endsWith('.operation.ts'))).toEqual([

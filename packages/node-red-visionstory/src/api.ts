@@ -11,11 +11,7 @@ import { runTasks as runSharedTasks } from '../../n8n-nodes-visionstory/nodes/sh
 
 export { VisionStoryClient } from '../../n8n-nodes-visionstory/nodes/shared/api/client';
 export { SpendingClient } from '../../n8n-nodes-visionstory/nodes/shared/api/spendingClient';
-export type {
-	CallOptions,
-	Checked,
-	Draft,
-} from '../../n8n-nodes-visionstory/nodes/shared/api/client';
+export type { Checked, Draft } from '../../n8n-nodes-visionstory/nodes/shared/api/client';
 export type {
 	EndpointName,
 	RequestOf,
@@ -105,8 +101,11 @@ export type {
 	VideoResult,
 	VideoTask,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
-export { Transport } from '../../n8n-nodes-visionstory/nodes/shared/api/transport';
-export type { AudioResult } from '../../n8n-nodes-visionstory/nodes/shared/api/answers';
+export { Exchange } from '../../n8n-nodes-visionstory/nodes/shared/api/exchange';
+export type {
+	AudioResult,
+	CallOptions,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/exchange';
 
 /** Submits and waits on many video tasks together (the shared runTasks), answering each item with its task. */
 export async function runTasks(

@@ -9,8 +9,8 @@ import {
 	pickerAnswer,
 	pickerPages,
 	SpendLedger,
+	Exchange,
 	SpendingClient,
-	Transport,
 	VisionStoryClient,
 	VisionStoryError,
 	balanceFloor,
@@ -43,6 +43,8 @@ export interface ConfigNode extends Node {
 	limitsProblem?: VisionStoryError;
 	/** A client for one message: its spend ledger is the message's (by _msgid), across every node it passes. */
 	clientFor(msgId: string | undefined): { client: SpendingClient; budget: RequestBudget };
+	/** The plain client, for free reads outside any message (the editor's pickers). */
+	apiClient(): VisionStoryClient;
 	secrets(): string[];
 }
 
@@ -52,7 +54,7 @@ const PICKER_ROWS = { rows: 500, pages: 5 };
 /** One ledger per message id and config node: a message's whole journey through the flow shares one cap. */
 const ledgers = new LedgerBook(10_000);
 
-/** Waiting uses a plain timer (Node-RED nodes may); the transport ends it early on close. */
+/** Waiting uses a plain timer (Node-RED nodes may); the exchange ends it early on close. */
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function wholeOrUndefined(value: unknown): number | undefined {
@@ -108,16 +110,21 @@ export function registerConfig(RED: RED): void {
 		this.perSecond = wholeOrUndefined(props.requestsPerSecond);
 		const capSource = `Max credits per message in the VisionStory config "${label}"`;
 		this.secrets = () => [this.credentials?.apiKey ?? ''].filter(Boolean);
+		this.apiClient = () => {
+			const apiKey = this.credentials?.apiKey ?? '';
+			return new VisionStoryClient(
+				new Exchange(new NodeHttpChannel(apiKey), {
+					baseUrl: this.baseUrl,
+					sleep,
+					secrets: [apiKey],
+				}),
+			);
+		};
 		this.clientFor = (msgId) => {
 			const apiKey = this.credentials?.apiKey ?? '';
-			const transport = new Transport(new NodeHttpChannel(apiKey), {
-				baseUrl: this.baseUrl,
-				sleep,
-				secrets: [apiKey],
-			});
 			const ledger = msgId ? ledgers.ledger(`${this.id}:${msgId}`) : new SpendLedger();
 			return {
-				client: new SpendingClient(new VisionStoryClient(transport), ledger, {
+				client: new SpendingClient(this.apiClient(), ledger, {
 					cap: this.cap,
 					capSource,
 					floor: balanceFloor(
@@ -155,8 +162,7 @@ export function registerConfig(RED: RED): void {
 				});
 				return;
 			}
-			const { client } = config!.clientFor(undefined);
-			pickerOptions(client, list).then(
+			pickerOptions(config!.apiClient(), list).then(
 				(options) => res.json(options),
 				(error: unknown) => res.status(502).json(describe(error, config!.secrets())),
 			);

@@ -4,7 +4,7 @@ import { AnsweredKeys, attemptKey, withClientRequestId } from './idempotency';
 import type { SpendingClient } from './spendingClient';
 import { asError } from './taskErrors';
 import type { CreateJob, CreateName, TaskKind, VideoTask } from './tasks';
-import type { CallOptions } from './transport';
+import type { CallOptions } from './exchange';
 
 /**
  * One video create as an item sees it: the create, then one read of the task it answered with. A

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { CallOptions } from '../api/client';
+import type { CallOptions } from '../api/exchange';
 import { isFinished } from '../api/contract';
 import { VisionStoryError } from '../api/errors';
 import { repeatedKeys } from '../api/idempotency';
