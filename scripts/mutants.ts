@@ -29,10 +29,10 @@ export interface Edit {
 }
 
 export interface Mutant {
-	/** The defect's number in its issue and a letter: '1a' (issue 25), 'i31.1a' (issue 31). */
+	/** The defect's number in its issue and a letter: '1a' (issue 25), 'i31.1a' (issue 31), 'i38.3a' (issue 38). */
 	id: string;
 	/** The issue whose defect it puts back. */
-	issue: 25 | 31;
+	issue: 25 | 31 | 38;
 	defect: number;
 	/** What the patch does, as the defect it puts back. */
 	name: string;
@@ -56,26 +56,28 @@ const TRIGGER_EXAMPLES = 'test/engine/trigger.test.ts';
 const TRIGGER_ISSUE_31 = 'test/engine/triggerIssue31.test.ts';
 
 const ISSUE_31 = 'test/money/issue31.test.ts';
+const PRICE_OF_ZERO = 'test/engine/priceOfZero.test.ts';
+const PRICE_OF_ZERO_NODE_RED = 'test/node-red/priceOfZero.test.ts';
 const LONG_SPEECH = 'test/engine/longSpeech.test.ts';
-/** Issue 31's patches are named `i31.<defect><letter>`. */
-const I31 = /^i31\./;
+/** The patches of later issues are named `i<issue>.<defect><letter>` (`i31.2a`); issue 25's have no prefix. */
+const LATER_ISSUE = /^i(31|38)\./;
 
 const mutant = (m: Omit<Mutant, 'issue' | 'defect'>): Mutant => ({
 	...m,
-	issue: I31.test(m.id) ? 31 : 25,
-	defect: Number.parseInt(m.id.replace(I31, ''), 10),
+	issue: Number(LATER_ISSUE.exec(m.id)?.[1] ?? 25) as Mutant['issue'],
+	defect: Number.parseInt(m.id.replace(LATER_ISSUE, ''), 10),
 });
 const property = (m: Omit<Mutant, 'by' | 'issue' | 'defect'>): Mutant =>
 	mutant({ ...m, by: 'property' });
 const example = (m: Omit<Mutant, 'by' | 'issue' | 'defect'>): Mutant =>
 	mutant({ ...m, by: 'example' });
 
-/** How a defect is named on the command line: '7' (issue 25), 'i31.2' (issue 31). */
+/** How a defect is named on the command line: '7' (issue 25), 'i31.2' (issue 31), 'i38.3' (issue 38). */
 export function defectName(m: Mutant): string {
-	return m.issue === 31 ? `i31.${m.defect}` : String(m.defect);
+	return m.issue === 25 ? String(m.defect) : `i${m.issue}.${m.defect}`;
 }
 
-/** One patch (or more) per defect of issue 25 and per defect of issue 31; each undoes what its fix does. */
+/** One patch (or more) per defect of issues 25 and 31, and per defect of issue 38 fixed so far; each undoes what its fix does. */
 export const MUTANTS: Mutant[] = [
 	property({
 		id: '1a',
@@ -605,6 +607,18 @@ export const MUTANTS: Mutant[] = [
 		],
 		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
 	}),
+	example({
+		id: 'i38.3a',
+		name: 'a quote of 0 (the AI video cost endpoint answering credit 0, a model listed at 0) is taken as a known price: the cap admits every call at 0',
+		file: `${API}/spendingClient.ts`,
+		edits: [
+			{
+				find: 'return knownPrice(await this.quote(name, request, options));',
+				replace: 'return await this.quote(name, request, options);',
+			},
+		],
+		tests: [PRICE_OF_ZERO, PRICE_OF_ZERO_NODE_RED],
+	}),
 ];
 
 /** The source with the mutant's edits made; throws when an edit's text is not found exactly once. */
@@ -682,7 +696,30 @@ function firstLine(message: string, cause?: string): string {
 	return line.trim().slice(0, 160);
 }
 
+/** The Node-RED package's suites run under their own jest config (they are left out of the root one). */
+const NODE_RED_CONFIG = 'test/node-red/jest.config.js';
+
+/** Runs the test files, each under its jest config, as one run. */
 async function runJest(files: string[], scratch: string): Promise<TestRun> {
+	const nodeRed = files.filter((file) => file.startsWith('test/node-red/'));
+	const root = files.filter((file) => !nodeRed.includes(file));
+	const runs: TestRun[] = [];
+	if (root.length) runs.push(await runJestOnce(root, scratch));
+	if (nodeRed.length) runs.push(await runJestOnce(nodeRed, scratch, NODE_RED_CONFIG));
+	const outcome = runs.some((r) => r.outcome === 'broken')
+		? 'broken'
+		: runs.some((r) => r.outcome === 'failed')
+			? 'failed'
+			: 'passed';
+	return {
+		outcome,
+		failed: runs.flatMap((r) => r.failed),
+		seconds: runs.reduce((sum, r) => sum + r.seconds, 0),
+		summary: runs.map((r) => r.summary).join('\n'),
+	};
+}
+
+async function runJestOnce(files: string[], scratch: string, config?: string): Promise<TestRun> {
 	const output = join(scratch, 'jest.json');
 	rmSync(output, { force: true });
 	const env = { ...process.env };
@@ -692,6 +729,7 @@ async function runJest(files: string[], scratch: string): Promise<TestRun> {
 	const started = Date.now();
 	const args = [
 		join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+		...(config ? ['-c', config] : []),
 		'--ci',
 		'--json',
 		`--outputFile=${output}`,

@@ -5,7 +5,14 @@ import { VisionStoryError } from './errors';
 import type { AudioResult, CallOptions } from './exchange';
 import type { Download } from './http';
 import type { ChargedEndpoint, FloorHold, SpendLedger, SpendPolicy } from './spend';
-import { alignPrice, isCharged, pricePendingError, spendCapError, speechPrice } from './spend';
+import {
+	alignPrice,
+	isCharged,
+	knownPrice,
+	pricePendingError,
+	spendCapError,
+	speechPrice,
+} from './spend';
 
 /** A model entry's field that may be an object of its own (read leniently: the list's shape is not shown). */
 type Loose = Record<string, unknown> | undefined;
@@ -247,7 +254,7 @@ export class SpendingClient {
 		request: Record<string, unknown>,
 		options?: CallOptions,
 	): Promise<number | undefined> {
-		return await this.quote(name, request, options);
+		return knownPrice(await this.quote(name, request, options));
 	}
 
 	/**
