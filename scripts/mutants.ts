@@ -98,10 +98,12 @@ export const MUTANTS: Mutant[] = [
 		edits: [
 			{
 				find: [
-					"\t\tif (typeof cost !== 'number' || !(cost > 0)) return;",
+					'\t\tconst cost = knownPrice(task.cost_credit);',
+					'\t\tif (cost === undefined) return;',
 					"\t\tcharge.credits = task.status === 'created' ? cost : Math.max(cost, charge.quoted ?? 0);",
 				].join('\n'),
-				replace: "\t\tif (typeof cost !== 'number') return;\n\t\tcharge.credits = cost;",
+				replace:
+					"\t\tconst cost = task.cost_credit;\n\t\tif (typeof cost !== 'number') return;\n\t\tcharge.credits = cost;",
 			},
 		],
 		tests: [MONEY_PROPERTIES],
@@ -131,8 +133,8 @@ export const MUTANTS: Mutant[] = [
 		file: `${API}/spend.ts`,
 		edits: [
 			{
-				find: "if (!charge || typeof credits !== 'number' || !(credits > 0)) return;",
-				replace: "if (!charge || typeof credits !== 'number') return;",
+				find: 'const price = knownPrice(credits);',
+				replace: "const price = typeof credits === 'number' ? credits : undefined;",
 			},
 		],
 		tests: [MONEY_PROPERTIES],
