@@ -58,6 +58,9 @@ const TRIGGER_ISSUE_31 = 'test/engine/triggerIssue31.test.ts';
 const ISSUE_31 = 'test/money/issue31.test.ts';
 const PRICE_OF_ZERO = 'test/engine/priceOfZero.test.ts';
 const PRICE_OF_ZERO_NODE_RED = 'test/node-red/priceOfZero.test.ts';
+const KEY_TRIMMED = 'test/money/keyTrimmed.test.ts';
+const SHARED_BOOK = 'test/node-red/sharedBook.test.ts';
+const ACCOUNT = 'test/engine/account.test.ts';
 const LONG_SPEECH = 'test/engine/longSpeech.test.ts';
 /** The patches of later issues are named `i<issue>.<defect><letter>` (`i31.2a`); issue 25's have no prefix. */
 const LATER_ISSUE = /^i(31|38)\./;
@@ -511,8 +514,8 @@ export const MUTANTS: Mutant[] = [
 		file: `${API}/account.ts`,
 		edits: [
 			{
-				find: 'update(`${normalBaseUrl(baseUrl)}\\n${apiKey}`)',
-				replace: 'update(`${baseUrl}\\n${apiKey}`)',
+				find: 'update(`${normalBaseUrl(baseUrl)}\\n${apiKeyOf(apiKey)}`)',
+				replace: 'update(`${baseUrl}\\n${apiKeyOf(apiKey)}`)',
 			},
 		],
 		tests: [MONEY_PROPERTIES, ISSUE_31],
@@ -620,6 +623,30 @@ export const MUTANTS: Mutant[] = [
 			},
 		],
 		tests: [PRICE_OF_ZERO, PRICE_OF_ZERO_NODE_RED],
+	}),
+	example({
+		id: 'i38.8a',
+		name: "the floor's book is keyed by the key as written: a key spelled with a trailing space splits one account in two",
+		file: `${API}/account.ts`,
+		edits: [
+			{
+				find: 'update(`${normalBaseUrl(baseUrl)}\\n${apiKeyOf(apiKey)}`)',
+				replace: 'update(`${normalBaseUrl(baseUrl)}\\n${apiKey}`)',
+			},
+		],
+		tests: [KEY_TRIMMED, SHARED_BOOK],
+	}),
+	example({
+		id: 'i38.8b',
+		name: 'the n8n credential sends the key as written, spaces and all',
+		file: 'packages/n8n-nodes-visionstory/credentials/VisionStoryApi.credentials.ts',
+		edits: [
+			{
+				find: "'={{ String($credentials.apiKey).trim() }}'",
+				replace: "'={{$credentials.apiKey}}'",
+			},
+		],
+		tests: [ACCOUNT],
 	}),
 ];
 

@@ -78,6 +78,7 @@ export { budgetFor } from '../../n8n-nodes-visionstory/nodes/shared/api/requestB
 export type { RequestBudget } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
 export { balanceFloor } from '../../n8n-nodes-visionstory/nodes/shared/api/balance';
 export {
+	apiKeyOf,
 	baseUrlOf,
 	baseUrlProblem,
 	DEFAULT_BASE_URL,

@@ -6,6 +6,7 @@
 import type { FieldIssue, RequestBudget } from './api';
 import {
 	LedgerBook,
+	apiKeyOf,
 	pickerAnswer,
 	pickerPages,
 	SpendLedger,
@@ -74,7 +75,7 @@ export function configProblem(config: ConfigNode | undefined): VisionStoryError 
 			'Open the node, choose or add a VisionStory config (API key and Base URL), and deploy. Nothing was sent.',
 		);
 	if (config.limitsProblem) return config.limitsProblem;
-	if (!config.credentials?.apiKey)
+	if (!apiKeyOf(config.credentials?.apiKey))
 		return problem(
 			`The VisionStory config "${config.name || config.id}" has no API key`,
 			'Enter the key (it starts with sk-vs-) in the config node and deploy. Nothing was sent.',
@@ -109,19 +110,21 @@ export function registerConfig(RED: RED): void {
 		if (this.limitsProblem) this.error(this.limitsProblem.message);
 		this.perSecond = wholeOrUndefined(props.requestsPerSecond);
 		const capSource = `Max credits per message in the VisionStory config "${label}"`;
-		this.secrets = () => [this.credentials?.apiKey ?? ''].filter(Boolean);
+		// The key as the service reads it (trimmed): sent, scrubbed and naming the account so.
+		const apiKey = () => apiKeyOf(this.credentials?.apiKey);
+		this.secrets = () => [apiKey()].filter(Boolean);
 		this.apiClient = () => {
-			const apiKey = this.credentials?.apiKey ?? '';
+			const key = apiKey();
 			return new VisionStoryClient(
-				new Exchange(new NodeHttpChannel(apiKey), {
+				new Exchange(new NodeHttpChannel(key), {
 					baseUrl: this.baseUrl,
 					sleep,
-					secrets: [apiKey],
+					secrets: [key],
 				}),
 			);
 		};
 		this.clientFor = (msgId) => {
-			const apiKey = this.credentials?.apiKey ?? '';
+			const key = apiKey();
 			const ledger = msgId ? ledgers.ledger(`${this.id}:${msgId}`) : new SpendLedger();
 			return {
 				client: new SpendingClient(this.apiClient(), ledger, {
@@ -129,12 +132,12 @@ export function registerConfig(RED: RED): void {
 					capSource,
 					floor: balanceFloor(
 						this.baseUrl,
-						apiKey,
+						key,
 						this.keepAtLeast,
 						`in the VisionStory config "${label}"`,
 					),
 				}),
-				budget: budgetFor(this.baseUrl, apiKey, this.perSecond),
+				budget: budgetFor(this.baseUrl, key, this.perSecond),
 			};
 		};
 	}

@@ -1,3 +1,4 @@
+import { Slots } from './concurrency';
 import type { EndpointName } from './contract';
 import type { FieldIssue } from './errors';
 import { VisionStoryError } from './errors';
@@ -84,8 +85,8 @@ export class SpendLedger {
 	/** Calls of unknown price under way. */
 	private unknownUnderWay = 0;
 	private sequence = 0;
-	/** Calls of unknown price run one at a time: each must see what the one before it cost. */
-	private queue: Promise<void> = Promise.resolve();
+	/** Calls of unknown price run one at a time, in turn: each must see what the one before it cost. */
+	readonly unknownPriceSlot = new Slots(1);
 	/** Video ids this execution created, by charge key, to learn their cost when their status is read. */
 	private readonly videos = new Map<string, string>();
 
@@ -161,15 +162,6 @@ export class SpendLedger {
 			if (credits === undefined) this.unknownUnderWay--;
 			else this.reserved -= credits;
 		};
-	}
-
-	/** Waits until every call queued before this one has finished; the caller hands the turn on with the function returned. */
-	async turn(): Promise<() => void> {
-		const previous = this.queue;
-		let done!: () => void;
-		this.queue = new Promise<void>((resolve) => (done = resolve));
-		await previous;
-		return done;
 	}
 
 	trackVideo(videoId: string, key: string): void {

@@ -372,11 +372,11 @@ export class SpendingClient {
 		};
 		// Without a price, the next call has to wait for this one's reported charge.
 		if (!guarded || price !== undefined || replay) return await run();
-		const next = await this.ledger.turn();
+		await this.ledger.unknownPriceSlot.take();
 		try {
 			return await run();
 		} finally {
-			next();
+			this.ledger.unknownPriceSlot.give();
 		}
 	}
 

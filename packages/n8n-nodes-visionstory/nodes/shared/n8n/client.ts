@@ -7,7 +7,12 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { baseUrlOf as baseUrlOfWritten, baseUrlProblem, DEFAULT_BASE_URL } from '../api/account';
+import {
+	apiKeyOf,
+	baseUrlOf as baseUrlOfWritten,
+	baseUrlProblem,
+	DEFAULT_BASE_URL,
+} from '../api/account';
 import { VisionStoryClient } from '../api/client';
 import type { HttpChannel, HttpRequest, HttpResponse } from '../api/http';
 import { NetworkError } from '../api/http';
@@ -166,7 +171,7 @@ export async function createN8nClient(
 		baseUrl,
 		// Node code waits only through n8n's sleep.
 		sleep,
-		secrets: [credentials.apiKey],
+		secrets: [apiKeyOf(credentials.apiKey)],
 		retry: options.retry,
 	});
 	return new VisionStoryClient(exchange);
