@@ -156,10 +156,7 @@ async function readList(
 ): Promise<Page> {
 	const name = kind === 'talkingVideo' ? 'listTalkingVideos' : 'listAiVideos';
 	const checked = client.validate(name, request);
-	return readPage(
-		kind,
-		await client.sendRaw(name, checked, options),
-	);
+	return readPage(kind, await client.sendRaw(name, checked, options));
 }
 
 function isNotFound(error: unknown): boolean {
