@@ -1,8 +1,8 @@
 jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').virtualWorkflow());
 
-import type { FaultScript } from '../emulator';
 import { IMAGE_MODELS } from '../emulator/models';
 import { useEngine } from '../support/engine';
+import { AI_VIDEO_PRICE, COST_OF_ZERO } from '../support/priceOfZero';
 import { byId, NODE, oneNode } from '../support/workflow';
 
 /**
@@ -18,22 +18,12 @@ const engine = useEngine({ clock: 'manual', renderMs: 20_000 });
 beforeEach(() => engine.emu.reset());
 
 const CAP = 30;
-/** One 720p AI video of 5 s on wan-2.5: 5 × 4 credits. */
-const PRICE = 20;
+const PRICE = AI_VIDEO_PRICE;
 /** One call the cap allows (20 ≤ 30), and one more that crosses it. */
 const AT_MOST = 2 * PRICE;
 
 const charged = () =>
 	engine.emu.ledger().reduce((sum, e) => sum + (e.kind === 'charge' ? e.credits : -e.credits), 0);
-
-/** The cost endpoint answers `credit: 0` for every estimate (the node asks once per model, duration and resolution). */
-const costOfZero: FaultScript = {
-	method: 'GET',
-	path: '/api/v1/ai_video/cost',
-	kind: 'rewriteAnswer',
-	rewrite: { set: { credit: 0 } },
-	count: 100,
-};
 
 const aiVideos = (waitForCompletion: boolean) =>
 	oneNode(
@@ -64,7 +54,7 @@ describe.each([
 		'five 20-credit AI videos under a cap of 30, the cost endpoint answering credit 0 (%s): at most one call past the cap',
 		async (__, lateCost) => {
 			engine.emu.setConfig({ lateCost });
-			engine.emu.setFaults({ failNext: [costOfZero] });
+			engine.emu.setFaults({ failNext: [COST_OF_ZERO] });
 			const result = await engine.run(aiVideos(wait), fivePrompts);
 			const out = result.output(NODE);
 			expect(out).toHaveLength(5);
@@ -81,7 +71,7 @@ describe.each([
 
 test('a batch held for the concurrency cap, the cost endpoint answering credit 0: at most one call past the cap', async () => {
 	engine.emu.setConfig({ aiConcurrencyCap: 2 });
-	engine.emu.setFaults({ failNext: [costOfZero] });
+	engine.emu.setFaults({ failNext: [COST_OF_ZERO] });
 	const result = await engine.run(aiVideos(true), fivePrompts);
 	expect(result.output(NODE)).toHaveLength(5);
 	expect(charged()).toBeLessThanOrEqual(AT_MOST);
@@ -98,7 +88,7 @@ test("n8n's Retry On Fail re-runs the creates under the same keys: still at most
 	};
 	engine.emu.setFaults({
 		failNext: [
-			costOfZero,
+			COST_OF_ZERO,
 			// Every status read of the first try fails: the node fails, and n8n runs it again.
 			{ method: 'GET', path: '/api/v1/ai_video', kind: 'http503', count: 40 },
 		],

@@ -75,12 +75,14 @@ describe('1. the cap holds for videos whatever later reads say', () => {
 		engine.emu.setConfig({ lateCost: true });
 		const client = spending(30);
 		const request = { model_id: 'wan-2.5', prompt: 'A kite', duration_sec: 5, resolution: '720p' };
-		const first = await client.call('createAiVideo', request, { idempotencyContext: 'a' });
+		const first = await client.send('createAiVideo', client.validate('createAiVideo', request), {
+			idempotencyContext: 'a',
+		});
 		await client.getAiVideo({ video_id: first.video_id });
 		await expect(
-			client.call(
+			client.send(
 				'createAiVideo',
-				{ ...request, prompt: 'Another kite' },
+				client.validate('createAiVideo', { ...request, prompt: 'Another kite' }),
 				{ idempotencyContext: 'b' },
 			),
 		).rejects.toMatchObject({ message: expect.stringMatching(/Max Credits per Execution \(30\)/) });
@@ -109,16 +111,18 @@ describe('1. the cap holds for videos whatever later reads say', () => {
 		const client = spending(30);
 		const request = { model_id: 'wan-2.5', prompt: 'A kite', duration_sec: 5, resolution: '720p' };
 		await expect(
-			client.call('createAiVideo', request, { idempotencyContext: 'a' }),
+			client.send('createAiVideo', client.validate('createAiVideo', request), {
+				idempotencyContext: 'a',
+			}),
 		).rejects.toMatchObject({
 			status: 429,
 			mayHaveSucceeded: true,
 		});
 		expect(client.ledger.spent()).toBe(20);
 		await expect(
-			client.call(
+			client.send(
 				'createAiVideo',
-				{ ...request, prompt: 'Another kite' },
+				client.validate('createAiVideo', { ...request, prompt: 'Another kite' }),
 				{ idempotencyContext: 'b' },
 			),
 		).rejects.toMatchObject({ message: expect.stringMatching(/Max Credits per Execution \(30\)/) });
@@ -141,10 +145,12 @@ describe('2. a charged call whose 2xx answer cannot be read is counted', () => {
 		const client = spending(6);
 		const image = { model_id: 'nano-banana-2', prompt: 'A bottle' };
 		const error = (await client
-			.call('generateImage', image)
+			.send('generateImage', client.validate('generateImage', image))
 			.catch((e: unknown) => e)) as VisionStoryError;
 		expect(error.message).toMatch(/most likely processed and charged \(about 4 credits\)/);
-		await expect(client.call('generateImage', image)).rejects.toMatchObject({
+		await expect(
+			client.send('generateImage', client.validate('generateImage', image)),
+		).rejects.toMatchObject({
 			message: expect.stringMatching(
 				/Max Credits per Execution \(6\) would be passed: this execution has spent 4/,
 			),
@@ -166,9 +172,11 @@ describe('2. a charged call whose 2xx answer cannot be read is counted', () => {
 		});
 		const client = spending(6);
 		const image = { model_id: 'nano-banana-2', prompt: 'A bottle' };
-		await client.call('generateImage', image);
+		await client.send('generateImage', client.validate('generateImage', image));
 		expect(client.ledger.spent()).toBe(4);
-		await expect(client.call('generateImage', image)).rejects.toMatchObject({
+		await expect(
+			client.send('generateImage', client.validate('generateImage', image)),
+		).rejects.toMatchObject({
 			message: expect.stringMatching(/would be passed/),
 		});
 		expect(charged()).toBe(4);
@@ -217,10 +225,13 @@ test('3. with a cap, an image model list sent as a bare array makes the price un
 		],
 	});
 	const client = spending(100);
-	const image = await client.call('generateImage', {
-		model_id: 'nano-banana-2',
-		prompt: 'A bottle',
-	});
+	const image = await client.send(
+		'generateImage',
+		client.validate('generateImage', {
+			model_id: 'nano-banana-2',
+			prompt: 'A bottle',
+		}),
+	);
 	expect(image.url).toEqual(expect.any(String));
 	expect(charged()).toBe(4);
 });
@@ -258,12 +269,22 @@ describe('5. a new attempt is a new video', () => {
 		const jobs = () => talkingJobs(client, 1, { keyMayRepeat: true, call: {} });
 		const [first] = await runTasks(client, 'talkingVideo', jobs(), noWait);
 		const id = videoIdOf(first);
-		await client.call('deleteTalkingVideo', { video_id: id });
+		await client.send(
+			'deleteTalkingVideo',
+			client.validate('deleteTalkingVideo', { video_id: id }),
+		);
 		const [again] = await runTasks(client, 'talkingVideo', jobs(), noWait);
 		expect(again.ok).toBe(true);
 		const second = videoIdOf(again);
 		expect(second).not.toBe(id);
-		expect((await client.call('getTalkingVideo', { video_id: second })).status).not.toBe('failed');
+		expect(
+			(
+				await client.send(
+					'getTalkingVideo',
+					client.validate('getTalkingVideo', { video_id: second }),
+				)
+			).status,
+		).not.toBe('failed');
 		// Sent a third time, the live new video comes back, marked as not made by this call.
 		const [third] = await runTasks(client, 'talkingVideo', jobs(), noWait);
 		expect(third).toMatchObject({
@@ -357,8 +378,12 @@ describe('8. hints on charged calls', () => {
 				{ method: 'POST', path: '/api/v1/image', kind: 'respond', respond: { status: 409 } },
 			],
 		});
-		const error = (await spending()
-			.call('generateImage', { model_id: 'nano-banana-2', prompt: 'A bottle' })
+		const client = spending();
+		const error = (await client
+			.send(
+				'generateImage',
+				client.validate('generateImage', { model_id: 'nano-banana-2', prompt: 'A bottle' }),
+			)
 			.catch((e: unknown) => e)) as VisionStoryError;
 		expect(error.hint).not.toMatch(/original task will be returned/);
 		expect(error.hint).toMatch(/may have processed and charged it/);
@@ -378,8 +403,12 @@ describe('8. hints on charged calls', () => {
 				},
 			],
 		});
-		const error = (await spending()
-			.call('generateImage', { model_id: 'nano-banana-2', prompt: 'A bottle' })
+		const client = spending();
+		const error = (await client
+			.send(
+				'generateImage',
+				client.validate('generateImage', { model_id: 'nano-banana-2', prompt: 'A bottle' }),
+			)
 			.catch((e: unknown) => e)) as VisionStoryError;
 		expect(error.hint).toMatch(/^Try again in a minute\. .*may have processed and charged it/);
 	});

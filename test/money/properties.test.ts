@@ -179,7 +179,10 @@ async function play(client: SpendingClient, step: Step, n: number, made: string[
 					],
 				});
 			await client
-				.call('generateImage', { model_id: 'nano-banana-2', prompt: `Image ${n}` })
+				.send(
+					'generateImage',
+					client.validate('generateImage', { model_id: 'nano-banana-2', prompt: `Image ${n}` }),
+				)
 				.catch(ignore);
 			return;
 		case 'speech':
@@ -190,8 +193,13 @@ async function play(client: SpendingClient, step: Step, n: number, made: string[
 			return;
 		case 'deleteLast':
 			if (last?.startsWith('aiv'))
-				await client.call('deleteAiVideo', { video_id: last }).catch(ignore);
-			else if (last) await client.call('deleteTalkingVideo', { video_id: last }).catch(ignore);
+				await client
+					.send('deleteAiVideo', client.validate('deleteAiVideo', { video_id: last }))
+					.catch(ignore);
+			else if (last)
+				await client
+					.send('deleteTalkingVideo', client.validate('deleteTalkingVideo', { video_id: last }))
+					.catch(ignore);
 			return;
 		case 'render':
 			emu.advance(RENDER_MS + 1000);
@@ -451,7 +459,13 @@ test('Keep at Least N Credits: executions and MCP calls side by side never take 
 										.catch(() => undefined);
 								else if (call === 'image')
 									await client
-										.call('generateImage', { model_id: 'nano-banana-2', prompt: `Image ${n}` })
+										.send(
+											'generateImage',
+											client.validate('generateImage', {
+												model_id: 'nano-banana-2',
+												prompt: `Image ${n}`,
+											}),
+										)
 										.catch(() => undefined);
 								else await runTasks(client, 'talkingVideo', [talkingJob(client, n)], noWait);
 							}),

@@ -4,25 +4,16 @@
  * and AI videos at 20 credits, at most 40 charged for a batch of five, whether the node waits or not.
  * The emulator's ledger is the judge.
  */
-import type { FaultScript } from '../emulator';
+import { AI_VIDEO_PRICE, COST_OF_ZERO } from '../support/priceOfZero';
 import { ALL_NODES, credentials, flowWith, helper, next, useEmulator } from './support';
 
 const env = useEmulator();
 
 const CAP = 30;
-/** One 720p AI video of 5 s on wan-2.5: 5 × 4 credits. */
-const PRICE = 20;
+const PRICE = AI_VIDEO_PRICE;
 
 const charged = () =>
 	env.emulator.ledger().reduce((sum, e) => sum + (e.kind === 'charge' ? e.credits : -e.credits), 0);
-
-const costOfZero: FaultScript = {
-	method: 'GET',
-	path: '/api/v1/ai_video/cost',
-	kind: 'rewriteAnswer',
-	rewrite: { set: { credit: 0 } },
-	count: 100,
-};
 
 const aiVideos = (waitForCompletion: boolean) => ({
 	type: 'visionstory-ai-video',
@@ -42,7 +33,7 @@ it.each([
 	'five 20-credit AI videos in one message, cap 30, the cost endpoint answering credit 0 (%s): at most one call past the cap',
 	async (_, wait, lateCost) => {
 		env.emulator.setConfig({ lateCost });
-		env.emulator.setFaults({ failNext: [costOfZero] });
+		env.emulator.setFaults({ failNext: [COST_OF_ZERO] });
 		await helper.load(
 			ALL_NODES,
 			flowWith(aiVideos(wait), env.emulator.baseUrl, { maxCreditsPerMessage: String(CAP) }),

@@ -106,13 +106,17 @@ test('the built Node-RED bundle and the n8n node in one process keep a book each
 	const config = helper.getNode('cfg') as unknown as {
 		clientFor(msgId: string): {
 			client: {
-				call(name: 'createAiVideo', request: Record<string, unknown>): Promise<unknown>;
+				validate(name: 'createAiVideo', request: Record<string, unknown>): unknown;
+				send(name: 'createAiVideo', request: unknown): Promise<unknown>;
 			};
 		};
 	};
-	const fromNodeRed = config
-		.clientFor('m1')
-		.client.call('createAiVideo', { ...aiVideo, prompt: 'A kite from Node-RED' })
+	const { client } = config.clientFor('m1');
+	const fromNodeRed = client
+		.send(
+			'createAiVideo',
+			client.validate('createAiVideo', { ...aiVideo, prompt: 'A kite from Node-RED' }),
+		)
 		.then(
 			() => undefined,
 			(error: Error) => error.message,

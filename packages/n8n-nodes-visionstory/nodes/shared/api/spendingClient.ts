@@ -148,15 +148,6 @@ export class SpendingClient {
 		return this.inner.validate(name, request);
 	}
 
-	/** Any endpoint by name: checked, then sent through `send`. */
-	async call<N extends EndpointName>(
-		name: N,
-		request: Draft<RequestOf<N>>,
-		options?: CallOptions,
-	): Promise<ResponseOf<N>> {
-		return await this.send(name, this.validate(name, request), options);
-	}
-
 	/** Every call: a charged one priced, admitted and noted; a free one sent as it is. */
 	async send<N extends EndpointName>(
 		name: N,
@@ -216,16 +207,16 @@ export class SpendingClient {
 
 	// Free reads the operations make by name.
 	listTalkingVideoModels(options?: CallOptions) {
-		return this.call('listTalkingVideoModels', {}, options);
+		return this.send('listTalkingVideoModels', {}, options);
 	}
 	listAiVideoModels(options?: CallOptions) {
-		return this.call('listAiVideoModels', {}, options);
+		return this.send('listAiVideoModels', {}, options);
 	}
 	listImageModels(options?: CallOptions) {
-		return this.call('listImageModels', {}, options);
+		return this.send('listImageModels', {}, options);
 	}
 	listAvatars(request: RequestOf<'listAvatars'> = {}, options?: CallOptions) {
-		return this.call('listAvatars', request, options);
+		return this.send('listAvatars', this.validate('listAvatars', request), options);
 	}
 
 	/** Waits with the host's sleep; ends early when the signal fires. */
