@@ -151,20 +151,9 @@ export const MUTANTS: Mutant[] = [
 	}),
 	example({
 		id: '3',
-		name: 'with a cap, the image model list is read strictly and an unreadable price fails the call',
+		name: 'with a cap, an image model list that cannot be read fails the call instead of leaving its price unknown',
 		file: `${API}/spendingClient.ts`,
 		edits: [
-			{
-				find: [
-					'\tconst list = Array.isArray(data) ? data : (data as { models?: unknown } | null)?.models;',
-					'\treturn Array.isArray(list) ? (list as Loose[]) : [];',
-				].join('\n'),
-				replace: [
-					'\tconst list = (data as { models?: unknown } | null)?.models;',
-					"\tif (!Array.isArray(list)) throw new VisionStoryError({ category: 'response', message: 'no models' });",
-					'\treturn list as Loose[];',
-				].join('\n'),
-			},
 			{
 				find: [
 					'\t\t\tunlessAborted(error);',
@@ -373,9 +362,7 @@ export const MUTANTS: Mutant[] = [
 		id: '12a',
 		name: "an image without a resolution is priced at credit_per_image, not the model's default tier",
 		file: `${API}/spendingClient.ts`,
-		edits: [
-			{ find: ": field(model, 'params', 'resolution', 'default');", replace: ': undefined;' },
-		],
+		edits: [{ find: ': model.params?.resolution?.default;', replace: ': undefined;' }],
 		tests: [DEFECTS],
 	}),
 	example({

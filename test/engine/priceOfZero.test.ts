@@ -139,3 +139,29 @@ test('an image model listed at 0 credits is of unknown price: calls run one at a
 		engine.emu.requests({ origin: 'api', method: 'POST', path: '/api/v1/image' }),
 	).toHaveLength(1);
 });
+
+test('Keep at Least N Credits: two AI videos priced 0 sent at once from 120 with a floor of 100 go one at a time, and the second is refused (balance 100)', async () => {
+	const key = 'sk-vs-emulator-floor-price-of-zero';
+	engine.emu.addAccount(key, 120);
+	engine.emu.setFaults({
+		failNext: [
+			COST_OF_ZERO,
+			// Both creates are slow to be handled while balance reads are not: they would be under way at once.
+			{ method: 'POST', path: '/api/v1/ai_video', kind: 'slow', delayMs: 3000, count: 2 },
+		],
+	});
+	const credentials = {
+		visionStoryApi: { apiKey: key, baseUrl: engine.emu.baseUrl, keepAtLeastCredits: 100 },
+	};
+	const runs = await Promise.all(
+		['A kite', 'Another kite'].map(
+			async (prompt) => await engine.run(aiVideos(false), [{ prompt }], { credentials }),
+		),
+	);
+	const items = runs.map((run) => run.output(NODE)[0].json);
+	expect(items.filter((item) => item.error === undefined)).toHaveLength(1);
+	expect(items.find((item) => item.error !== undefined)?.error).toMatch(
+		/Keep at Least 100 Credits would be passed: the account has 100 credits, and this call costs a price known only after the call/,
+	);
+	expect(engine.emu.balance(key)).toBe(100);
+});

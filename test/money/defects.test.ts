@@ -209,32 +209,37 @@ describe('2. a charged call whose 2xx answer cannot be read is counted', () => {
 	});
 });
 
-test('3. with a cap, an image model list sent as a bare array makes the price unknown, not a failure', async () => {
-	const { models } = await base.listImageModels();
-	engine.emu.setFaults({
-		failNext: [
-			{
-				method: 'GET',
-				path: '/api/v1/image/models',
-				kind: 'respond',
-				respond: {
-					status: 200,
-					body: { data: models, message: 'success', server_time: new Date().toISOString() },
+test.each([
+	['sent as a bare array', async () => (await base.listImageModels()).models],
+	['that cannot be read (models is not a list)', async () => ({ models: 'none' })],
+])(
+	'3. with a cap, an image model list %s makes the price unknown, not a failure',
+	async (_, data) => {
+		engine.emu.setFaults({
+			failNext: [
+				{
+					method: 'GET',
+					path: '/api/v1/image/models',
+					kind: 'respond',
+					respond: {
+						status: 200,
+						body: { data: await data(), message: 'success', server_time: new Date().toISOString() },
+					},
 				},
-			},
-		],
-	});
-	const client = spending(100);
-	const image = await client.send(
-		'generateImage',
-		client.validate('generateImage', {
-			model_id: 'nano-banana-2',
-			prompt: 'A bottle',
-		}),
-	);
-	expect(image.url).toEqual(expect.any(String));
-	expect(charged()).toBe(4);
-});
+			],
+		});
+		const client = spending(100);
+		const image = await client.send(
+			'generateImage',
+			client.validate('generateImage', {
+				model_id: 'nano-banana-2',
+				prompt: 'A bottle',
+			}),
+		);
+		expect(image.url).toEqual(expect.any(String));
+		expect(charged()).toBe(4);
+	},
+);
 
 describe('4. Keep at Least N Credits holds across executions (and MCP calls)', () => {
 	const key = 'sk-vs-emulator-floor-000000000000';

@@ -14,54 +14,40 @@ import {
 	speechPrice,
 } from './spend';
 
-/** A model entry's field that may be an object of its own (read leniently: the list's shape is not shown). */
+/** A loose object: the credits answer, whose shape the contract does not show. */
 type Loose = Record<string, unknown> | undefined;
-
-function entriesOf(data: unknown): Loose[] {
-	const list = Array.isArray(data) ? data : (data as { models?: unknown } | null)?.models;
-	return Array.isArray(list) ? (list as Loose[]) : [];
-}
 
 function numberOf(value: unknown): number | undefined {
 	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 }
 
-function field(entry: Loose, ...path: string[]): unknown {
-	let value: unknown = entry;
-	for (const key of path) value = (value as Loose)?.[key];
-	return value;
-}
-
 /**
  * An image model's price for a tier: the tier asked for, else the model's default tier, from
  * `credit_by_resolution`, else `credit_per_image` (the price at the default tier).
  */
-export function imagePrice(
-	models: unknown,
+function imagePrice(
+	list: ResponseOf<'listImageModels'>,
 	modelId: unknown,
 	resolution: unknown,
 ): number | undefined {
-	const model = entriesOf(models).find((m) => field(m, 'model_id') === modelId);
+	const model = list.models.find((m) => m.model_id === modelId);
 	if (!model) return undefined;
 	const tier =
 		typeof resolution === 'string' && resolution !== ''
 			? resolution
-			: field(model, 'params', 'resolution', 'default');
-	const byTier = field(model, 'credit_by_resolution') as Loose;
-	const price =
-		(typeof tier === 'string' ? numberOf(byTier?.[tier]) : undefined) ??
-		numberOf(field(model, 'credit_per_image'));
-	return price !== undefined && price >= 0 ? price : undefined;
+			: model.params?.resolution?.default;
+	const byTier = typeof tier === 'string' ? model.credit_by_resolution?.[tier] : undefined;
+	return byTier ?? model.credit_per_image ?? undefined;
 }
 
 /** An AI video model's default duration, when the request leaves it out. */
-function defaultDuration(models: unknown, modelId: string): number | undefined {
-	const model = entriesOf(models).find((m) => field(m, 'model_id') === modelId);
-	return numberOf(
-		field(model, 'params', 'duration_sec', 'default') ??
-			field(model, 'params', 'duration', 'default'),
-	);
+function defaultDuration(
+	list: ResponseOf<'listAiVideoModels'>,
+	modelId: string,
+): number | undefined {
+	const params = list.models.find((m) => m.model_id === modelId)?.params;
+	return numberOf(params?.duration_sec?.default ?? params?.duration?.default);
 }
 
 /** The account balance from the credits answer, whose shape the contract does not show. */
