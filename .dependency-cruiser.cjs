@@ -26,6 +26,7 @@ const CORE_GUARANTEES = {
 	'media-fields': 'mediaRefs',
 	pickers: 'pickers',
 	'ledger-book': 'ledgerBook',
+	'instant-calls': 'instantCalls',
 };
 const NODE_RED = '^packages/node-red-visionstory/src/';
 

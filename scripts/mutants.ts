@@ -61,14 +61,18 @@ const PRICE_OF_ZERO_NODE_RED = 'test/node-red/priceOfZero.test.ts';
 const KEY_TRIMMED = 'test/money/keyTrimmed.test.ts';
 const SHARED_BOOK = 'test/node-red/sharedBook.test.ts';
 const ACCOUNT = 'test/engine/account.test.ts';
+const INSTANT_RETRY = 'test/engine/instantRetry.test.ts';
+const INSTANT_CALLS = 'test/unit/instantCalls.test.ts';
+const WORD_TIMINGS = 'test/engine/wordTimings.test.ts';
+const OUTPUT_FILES = 'test/unit/outputFiles.test.ts';
 const LONG_SPEECH = 'test/engine/longSpeech.test.ts';
-/** The patches of later issues are named `i<issue>.<defect><letter>` (`i31.2a`); issue 25's have no prefix. */
-const LATER_ISSUE = /^i(31|38)\./;
+/** Patches of later issues are named `i<issue>.<defect><letter>` (`i31.2a`); issue 25's have no prefix. */
+const ISSUE = /^i(31|38)\./;
 
 const mutant = (m: Omit<Mutant, 'issue' | 'defect'>): Mutant => ({
 	...m,
-	issue: Number(LATER_ISSUE.exec(m.id)?.[1] ?? 25) as Mutant['issue'],
-	defect: Number.parseInt(m.id.replace(LATER_ISSUE, ''), 10),
+	issue: Number(ISSUE.exec(m.id)?.[1] ?? 25) as Mutant['issue'],
+	defect: Number.parseInt(m.id.replace(ISSUE, ''), 10),
 });
 const property = (m: Omit<Mutant, 'by' | 'issue' | 'defect'>): Mutant =>
 	mutant({ ...m, by: 'property' });
@@ -634,6 +638,73 @@ export const MUTANTS: Mutant[] = [
 			},
 		],
 		tests: [ACCOUNT],
+	}),
+	example({
+		id: 'i38.5a',
+		name: 'a path a result was written to is taken again: two paid videos, one file',
+		file: `${API}/outputFiles.ts`,
+		edits: [{ find: '(p) => this.paths.has(p)', replace: '() => false' }],
+		tests: [OUTPUT_FILES],
+	}),
+	example({
+		id: 'i38.6a',
+		name: 'alignment words are read strictly: a word without times discards the paid answer',
+		file: `${API}/contract/audio.ts`,
+		edits: [
+			{
+				find: 'words: requiredList(WordDto),',
+				replace: 'words: z.array(WordDto.extend({ start_sec: z.number(), end_sec: z.number() })),',
+			},
+		],
+		tests: [WORD_TIMINGS],
+	}),
+	example({
+		id: 'i38.6b',
+		name: "captions are built from the answer's word times as they came: an odd word loses the captions",
+		file: `${API}/captions/captionFiles.ts`,
+		edits: [
+			{
+				find: 'buildCaptions(usable.words, captionLimits(options))',
+				replace: 'buildCaptions(words as never, captionLimits(options))',
+			},
+		],
+		tests: [WORD_TIMINGS],
+	}),
+	example({
+		id: 'i38.7a',
+		name: "n8n's Retry On Fail sends an instant charged call again (image, align, understand, …): charged once per try",
+		file: `${FRAMEWORK}/mediaParams.ts`,
+		edits: [
+			{
+				find: 'await sendInstant(ctx.client, name, request, call, instantScope(ctx, item.index))',
+				replace: 'await sendInstant(ctx.client, name, request, call, undefined)',
+			},
+		],
+		tests: [INSTANT_RETRY],
+	}),
+	example({
+		id: 'i38.7b',
+		name: 'a call whose answer was lost is forgotten: the retry sends it again',
+		file: `${API}/instantCalls.ts`,
+		edits: [
+			{
+				find: 'if (mayHaveBeenCharged(outcome.error)) {',
+				replace: 'if (false && mayHaveBeenCharged(outcome.error)) {',
+			},
+		],
+		tests: [INSTANT_CALLS, INSTANT_RETRY],
+	}),
+	example({
+		id: 'i38.7c',
+		name: "Text to Speech under n8n's Retry On Fail speaks and charges again",
+		file: 'packages/n8n-nodes-visionstory/nodes/VisionStory/actions/textToSpeech/synthesize.operation.ts',
+		edits: [
+			{
+				find: 'await speak(ctx.client, item.request, { signal: ctx.signal }, instantScope(ctx, item.index))',
+				replace: 'await speak(ctx.client, item.request, { signal: ctx.signal }, undefined)',
+			},
+		],
+		tests: [INSTANT_RETRY],
 	}),
 ];
 

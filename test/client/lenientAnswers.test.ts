@@ -136,14 +136,15 @@ describe('other answers whose shape is not shown', () => {
 		).toBeUndefined();
 	});
 
-	test('transcribe: numbers as strings, a malformed word skipped, srt null', async () => {
+	test('transcribe: numbers as strings, a word without its end kept as it came, an entry without text skipped, srt null', async () => {
 		const result = await answering({
 			text: 'Hello world',
 			duration_sec: '1.5',
 			cost_credit: '1',
 			words: [
 				{ text: 'Hello', start_sec: 0, end_sec: '0.5' },
-				{ text: 'world', start_sec: 0.6 },
+				{ text: 'big', start_sec: 0.6 },
+				{ start_sec: 0.6, end_sec: 1.1 },
 				{ text: 'world', start_sec: 0.6, end_sec: 1.1, speaker: null },
 			],
 			srt: null,
@@ -151,6 +152,7 @@ describe('other answers whose shape is not shown', () => {
 		expect(result).toMatchObject({ duration_sec: 1.5, cost_credit: 1 });
 		expect(result.words).toEqual([
 			{ text: 'Hello', start_sec: 0, end_sec: 0.5 },
+			{ text: 'big', start_sec: 0.6 },
 			{ text: 'world', start_sec: 0.6, end_sec: 1.1, speaker: null },
 		]);
 	});

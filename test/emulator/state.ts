@@ -90,6 +90,7 @@ export function initialConfig(options: EmulatorOptions): EmulatorConfig {
 		lateCost: false,
 		videoUrlDelayMs: 0,
 		createdAtSkewSeconds: 0,
+		oddWordTimings: false,
 	};
 }
 

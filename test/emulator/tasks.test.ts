@@ -45,6 +45,7 @@ describe('timings and clock', () => {
 				lateCost: false,
 				createdAtSkewSeconds: 0,
 				videoUrlDelayMs: 0,
+				oddWordTimings: false,
 			});
 			expect(Math.abs(real.now() - Date.now())).toBeLessThan(1000);
 			expect(() => real.advance(10)).toThrow(/manual/);

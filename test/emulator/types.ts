@@ -51,6 +51,11 @@ export interface EmulatorConfig {
 	videoUrlDelayMs: number;
 	/** Tasks submitted from now on report a `created_at` up to this many seconds before their submission (`createdAt.ts`). 0: none. */
 	createdAtSkewSeconds: number;
+	/**
+	 * Align and transcribe answer word timings as real aligners may: the second word ends 20 ms before
+	 * it starts, and the third word (and any word holding a digit) has `start_sec` and `end_sec` null.
+	 */
+	oddWordTimings: boolean;
 }
 
 export type FaultKind =

@@ -38,7 +38,11 @@ test('Talking Video: create waits through "moderating", downloads the MP4 from a
 	});
 	expect(created.json.video_url).toMatch(/\/media\/videos\/[^/.]+$/);
 	expect(created.json.x_drift_note).toEqual(expect.any(String));
-	expect(created.binary?.data).toMatchObject({ mimeType: 'video/mp4', fileExtension: 'mp4' });
+	expect(created.binary?.data).toMatchObject({
+		mimeType: 'video/mp4',
+		fileExtension: 'mp4',
+		fileName: `${created.json.video_id as string}.mp4`,
+	});
 	expect((await result.binary('Create Talking Video')).equals(fixture('sample.mp4'))).toBe(true);
 	expect(result.output('Get Talking Video')[0].json).toMatchObject({
 		video_id: created.json.video_id,

@@ -31,6 +31,20 @@ function talking(extra: Record<string, unknown> = {}) {
 	};
 }
 
+/** The next `count` messages a helper node receives. */
+function received(id: string, count: number): Promise<Array<Record<string, unknown>>> {
+	const node = helper.getNode(id) as unknown as {
+		on(event: 'input', cb: (msg: Record<string, unknown>) => void): void;
+	};
+	const messages: Array<Record<string, unknown>> = [];
+	return new Promise((resolve) =>
+		node.on('input', (msg) => {
+			messages.push(msg);
+			if (messages.length === count) resolve(messages);
+		}),
+	);
+}
+
 const charges = () => emulator.ledger().filter((e) => e.kind === 'charge');
 
 describe('Talking Video → Create', () => {
@@ -167,7 +181,7 @@ describe('Talking Video → Check Status', () => {
 	});
 });
 
-describe('output files of a batch', () => {
+describe('output files', () => {
 	it('issue 32 item 7: a fixed Output File with 3 texts: 3 files on disk, 3 distinct paths (video-1.mp4, …)', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'vs-nr-batch-'));
 		await helper.load(
@@ -181,5 +195,46 @@ describe('output files of a batch', () => {
 		expect(paths).toEqual([1, 2, 3].map((n) => join(dir, `video-${n}.mp4`)));
 		expect(readdirSync(dir).sort()).toEqual(['video-1.mp4', 'video-2.mp4', 'video-3.mp4']);
 		for (const path of paths) expect(existsSync(path) && statSync(path).size).toBeGreaterThan(1000);
+	});
+
+	it('a fixed Output File across single messages: every paid video its own file, each message naming its path', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'vs-nr-fixed-'));
+		await helper.load(
+			ALL_NODES,
+			flowWith(talking({ outputFile: join(dir, 'video.mp4') }), emulator.baseUrl),
+			credentials(emulator.apiKey),
+		);
+		// Two messages at once: both videos finish together and are written side by side.
+		const sent = received('out1', 2);
+		const node = helper.getNode('n1') as unknown as { receive(m: unknown): void };
+		node.receive({ payload: 'First video.' });
+		node.receive({ payload: 'Second video.' });
+		const messages = await sent;
+		const paths = messages.map((m) => m.filename as string).sort();
+		expect(paths).toEqual([join(dir, 'video-2.mp4'), join(dir, 'video.mp4')]);
+		for (const m of messages) expect(m.payload).toBe(m.filename);
+		expect(readdirSync(dir).sort()).toEqual(['video-2.mp4', 'video.mp4']);
+		for (const path of paths) expect(statSync(path).size).toBeGreaterThan(1000);
+		expect(emulator.tasks()).toHaveLength(2);
+	});
+
+	it('a link without an extension served as application/octet-stream is saved with its kind’s extension', async () => {
+		// Drift mode: media links without an extension, served as application/octet-stream.
+		emulator.setConfig({ drift: true });
+		const dir = mkdtempSync(join(tmpdir(), 'vs-nr-ext-'));
+		await helper.load(
+			ALL_NODES,
+			flowWith(talking({ outputFile: join(dir, 'talking-{id}.{ext}') }), emulator.baseUrl),
+			credentials(emulator.apiKey),
+		);
+		const { output, msg } = await run({ payload: 'No extension.' });
+		expect(output).toBe('out1');
+		const videoId = (msg.visionstory as { video_id: string; video_url: string }).video_id;
+		expect((msg.visionstory as { video_url: string }).video_url).toMatch(
+			/\/media\/videos\/[^/.]+$/,
+		);
+		expect(msg.filename).toBe(join(dir, `talking-${videoId}.mp4`));
+		expect(msg.mimetype).toBe('video/mp4');
+		expect(existsSync(msg.filename as string)).toBe(true);
 	});
 });

@@ -48,7 +48,7 @@ export type {
 } from '../../n8n-nodes-visionstory/nodes/shared/api/http';
 export {
 	acceptedMimeType,
-	extensionFor,
+	sniffMimeType,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/mediaTypes';
 export { fileFields, toMediaRef } from '../../n8n-nodes-visionstory/nodes/shared/api/mediaRefs';
 export type {
@@ -57,7 +57,14 @@ export type {
 } from '../../n8n-nodes-visionstory/nodes/shared/api/mediaRefs';
 export { pickerAnswer, pickerPages } from '../../n8n-nodes-visionstory/nodes/shared/api/pickers';
 export type { PickerList } from '../../n8n-nodes-visionstory/nodes/shared/api/pickers';
-export { outputPath } from '../../n8n-nodes-visionstory/nodes/shared/api/outputFiles';
+export {
+	USUAL_TYPE,
+	WrittenPaths,
+	resultFileName,
+	resultFileType,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/outputFiles';
+export type { ResultKind } from '../../n8n-nodes-visionstory/nodes/shared/api/outputFiles';
+export { sendInstant } from '../../n8n-nodes-visionstory/nodes/shared/api/instantCalls';
 export {
 	PartialSpeechError,
 	checkedSpeech,

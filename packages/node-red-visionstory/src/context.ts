@@ -1,5 +1,6 @@
 import type {
 	CallOptions,
+	Checked,
 	Draft,
 	FieldIssue,
 	EndpointName,
@@ -7,8 +8,9 @@ import type {
 	RequestOf,
 	ResponseOf,
 	SpendingClient,
+	WrittenPaths,
 } from './api';
-import { invalidInput } from './api';
+import { invalidInput, sendInstant } from './api';
 import type { Field } from './field';
 import { fieldProblem } from './field';
 
@@ -32,6 +34,8 @@ export interface Host {
 	submitted(kind: 'talkingVideo' | 'aiVideo', videoIds: string[]): void;
 	/** The file a result entry was delivered as. */
 	file(index: number, file: FileNote): void;
+	/** Paths this node wrote results to since it started (a deploy): no two results share one. */
+	readonly written: WrittenPaths;
 }
 
 /**
@@ -203,13 +207,38 @@ export class Context {
 		};
 	}
 
+	/**
+	 * Where this message's instant charged calls (image, speech, align, …) are sent at most once: the
+	 * message, the node and the batch entry. A message sent through the node again with its `_msgid`
+	 * (a flow looping it back, a retry) gets the answer already charged for, or a refusal where the
+	 * earlier send may have been charged without an answer (the core's `instantCalls`).
+	 */
+	instantScope(index = 0): string | undefined {
+		return this.msg._msgid ? `${this.msg._msgid}:${this.nodeId}:${index}` : undefined;
+	}
+
 	/** Checks a request and sends it (checked first: a bad one is refused with nothing sent). */
 	async call<N extends EndpointName>(
 		name: N,
 		request: Draft<RequestOf<N>>,
 		index = 0,
 	): Promise<ResponseOf<N>> {
-		return await this.client.send(name, this.client.validate(name, request), this.options(index));
+		return await this.send(name, this.client.validate(name, request), index);
+	}
+
+	/** Sends a checked request; an instant charged call at most once per message, node and entry. */
+	async send<N extends EndpointName>(
+		name: N,
+		request: Checked<N>,
+		index = 0,
+	): Promise<ResponseOf<N>> {
+		return await sendInstant(
+			this.client,
+			name,
+			request,
+			this.options(index),
+			this.instantScope(index),
+		);
 	}
 }
 

@@ -1,57 +1,20 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-import type { Download, FileSource, MediaSource } from './api';
-import { acceptedMimeType, extensionFor, outputPath } from './api';
+import type { ByteStream, Download, FileSource, MediaSource, ResultKind } from './api';
+import { USUAL_TYPE, acceptedMimeType, resultFileName, resultFileType, sniffMimeType } from './api';
 import type { Context } from './context';
+
+export { sniffMimeType };
 
 export const MEDIA_SOURCES = [
 	['binary', 'File in the message (Buffer)'],
 	['url', 'URL'],
 	['asset', 'Asset ID'],
 ] as const;
-
-/** File types told from their first bytes, for Buffers that arrive without a name. */
-const SIGNATURES: Array<[string, (b: Buffer) => boolean]> = [
-	[
-		'image/png',
-		(b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
-	],
-	['image/jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
-	['image/gif', (b) => b.subarray(0, 4).toString('latin1') === 'GIF8'],
-	[
-		'image/webp',
-		(b) =>
-			b.subarray(0, 4).toString('latin1') === 'RIFF' &&
-			b.subarray(8, 12).toString('latin1') === 'WEBP',
-	],
-	[
-		'audio/wav',
-		(b) =>
-			b.subarray(0, 4).toString('latin1') === 'RIFF' &&
-			b.subarray(8, 12).toString('latin1') === 'WAVE',
-	],
-	[
-		'audio/avi',
-		(b) =>
-			b.subarray(0, 4).toString('latin1') === 'RIFF' &&
-			b.subarray(8, 12).toString('latin1') === 'AVI ',
-	],
-	['image/bmp', (b) => b.subarray(0, 2).toString('latin1') === 'BM'],
-	[
-		'audio/mpeg',
-		(b) =>
-			b.subarray(0, 3).toString('latin1') === 'ID3' || (b[0] === 0xff && (b[1] & 0xe0) === 0xe0),
-	],
-	['video/quicktime', (b) => b.subarray(4, 12).toString('latin1') === 'ftypqt  '],
-	['video/mp4', (b) => b.subarray(4, 8).toString('latin1') === 'ftyp'],
-];
-
-export function sniffMimeType(buffer: Buffer): string | undefined {
-	return SIGNATURES.find(([, test]) => test(buffer))?.[0];
-}
 
 /** A property of the message by dotted path (`payload`, `files.0`). */
 function property(msg: Record<string, unknown>, path: string): unknown {
@@ -118,11 +81,40 @@ export function fileInput(context: Context, name: string, accepted: readonly str
 	return input as FileSource;
 }
 
+/** Bytes enough to tell a file's type from its start. */
+const HEAD_BYTES = 16;
+
 /**
- * A result file: streamed to a file when Output File is set (`{id}`, `{index}` and `{ext}` are filled
- * in, and results of a batch under a path naming neither id nor index are numbered: `outputPath` in the
- * core), else read into a Buffer. Returns the path or the Buffer, and tells the node its msg.filename
- * and msg.mimetype (an incoming msg.filename names the file that came in, so it is not taken as the path).
+ * The first bytes of a stream, and the whole stream again: read only as far as needed, nothing is
+ * buffered beyond the chunks already read.
+ */
+async function peek(stream: ByteStream): Promise<{ head: Buffer; stream: Readable }> {
+	const chunks: Buffer[] = [];
+	const reading = stream[Symbol.asyncIterator]();
+	let size = 0;
+	while (size < HEAD_BYTES) {
+		const next = await reading.next();
+		if (next.done) break;
+		const chunk = Buffer.from(next.value as Uint8Array);
+		chunks.push(chunk);
+		size += chunk.length;
+	}
+	async function* whole() {
+		yield* chunks;
+		for (let next = await reading.next(); !next.done; next = await reading.next())
+			yield Buffer.from(next.value as Uint8Array);
+	}
+	return { head: Buffer.concat(chunks).subarray(0, HEAD_BYTES), stream: Readable.from(whole()) };
+}
+
+/**
+ * A result file: streamed to a file when Output File is set (`{id}`, `{index}` and `{ext}` filled in
+ * by the core's `outputPath`: the id made safe, results of a batch under a path naming neither id nor
+ * index numbered, and a path this node already wrote a result to since it started numbered on, so no
+ * two results share a file), else read into a Buffer. `{ext}` and msg.mimetype come from the file's
+ * type, its name, its first bytes or its kind (`resultFileType`). Returns the path or the Buffer, and
+ * tells the node its msg.filename and msg.mimetype (an incoming msg.filename names the file that came
+ * in, so it is not taken as the path).
  */
 export async function deliver(
 	context: Context,
@@ -130,19 +122,27 @@ export async function deliver(
 	id: string,
 	index: number,
 	count = 1,
+	kind: ResultKind = 'video',
 ): Promise<Buffer | string> {
 	const template = context.text('outputFile');
-	const ext = extensionFor(download.mimeType) ?? download.fileName?.split('.').pop() ?? 'bin';
-	const mimetype = download.mimeType ?? 'application/octet-stream';
+	const usual = USUAL_TYPE[kind];
+	const named = { mimeType: download.mimeType, fileName: download.fileName };
 	if (template) {
-		const path = outputPath(template, { id, index, ext, count });
+		const { head, stream } = await peek(download.stream);
+		const { ext, mimeType } = resultFileType({ ...named, head }, usual);
+		const path = context.host.written.claim(template, { id, index, ext, count });
 		await mkdir(dirname(path), { recursive: true });
-		await pipeline(download.stream, createWriteStream(path), { signal: context.signal });
-		context.host.file(index, { filename: path, mimetype });
+		await pipeline(stream, createWriteStream(path), { signal: context.signal });
+		context.host.file(index, { filename: path, mimetype: mimeType });
 		return path;
 	}
 	const chunks: Buffer[] = [];
 	for await (const chunk of download.stream) chunks.push(Buffer.from(chunk as Uint8Array));
-	context.host.file(index, { filename: download.fileName ?? `${id}.${ext}`, mimetype });
-	return Buffer.concat(chunks);
+	const bytes = Buffer.concat(chunks);
+	const file = { ...named, head: bytes.subarray(0, HEAD_BYTES) };
+	context.host.file(index, {
+		filename: resultFileName(file, id, usual),
+		mimetype: resultFileType(file, usual).mimeType,
+	});
+	return bytes;
 }

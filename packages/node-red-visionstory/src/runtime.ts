@@ -5,7 +5,7 @@
  * 15 seconds while the paid videos still rendering are logged and kept for the next start.
  */
 import type { TaskKind } from './api';
-import { isAborted } from './api';
+import { WrittenPaths, isAborted } from './api';
 import type { ConfigNode } from './config';
 import { configProblem } from './config';
 import type { FileNote, Host, Msg } from './context';
@@ -68,6 +68,7 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 		const outputProperty = String(props.outputProperty ?? '').trim() || 'payload';
 		const failuresWired = (props.wires?.[FAILED_PORT]?.length ?? 0) > 0;
 		const ports = operation ? portsOf(operation).length : 2;
+		const written = new WrittenPaths();
 
 		/** Sends one message by one port (the others get nothing). */
 		const sendBy = (send: (msgs: unknown) => void, port: number, msg: Msg) => {
@@ -125,6 +126,7 @@ export function registerAction(RED: RED, spec: NodeSpec): void {
 				file(index, note) {
 					files.set(index, note);
 				},
+				written,
 				finish(last, lastFill) {
 					clearInterval(ticker);
 					node.status({ fill: lastFill, shape: 'dot', text: last });

@@ -53,6 +53,12 @@ interface Word {
 	speaker?: string | null;
 }
 
+/** A word as answered: aligners may leave its times out (`oddWordTimings`). */
+type AnsweredWord = Omit<Word, 'start_sec' | 'end_sec'> & {
+	start_sec: number | null;
+	end_sec: number | null;
+};
+
 /** Spreads the words evenly over the audio; a sentence end switches speaker when diarizing. */
 function timeWords(text: string, durationSec: number, diarize: boolean): Word[] {
 	const tokens = text.split(/\s+/).filter((t) => t !== '');
@@ -68,6 +74,19 @@ function timeWords(text: string, durationSec: number, diarize: boolean): Word[] 
 
 function round(x: number): number {
 	return Math.round(x * 1000) / 1000;
+}
+
+/**
+ * Config `oddWordTimings`: the timings real aligners may give. The second word ends 20 ms before it
+ * starts; the third word, and any word holding a digit, comes without times (null).
+ */
+function oddTimings(ctx: RouteContext, words: Word[]): AnsweredWord[] {
+	if (!ctx.state.config.oddWordTimings) return words;
+	return words.map((word, i) => {
+		if (i === 2 || /\d/.test(word.text)) return { ...word, start_sec: null, end_sec: null };
+		if (i === 1) return { ...word, end_sec: round(word.start_sec - 0.02) };
+		return word;
+	});
 }
 
 async function align(ctx: RouteContext) {
@@ -86,7 +105,7 @@ async function align(ctx: RouteContext) {
 	return ok({
 		cost_credit: price,
 		duration_sec: durationSec,
-		words: timeWords(text as string, durationSec, false),
+		words: oddTimings(ctx, timeWords(text as string, durationSec, false)),
 	});
 }
 
@@ -121,7 +140,8 @@ async function transcribe(ctx: RouteContext) {
 	v.throwIfAny();
 	// No speech recognition here: every clip "says" the sample's sentence, timed over its real length.
 	const durationSec = durationOf(audio, SAMPLE_MP3_SECONDS);
-	const words = timeWords(SAMPLE_TRANSCRIPT, durationSec, diarize);
+	const timed = timeWords(SAMPLE_TRANSCRIPT, durationSec, diarize);
+	const words = oddTimings(ctx, timed);
 	const price = audioPrice(durationSec);
 	ctx.state.ledger.charge(ctx.account, ctx.now, 'transcribe', price, newId('trn'));
 	const data: Record<string, unknown> = {
@@ -130,7 +150,7 @@ async function transcribe(ctx: RouteContext) {
 		cost_credit: price,
 		words,
 	};
-	if (srt) data.srt = toSrt(words);
+	if (srt) data.srt = toSrt(timed);
 	return ok(data);
 }
 

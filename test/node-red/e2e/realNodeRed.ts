@@ -167,7 +167,7 @@ export function describeLine(line: NodeRedLine): void {
 			);
 		});
 
-		it('a batch with a fixed output file: each paid video in a file of its own (video-1.mp4, …)', async () => {
+		it('a fixed output file: each paid video in a file of its own (a batch: video-1.mp4, …; single messages: numbered on)', async () => {
 			const dir = join(REPO_ROOT, '.e2e', `node-red-${line.id}`, 'files');
 			rmSync(dir, { recursive: true, force: true });
 			const { status, body } = await talking({
@@ -181,6 +181,13 @@ export function describeLine(line: NodeRedLine): void {
 			expect(readdirSync(dir).sort()).toEqual(['video-1.mp4', 'video-2.mp4', 'video-3.mp4']);
 			for (const path of body.files)
 				expect(existsSync(path) && statSync(path).size).toBeGreaterThan(1000);
+			// Issue 38 defect 5: single messages to the same path never overwrite a paid video either.
+			const single = async (text: string) =>
+				(await talking({ avatarId, voiceId, texts: text, outputFile: join(dir, 'video.mp4') })).body
+					.files;
+			expect(await single('Four.')).toEqual([join(dir, 'video.mp4')]);
+			expect(await single('Five.')).toEqual([join(dir, 'video-4.mp4')]);
+			expect(readdirSync(dir)).toHaveLength(5);
 		});
 
 		it('speaks 100,000 characters as one MP3, priced whole and charged per part', async () => {

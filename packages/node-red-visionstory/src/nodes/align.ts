@@ -1,4 +1,4 @@
-import type { CaptionFormat, WordTiming } from '../api';
+import type { CaptionFormat } from '../api';
 import {
 	CAPTION_DEFAULTS,
 	MEDIA_MIME_TYPES,
@@ -38,17 +38,23 @@ function captionsAsked(c: Context): { format: CaptionFormat; limits: Record<stri
 	return { format, limits };
 }
 
-/** The answer with captions built from its word timings by the core, as text in `captions`. */
+/**
+ * The answer with captions built from its word timings by the core, as text in `captions`. The answer
+ * was paid for: what stood in the captions' way (words without times) is a warning, once, and
+ * `captionWarning` beside the captions; the message goes on.
+ */
 function withCaptions<T extends { words?: unknown }>(
+	c: Context,
 	result: T,
 	asked: ReturnType<typeof captionsAsked>,
-): T | (T & { captions: Record<string, unknown> }) {
+): T | (T & { captions: Record<string, unknown>; captionWarning?: string }) {
 	if (asked.format === 'none') return result;
-	const words = Array.isArray(result.words) ? (result.words as WordTiming[]) : [];
-	const built = captionFiles(words, asked.format, asked.limits);
+	const built = captionFiles(result.words, asked.format, asked.limits);
 	const captions: Record<string, unknown> = { cues: built.cues };
 	for (const file of built.files) captions[file.format] = file.text;
-	return { ...result, captions };
+	if (!built.warning) return { ...result, captions };
+	c.host.warn(built.warning);
+	return { ...result, captions, captionWarning: built.warning };
 }
 
 const number = (name: string, label: string, min: number, tip: string): Field => ({
@@ -86,7 +92,7 @@ export const align: NodeSpec = {
 			run: async (c) => {
 				const asked = captionsAsked(c);
 				const result = await c.call('alignAudio', { audio: audioOf(c), text: c.required('text') });
-				return { payload: withCaptions(result, asked) };
+				return { payload: withCaptions(c, result, asked) };
 			},
 		},
 		{
@@ -101,7 +107,7 @@ export const align: NodeSpec = {
 					diarize: c.boolean('diarize') || undefined,
 					srt: c.boolean('srt') || undefined,
 				});
-				return { payload: withCaptions(result, asked) };
+				return { payload: withCaptions(c, result, asked) };
 			},
 		},
 	],

@@ -35,10 +35,10 @@ export const image: NodeSpec = {
 					prompt: request.prompt,
 					refs: request.refs?.length,
 				});
-				const result = await c.client.send('generateImage', request, c.options());
+				const result = await c.send('generateImage', request);
 				if (!c.boolean('downloadResult')) return { payload: result, data: result };
 				const file = await c.client.download(result.url, { signal: c.signal });
-				return { payload: await deliver(c, file, 'image', 0), data: result };
+				return { payload: await deliver(c, file, 'image', 0, 1, 'image'), data: result };
 			},
 		},
 		{

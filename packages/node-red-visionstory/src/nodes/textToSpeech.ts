@@ -44,8 +44,8 @@ async function output(c: Context, spoken: SpokenText): Promise<Result> {
 	const file = spoken.audio
 		? { stream: spoken.audio.stream, mimeType: spoken.audio.mimeType }
 		: { stream: Readable.from([spoken.mp3]), mimeType: 'audio/mpeg' };
-	const id = String(spoken.audio?.metadata.audio_id ?? 'speech');
-	return { payload: await deliver(c, file, id, 0), data };
+	const id = String(spoken.details.audio_id ?? 'speech');
+	return { payload: await deliver(c, file, id, 0, 1, 'speech'), data };
 }
 
 /**
@@ -56,7 +56,7 @@ async function output(c: Context, spoken: SpokenText): Promise<Result> {
 async function synthesize(c: Context): Promise<Result> {
 	const request = speechRequest(c);
 	try {
-		return await output(c, await speak(c.client, request, c.options()));
+		return await output(c, await speak(c.client, request, c.options(), c.instantScope()));
 	} catch (error) {
 		if (!(error instanceof PartialSpeechError)) throw error;
 		return { ...(await output(c, error.spoken)), failure: describe(error) };

@@ -36,6 +36,33 @@ export function extensionFor(mimeType: string | undefined): string | undefined {
 	return mimeType ? EXTENSION_BY_MIME[mimeType.toLowerCase()] : undefined;
 }
 
+/** File types told from their first bytes, for files that arrive without a usable name or type. */
+const SIGNATURES: Array<[string, (b: Uint8Array) => boolean]> = [
+	['image/png', (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
+	['image/jpeg', (b) => startsWith(b, [0xff, 0xd8, 0xff])],
+	['image/gif', (b) => text(b, 0, 4) === 'GIF8'],
+	['image/webp', (b) => text(b, 0, 4) === 'RIFF' && text(b, 8, 12) === 'WEBP'],
+	['audio/wav', (b) => text(b, 0, 4) === 'RIFF' && text(b, 8, 12) === 'WAVE'],
+	['audio/avi', (b) => text(b, 0, 4) === 'RIFF' && text(b, 8, 12) === 'AVI '],
+	['image/bmp', (b) => text(b, 0, 2) === 'BM'],
+	['audio/mpeg', (b) => text(b, 0, 3) === 'ID3' || (b[0] === 0xff && (b[1] & 0xe0) === 0xe0)],
+	['video/quicktime', (b) => text(b, 4, 12) === 'ftypqt  '],
+	['video/mp4', (b) => text(b, 4, 8) === 'ftyp'],
+];
+
+function startsWith(bytes: Uint8Array, prefix: number[]): boolean {
+	return prefix.every((byte, i) => bytes[i] === byte);
+}
+
+function text(bytes: Uint8Array, from: number, to: number): string {
+	return String.fromCharCode(...bytes.subarray(from, to));
+}
+
+/** A file's type from its first bytes (a dozen are enough); undefined when they say nothing known. */
+export function sniffMimeType(head: Uint8Array): string | undefined {
+	return SIGNATURES.find(([, test]) => test(head))?.[0];
+}
+
 /** image, audio or video, from a MIME type; undefined for anything else. */
 export function mediaKindOf(mimeType: string | undefined): MediaKind | undefined {
 	const prefix = mimeType?.split('/')[0];

@@ -30,6 +30,15 @@ export function idempotencyContext(ctx: OperationContext, index: number): string
 	return `${ctx.idempotencyScope}:${index}`;
 }
 
+/**
+ * Where item `index`'s instant charged calls are sent at most once (`api/instantCalls.ts`): its
+ * execution, node, run and item, so n8n's Retry On Fail (and a Retry of the execution) gets back what
+ * was answered rather than paying again. A run outside any execution (an MCP tool call) has none.
+ */
+export function instantScope(ctx: OperationContext, index: number): string | undefined {
+	return ctx.n8n.getExecutionId() ? idempotencyContext(ctx, index) : undefined;
+}
+
 /** An item that passed every check before sending, with what its operation made of its parameters. */
 export interface Prepared<R> {
 	index: number;

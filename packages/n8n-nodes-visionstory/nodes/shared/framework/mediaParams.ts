@@ -9,7 +9,9 @@ import { invalidInput } from '../api/errors';
 import { acceptedMimeType } from '../api/mediaTypes';
 import type { MediaInput } from '../n8n/binary';
 import { binaryMedia, checkInline, mediaParts, mediaRefOf } from '../n8n/binary';
+import { sendInstant } from '../api/instantCalls';
 import type { OperationContext, Prepared } from './action';
+import { instantScope } from './action';
 import type { Params } from './params';
 import { param } from './params';
 
@@ -227,18 +229,20 @@ export async function oneFile(
 	};
 }
 
-/** Sends an item's checked request, its files streamed into the body as the request is sent. */
+/**
+ * Sends an item's checked request, its files streamed into the body as the request is sent. A charged
+ * call that answers at once is sent at most once per execution, node and item: n8n's Retry On Fail
+ * gets the earlier answer back, or a refusal where the earlier try may have been charged unanswered.
+ */
 export async function sendWithMedia<N extends EndpointName>(
 	ctx: OperationContext,
 	name: N,
-	{ request, media }: MediaRequest<N>,
+	item: Prepared<MediaRequest<N>>,
 	options: Pick<CallOptions, 'audioSec'> = {},
 ): Promise<ResponseOf<N>> {
-	return await ctx.client.send(name, request, {
-		signal: ctx.signal,
-		media: mediaParts(ctx.n8n, media),
-		...options,
-	});
+	const { request, media } = item.request;
+	const call = { signal: ctx.signal, media: mediaParts(ctx.n8n, media), ...options };
+	return await sendInstant(ctx.client, name, request, call, instantScope(ctx, item.index));
 }
 
 /** `execute` of an operation whose answer is its output item: the item's request sent with its files. */
@@ -247,7 +251,7 @@ export function executeSending<N extends EndpointName>(name: N) {
 		ctx: OperationContext,
 		item: Prepared<MediaRequest<N>>,
 	): Promise<INodeExecutionData[]> => [
-		{ json: (await sendWithMedia(ctx, name, item.request)) as IDataObject },
+		{ json: (await sendWithMedia(ctx, name, item)) as IDataObject },
 	];
 }
 

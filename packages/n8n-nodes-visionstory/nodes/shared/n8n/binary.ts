@@ -6,7 +6,8 @@ import type { FieldIssue } from '../api/errors';
 import type { ByteStream, Download } from '../api/http';
 import type { MediaPart } from '../api/mediaBody';
 import { toMediaRef } from '../api/mediaRefs';
-import { extensionFor, mimeTypeForExtension } from '../api/mediaTypes';
+import { mimeTypeForExtension } from '../api/mediaTypes';
+import { resultFileName, resultFileType } from '../api/outputFiles';
 
 /** A media input as the user gave it, with the parameter it came from; binary bytes are read only when the request is sent. */
 export type MediaInput =
@@ -135,25 +136,22 @@ export function mediaParts(
 
 type BinaryStreamInput = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
-/** Streams a download into n8n's binary store (to disk in filesystem mode; never a whole-file buffer here). */
+/**
+ * Streams a download into n8n's binary store (to disk in filesystem mode; never a whole-file buffer
+ * here), named as both hosts name result files (`api/outputFiles.ts`): the name it came with when its
+ * extension is known, else `fallbackName` (made safe) with the extension its type gives, the kind's
+ * usual one (`fallbackMime`) when the answer's type says nothing.
+ */
 export async function binaryFromDownload(
 	context: IExecuteFunctions,
 	download: Download,
 	fallbackName: string,
 	fallbackMime: string,
 ): Promise<IBinaryData> {
-	const mimeType =
-		download.mimeType && download.mimeType !== 'application/octet-stream'
-			? download.mimeType
-			: fallbackMime;
-	const extension = extensionFor(mimeType);
-	const fileName =
-		download.fileName && /\.[a-z0-9]{2,4}$/i.test(download.fileName)
-			? download.fileName
-			: `${fallbackName}${extension ? `.${extension}` : ''}`;
+	const { mimeType } = resultFileType(download, fallbackMime);
 	return await context.helpers.prepareBinaryData(
 		download.stream as unknown as BinaryStreamInput,
-		fileName,
+		resultFileName(download, fallbackName, fallbackMime),
 		mimeType,
 	);
 }

@@ -79,7 +79,7 @@ async function execute(
 	ctx: OperationContext,
 	item: Prepared<AlignRequest>,
 ): Promise<INodeExecutionData[]> {
-	const result = await sendWithMedia(ctx, 'alignAudio', item.request, {
+	const result = await sendWithMedia(ctx, 'alignAudio', item, {
 		audioSec: await audioSecondsOf(ctx, item.request.media),
 	});
 	return [await withCaptions(ctx, item.index, { json: result as IDataObject }, result.words)];

@@ -1,6 +1,5 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { WordTiming } from '../../../shared/api/captions/captions';
 import type { CaptionFormat } from '../../../shared/api/captions/captionFiles';
 import { captionFiles, captionLimitsIssue } from '../../../shared/api/captions/captionFiles';
 import type { VisionStoryError } from '../../../shared/api/errors';
@@ -28,12 +27,16 @@ export async function checkCaptionOptions(
 	return rejected;
 }
 
-/** The item with the captions the user asked for: text in `captions`, files in their binary fields. */
+/**
+ * The item with the captions the user asked for: text in `captions`, files in their binary fields. The
+ * answer was paid for: what stood in the captions' way (words without times, none at all) is said in
+ * `captionWarning`, and the item goes on.
+ */
 export async function withCaptions(
 	ctx: OperationContext,
 	index: number,
 	output: INodeExecutionData,
-	words: WordTiming[],
+	words: unknown,
 ): Promise<INodeExecutionData> {
 	const format = formatOf(ctx, index);
 	if (format === 'none') return output;
@@ -51,5 +54,6 @@ export async function withCaptions(
 		const field = options[`${file.format}BinaryProperty`] || file.format;
 		result = withBinary(result, String(field), binary);
 	}
-	return { ...result, json: { ...result.json, captions: text } };
+	const warning = built.warning ? { captionWarning: built.warning } : {};
+	return { ...result, json: { ...result.json, captions: text, ...warning } };
 }

@@ -100,7 +100,7 @@ async function execute(
 	ctx: OperationContext,
 	item: Prepared<TranscribeRequest>,
 ): Promise<INodeExecutionData[]> {
-	const result = await sendWithMedia(ctx, 'transcribeAudio', item.request);
+	const result = await sendWithMedia(ctx, 'transcribeAudio', item);
 	let output: INodeExecutionData = { json: result as IDataObject };
 	if (result.srt) {
 		const options = param.collection(ctx.n8n, 'options', item.index);

@@ -147,7 +147,7 @@ async function execute(
 	item: Prepared<GenerateRequest>,
 ): Promise<INodeExecutionData[]> {
 	const context = ctx.n8n;
-	const result = await sendWithMedia(ctx, 'generateImage', item.request);
+	const result = await sendWithMedia(ctx, 'generateImage', item);
 	if (!param.boolean(context, 'downloadResult', item.index, true))
 		return [{ json: result as IDataObject }];
 	const options = param.collection(context, 'options', item.index);

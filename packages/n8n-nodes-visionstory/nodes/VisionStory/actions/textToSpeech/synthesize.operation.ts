@@ -7,6 +7,7 @@ import type {
 	Prepared,
 	OperationContext,
 } from '../../../shared/framework/action';
+import { instantScope } from '../../../shared/framework/action';
 import { optional } from '../../../shared/framework/mapping';
 import { param } from '../../../shared/framework/params';
 import {
@@ -113,18 +114,18 @@ async function speechItem(
 ): Promise<INodeExecutionData> {
 	const options = param.collection(ctx.n8n, 'options', item.index);
 	const chosenName = optional(options.fileName)?.replace(/\.mp3$/i, '');
+	const audioId = spoken.details.audio_id;
+	const name =
+		chosenName ??
+		`speech-${typeof audioId === 'string' && audioId ? audioId : item.request.voice_id}`;
 	const binary = spoken.audio
 		? await binaryFromDownload(
 				ctx.n8n,
 				{ stream: spoken.audio.stream, mimeType: spoken.audio.mimeType },
-				chosenName ?? `speech-${spoken.audio.metadata.audio_id ?? item.request.voice_id}`,
+				name,
 				'audio/mpeg',
 			)
-		: await ctx.n8n.helpers.prepareBinaryData(
-				spoken.mp3,
-				`${chosenName ?? `speech-${item.request.voice_id}`}.mp3`,
-				'audio/mpeg',
-			);
+		: await ctx.n8n.helpers.prepareBinaryData(spoken.mp3, `${name}.mp3`, 'audio/mpeg');
 	const json = { ...spoken.details, file_name: binary.fileName } as IDataObject;
 	return withBinary({ json }, String(options.outputBinaryProperty || 'data'), binary);
 }
@@ -138,7 +139,11 @@ async function execute(
 	item: Prepared<SpeechRequest>,
 ): Promise<INodeExecutionData[]> {
 	return [
-		await speechItem(ctx, item, await speak(ctx.client, item.request, { signal: ctx.signal })),
+		await speechItem(
+			ctx,
+			item,
+			await speak(ctx.client, item.request, { signal: ctx.signal }, instantScope(ctx, item.index)),
+		),
 	];
 }
 

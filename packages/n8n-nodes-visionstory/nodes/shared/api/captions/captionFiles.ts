@@ -4,8 +4,9 @@
  * timings. The host only reads its settings and puts the files where its users look.
  */
 import type { FieldIssue } from '../errors';
-import type { CaptionOptions, WordTiming } from './captions';
+import type { Captions, CaptionOptions } from './captions';
 import { buildCaptions, CAPTION_DEFAULTS, CaptionError, captionOptions } from './captions';
+import { timingWarning, usableWords } from './wordTimes';
 
 export const CAPTION_FORMATS = ['none', 'srt', 'vtt', 'both'] as const;
 export type CaptionFormat = (typeof CAPTION_FORMATS)[number];
@@ -57,28 +58,55 @@ export interface CaptionFile {
 export interface CaptionOutput {
 	/** Cues in the captions: SRT and WebVTT have the same. */
 	cues: number;
-	/** The files asked for, SRT first. */
+	/** The files asked for, SRT first; none when no word came with times. */
 	files: CaptionFile[];
+	/**
+	 * What the user should know of the captions: words without times or ending before they start, or
+	 * captions that could not be made. The answer was paid for: a caption problem is never a failure.
+	 */
+	warning?: string;
 }
 
-/** The caption files of a format from word timings; `baseName` loses an .srt or .vtt it ends with. */
+/** Captions from the usable words, or why there are none; never throws. */
+function captionsOf(
+	words: unknown,
+	options: Record<string, unknown>,
+): { built?: Captions; warning?: string } {
+	const usable = usableWords(words);
+	const warning = timingWarning(usable.notes);
+	if (usable.notes.noTimes) return { warning };
+	try {
+		return { built: buildCaptions(usable.words, captionLimits(options)), warning };
+	} catch (error) {
+		const reason = error instanceof Error ? error.message : String(error);
+		return {
+			warning: `Captions could not be made (${reason}); the word timings are as VisionStory answered them.`,
+		};
+	}
+}
+
+/**
+ * The caption files of a format from an answer's words (as the answer gave them: words without times
+ * or ending before they start are made usable, `wordTimes.ts`); `baseName` loses an .srt or .vtt it
+ * ends with. A problem with the captions is its `warning`, never an error.
+ */
 export function captionFiles(
-	words: WordTiming[],
+	words: unknown,
 	format: Exclude<CaptionFormat, 'none'>,
 	options: Record<string, unknown>,
 	baseName: string = CAPTION_FILE_NAME,
 ): CaptionOutput {
-	const built = buildCaptions(words, captionLimits(options));
+	const { built, warning } = captionsOf(words, options);
 	const base = (baseName || CAPTION_FILE_NAME).replace(/\.(srt|vtt)$/i, '');
 	const files: CaptionFile[] = [];
-	if (format === 'srt' || format === 'both')
+	if (built && (format === 'srt' || format === 'both'))
 		files.push({
 			format: 'srt',
 			fileName: `${base}.srt`,
 			mimeType: 'application/x-subrip',
 			text: built.srt,
 		});
-	if (format === 'vtt' || format === 'both')
+	if (built && (format === 'vtt' || format === 'both'))
 		files.push({ format: 'vtt', fileName: `${base}.vtt`, mimeType: 'text/vtt', text: built.vtt });
-	return { cues: built.cues.length, files };
+	return { cues: built?.cues.length ?? 0, files, ...(warning ? { warning } : {}) };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod/v3';
 
 import { dto, Id, MEDIA_MIME_TYPES, mediaRef, MIB, SpeechRate } from './common';
-import { list, num, requiredNumber, str } from './lenient';
+import { list, num, requiredList, requiredString, str } from './lenient';
 
 export const TTS_TEXT_MAX = 3000;
 
@@ -31,10 +31,16 @@ export type SpeechHeaders = z.infer<typeof SpeechHeaders>;
 /** Local audio for align and transcribe: wav or mp3, at most 15 MB (the official client's rule). */
 const alignAudio = mediaRef({ mimeTypes: MEDIA_MIME_TYPES.audio, maxBytes: { audio: 15 * MIB } });
 
+/**
+ * A word and its times. The contract states the times, but aligners leave some words without them
+ * (digits, symbols: null) and may give an end a little before the start: the word is paid for and
+ * kept with the times it came with (a value that is not a number reads as absent). Captions make
+ * them usable (`captions/wordTimes.ts`); an entry without text is not a word and is skipped.
+ */
 export const WordDto = dto({
-	text: z.string(),
-	start_sec: requiredNumber(),
-	end_sec: requiredNumber(),
+	text: requiredString(),
+	start_sec: num(),
+	end_sec: num(),
 	speaker: str(),
 });
 export type WordDto = z.infer<typeof WordDto>;
@@ -43,11 +49,14 @@ export const AlignAudioRequest = z
 	.object({ audio: alignAudio, text: z.string().trim().min(1, 'must not be empty') })
 	.strict();
 export type AlignAudioRequest = z.input<typeof AlignAudioRequest>;
-/** Alignment's word timings are stated by the contract: one that cannot be read fails the answer, rather than captions missing a word. */
+/**
+ * Alignment's words are stated by the contract and paid for: a word with odd or missing times is kept
+ * as it came (an answer is never discarded over one), an entry that is not a word is skipped.
+ */
 export const AlignResultDto = dto({
 	cost_credit: num(),
 	duration_sec: num(),
-	words: z.array(WordDto),
+	words: requiredList(WordDto),
 });
 export type AlignResultDto = z.infer<typeof AlignResultDto>;
 

@@ -8,12 +8,14 @@
 import { z } from 'zod/v3';
 
 import type { Draft } from '../client';
-import { fieldIssues } from '../client';
+import { fieldIssues, fieldsOf } from '../client';
 import { Slots } from '../concurrency';
 import type { SpeechHeaders } from '../contract/index';
 import { SynthesizeSpeechRequest, TTS_TEXT_MAX } from '../contract/index';
 import { invalidInput, isAborted, VisionStoryError } from '../errors';
 import type { ByteStream } from '../http';
+import type { Kept } from '../instantCalls';
+import { describeCall, instantCalls, intentKey } from '../instantCalls';
 import { speechPrice } from '../spend';
 import type { SpendingClient } from '../spendingClient';
 import type { AudioResult, CallOptions } from '../exchange';
@@ -112,13 +114,68 @@ export class PartialSpeechError extends VisionStoryError {
 
 interface PartAudio {
 	bytes: Buffer;
+	mimeType: string;
 	metadata: SpeechHeaders;
 }
 
+/**
+ * The audio of an answer read whole. The service charged it once it answered: a body that breaks off
+ * is an answer that could not be read (charged), never a call to send again.
+ */
 async function readAll(stream: ByteStream): Promise<Buffer> {
 	const chunks: Buffer[] = [];
-	for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
-	return Buffer.concat(chunks);
+	const broken = await (async () => {
+		for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+	})().then(
+		() => undefined,
+		(error: unknown) => error,
+	);
+	if (broken === undefined) return Buffer.concat(chunks);
+	if (broken instanceof VisionStoryError) throw broken;
+	throw new VisionStoryError({
+		category: 'response',
+		operation: 'synthesizeSpeech',
+		message: `VisionStory answered with the audio, but it broke off while it was read (${broken instanceof Error ? broken.message : String(broken)})`,
+		hint: 'It was most likely charged. Check your credits before running it again.',
+	});
+}
+
+/** A part's audio kept for a later try of the same intent: the bytes are never changed, so they are shared. */
+function keptPart(part: PartAudio): Kept<PartAudio> {
+	return {
+		bytes: part.bytes.length,
+		copy: () => ({ ...part, metadata: { ...part.metadata } }),
+	};
+}
+
+/**
+ * One call's audio, read whole. Within `scope` (the host's execution, node and item, or message and
+ * node) it is sent at most once: a later try gets the audio already charged for, or is refused when
+ * the earlier one may have been charged without an answer (`instantCalls.ts`).
+ */
+async function spokenPart(
+	client: SpendingClient,
+	request: SynthesizeSpeechRequest,
+	options: CallOptions,
+	scope: string | undefined,
+): Promise<PartAudio> {
+	const send = async (): Promise<PartAudio> => {
+		const audio = await client.synthesizeSpeech(request, options);
+		return {
+			bytes: await readAll(audio.stream),
+			mimeType: audio.mimeType,
+			metadata: audio.metadata,
+		};
+	};
+	if (!scope) return await send();
+	const fields = fieldsOf(request);
+	return await instantCalls.once(
+		intentKey(scope, 'synthesizeSpeech', fields),
+		'synthesizeSpeech',
+		describeCall('synthesizeSpeech', fields),
+		send,
+		keptPart,
+	);
 }
 
 const milliseconds = (seconds: number) => Math.round(seconds * 1000) / 1000;
@@ -219,6 +276,7 @@ async function synthesizeParts(
 	request: SpeechRequest,
 	holds: Array<() => void>,
 	options: CallOptions,
+	scope: string | undefined,
 ): Promise<PartAudio[]> {
 	const { parts, ...base } = request;
 	const done = new Array<PartAudio | undefined>(parts.length);
@@ -229,11 +287,12 @@ async function synthesizeParts(
 			await slots.take();
 			try {
 				if (failure) return;
-				const audio = await client.synthesizeSpeech(
+				done[index] = await spokenPart(
+					client,
 					{ ...base, text: part.text },
 					{ ...options, floorHold: holds[index] },
+					scope,
 				);
-				done[index] = { bytes: await readAll(audio.stream), metadata: audio.metadata };
 			} catch (error) {
 				failure ??= { index, error };
 			} finally {
@@ -255,32 +314,37 @@ async function synthesizeParts(
  * Speaks a checked text. One part goes as one call and streams back. Several are admitted whole
  * first (refused before the first is sent when their total would pass the cap or the floor), then
  * sent and joined into one MP3. A failure after parts were charged throws a `PartialSpeechError`
- * holding their audio.
+ * holding their audio. Within `scope` (the host's execution, node and item, or message and node)
+ * each call is sent at most once: its audio is read whole and kept for a later try, which gets it
+ * back instead of paying again (`instantCalls.ts`).
  */
 export async function speak(
 	client: SpendingClient,
 	request: SpeechRequest,
 	options: CallOptions = {},
+	scope?: string,
 ): Promise<SpokenText> {
 	const { parts, ...single } = request;
 	if (parts.length <= 1) {
+		const details = (audio: Omit<PartAudio, 'bytes'>): SpeechDetails => ({
+			...audio.metadata,
+			voice_id: request.voice_id,
+			mime_type: audio.mimeType,
+			parts: 1,
+		});
+		if (scope) {
+			const part = await spokenPart(client, single, options, scope);
+			return { mp3: part.bytes, details: details(part) };
+		}
 		const audio = await client.synthesizeSpeech(single, options);
-		return {
-			audio,
-			details: {
-				...audio.metadata,
-				voice_id: request.voice_id,
-				mime_type: audio.mimeType,
-				parts: 1,
-			},
-		};
+		return { audio, details: details(audio) };
 	}
 	const holds = await client.admitAll(
 		'synthesizeSpeech',
 		parts.map((part) => speechPrice(part.text.length)),
 		options,
 	);
-	const audios = await synthesizeParts(client, request, holds, options);
+	const audios = await synthesizeParts(client, request, holds, options, scope);
 	const joined = joinParts(audios);
 	return { mp3: joined.mp3, details: joinedDetails(request, audios, joined) };
 }
