@@ -77,7 +77,7 @@ async function walkOf(
  * The figures docs/architecture.md states, as ceilings. The aim (issue 39) is 12 files and 3,500 lines;
  * the page says what stands in the way where a figure is above it.
  */
-const CEILING = { files: 35, lines: 6000 };
+const CEILING = { files: 36, lines: 6200 };
 
 test('Talking Video → Create with waiting (text script): the files a reader opens, read top to bottom', async () => {
 	const workflow = oneNode('talkingVideo', {
