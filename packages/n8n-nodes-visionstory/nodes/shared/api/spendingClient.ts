@@ -38,7 +38,7 @@ function imagePrice(
 			? resolution
 			: model.params?.resolution?.default;
 	const byTier = typeof tier === 'string' ? model.credit_by_resolution?.[tier] : undefined;
-	return byTier ?? model.credit_per_image ?? undefined;
+	return knownPrice(byTier ?? model.credit_per_image);
 }
 
 /** An AI video model's default duration, when the request leaves it out. */
@@ -155,23 +155,17 @@ export class SpendingClient {
 	}
 
 	/** Text to Speech, whose answer is the audio itself: charged like every other charged call. */
-	async sendSpeech(
-		request: Checked<'synthesizeSpeech'>,
-		options?: CallOptions,
-	): Promise<AudioResult> {
-		return await this.charged(
-			'synthesizeSpeech',
-			fieldsOf(request),
-			options,
-			async (call) => await this.inner.sendSpeech(request, call),
-		);
-	}
-
 	async synthesizeSpeech(
 		request: Draft<RequestOf<'synthesizeSpeech'>>,
 		options?: CallOptions,
 	): Promise<AudioResult> {
-		return await this.sendSpeech(this.validate('synthesizeSpeech', request), options);
+		const checked = this.validate('synthesizeSpeech', request);
+		return await this.charged(
+			'synthesizeSpeech',
+			fieldsOf(checked),
+			options,
+			async (call) => await this.inner.sendSpeech(checked, call),
+		);
 	}
 
 	/** Up to 20 AI video tasks by id (the inner client's batch read); what they show of this execution's videos is noted. */
@@ -224,21 +218,10 @@ export class SpendingClient {
 
 	/**
 	 * The price of one call before it is sent, or undefined where the service tells it only after, or
-	 * quotes 0, or a list that prices it cannot be read: a quote of 0 is no price (`knownPrice`).
+	 * quotes 0 (`knownPrice`), or a list that prices it cannot be read. Only free calls are made to find
+	 * it: the image model list, the AI video model list (a default duration) and the cost endpoint.
 	 */
 	async estimate(
-		name: EndpointName,
-		request: Record<string, unknown>,
-		options?: CallOptions,
-	): Promise<number | undefined> {
-		return knownPrice(await this.quote(name, request, options));
-	}
-
-	/**
-	 * What the service quotes for a call before it is sent. Only free calls are made to find it: the
-	 * image model list, the AI video model list (a default duration) and the AI video cost endpoint.
-	 */
-	private async quote(
 		name: EndpointName,
 		request: Record<string, unknown>,
 		options?: CallOptions,
@@ -278,7 +261,7 @@ export class SpendingClient {
 		if (!price) {
 			price = this.inner
 				.estimateAiVideoCost({ model_id: modelId, duration_sec: duration, resolution }, read)
-				.then((cost) => numberOf(cost.credit));
+				.then((cost) => knownPrice(cost.credit));
 			// A failed estimate is asked again next time.
 			price.catch(() => this.aiVideoPrices.delete(key));
 			this.aiVideoPrices.set(key, price);
@@ -328,7 +311,13 @@ export class SpendingClient {
 		// The service answers a replayed create with the task it already made and charges nothing new.
 		const replay = this.ledger.has(key);
 		const guarded = this.capped || this.policy.floor !== undefined;
-		const price = await this.priceBefore(name, request, options, replay);
+		// Without a cap or floor, only prices that cost no request are worked out (formulas).
+		const price =
+			replay && this.policy.floor === undefined
+				? undefined
+				: guarded
+					? await this.estimate(name, request, options)
+					: formulaPrice(name, request, options);
 		const run = async () => {
 			// Only an unknown price waits on the earlier ones: it may be sent only once they are known.
 			if (this.capped && !replay && price === undefined && this.ledger.unknown() > 0)
@@ -355,22 +344,6 @@ export class SpendingClient {
 		} finally {
 			this.ledger.unknownPriceSlot.give();
 		}
-	}
-
-	/**
-	 * The price a charged call is admitted at. Without a cap or floor, only prices that cost no
-	 * request are worked out (formulas); a replay under a cap alone needs none.
-	 */
-	private async priceBefore(
-		name: ChargedEndpoint,
-		request: Record<string, unknown>,
-		options: CallOptions | undefined,
-		replay: boolean,
-	): Promise<number | undefined> {
-		if (replay && this.policy.floor === undefined) return undefined;
-		if (this.capped || this.policy.floor !== undefined)
-			return await this.estimate(name, request, options);
-		return formulaPrice(name, request, options);
 	}
 
 	/** Reads the tasks whose price is still unknown: a read that fails leaves it unknown. */
