@@ -609,8 +609,12 @@ export const MUTANTS: Mutant[] = [
 		file: `${API}/spendingClient.ts`,
 		edits: [
 			{
-				find: 'return knownPrice(await this.quote(name, request, options));',
-				replace: 'return await this.quote(name, request, options);',
+				find: 'return knownPrice(byTier ?? model.credit_per_image);',
+				replace: 'return byTier ?? model.credit_per_image ?? undefined;',
+			},
+			{
+				find: '.then((cost) => knownPrice(cost.credit));',
+				replace: '.then((cost) => cost.credit);',
 			},
 		],
 		tests: [PRICE_OF_ZERO, PRICE_OF_ZERO_NODE_RED],
