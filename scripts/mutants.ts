@@ -29,7 +29,7 @@ export interface Edit {
 }
 
 export interface Mutant {
-	/** The defect's number in its issue and a letter: '1a' (issue 25), 'i31.1a' (issue 31), 'i38.7a'. */
+	/** The defect's number in its issue and a letter: '1a' (issue 25), 'i31.1a' (issue 31), 'i38.3a' (issue 38). */
 	id: string;
 	/** The issue whose defect it puts back. */
 	issue: 25 | 31 | 38;
@@ -56,6 +56,11 @@ const TRIGGER_EXAMPLES = 'test/engine/trigger.test.ts';
 const TRIGGER_ISSUE_31 = 'test/engine/triggerIssue31.test.ts';
 
 const ISSUE_31 = 'test/money/issue31.test.ts';
+const PRICE_OF_ZERO = 'test/engine/priceOfZero.test.ts';
+const PRICE_OF_ZERO_NODE_RED = 'test/node-red/priceOfZero.test.ts';
+const KEY_TRIMMED = 'test/money/keyTrimmed.test.ts';
+const SHARED_BOOK = 'test/node-red/sharedBook.test.ts';
+const ACCOUNT = 'test/engine/account.test.ts';
 const INSTANT_RETRY = 'test/engine/instantRetry.test.ts';
 const INSTANT_CALLS = 'test/unit/instantCalls.test.ts';
 const WORD_TIMINGS = 'test/engine/wordTimings.test.ts';
@@ -75,12 +80,12 @@ const property = (m: Omit<Mutant, 'by' | 'issue' | 'defect'>): Mutant =>
 const example = (m: Omit<Mutant, 'by' | 'issue' | 'defect'>): Mutant =>
 	mutant({ ...m, by: 'example' });
 
-/** How a defect is named on the command line: '7' (issue 25), 'i31.2' (issue 31), 'i38.7'. */
+/** How a defect is named on the command line: '7' (issue 25), 'i31.2' (issue 31), 'i38.3' (issue 38). */
 export function defectName(m: Mutant): string {
 	return m.issue === 25 ? String(m.defect) : `i${m.issue}.${m.defect}`;
 }
 
-/** One patch (or more) per defect of issue 25 and per defect of issue 31; each undoes what its fix does. */
+/** One patch (or more) per defect of issues 25 and 31, and per defect of issue 38 fixed so far; each undoes what its fix does. */
 export const MUTANTS: Mutant[] = [
 	property({
 		id: '1a',
@@ -101,10 +106,12 @@ export const MUTANTS: Mutant[] = [
 		edits: [
 			{
 				find: [
-					"\t\tif (typeof cost !== 'number' || !(cost > 0)) return;",
+					'\t\tconst cost = knownPrice(task.cost_credit);',
+					'\t\tif (cost === undefined) return;',
 					"\t\tcharge.credits = task.status === 'created' ? cost : Math.max(cost, charge.quoted ?? 0);",
 				].join('\n'),
-				replace: "\t\tif (typeof cost !== 'number') return;\n\t\tcharge.credits = cost;",
+				replace:
+					"\t\tconst cost = task.cost_credit;\n\t\tif (typeof cost !== 'number') return;\n\t\tcharge.credits = cost;",
 			},
 		],
 		tests: [MONEY_PROPERTIES],
@@ -134,8 +141,8 @@ export const MUTANTS: Mutant[] = [
 		file: `${API}/spend.ts`,
 		edits: [
 			{
-				find: "if (!charge || typeof credits !== 'number' || !(credits > 0)) return;",
-				replace: "if (!charge || typeof credits !== 'number') return;",
+				find: 'const price = knownPrice(credits);',
+				replace: "const price = typeof credits === 'number' ? credits : undefined;",
 			},
 		],
 		tests: [MONEY_PROPERTIES],
@@ -149,20 +156,9 @@ export const MUTANTS: Mutant[] = [
 	}),
 	example({
 		id: '3',
-		name: 'with a cap, the image model list is read strictly and an unreadable price fails the call',
+		name: 'with a cap, an image model list that cannot be read fails the call instead of leaving its price unknown',
 		file: `${API}/spendingClient.ts`,
 		edits: [
-			{
-				find: [
-					'\tconst list = Array.isArray(data) ? data : (data as { models?: unknown } | null)?.models;',
-					'\treturn Array.isArray(list) ? (list as Loose[]) : [];',
-				].join('\n'),
-				replace: [
-					'\tconst list = (data as { models?: unknown } | null)?.models;',
-					"\tif (!Array.isArray(list)) throw new VisionStoryError({ category: 'response', message: 'no models' });",
-					'\treturn list as Loose[];',
-				].join('\n'),
-			},
 			{
 				find: [
 					'\t\t\tunlessAborted(error);',
@@ -370,9 +366,7 @@ export const MUTANTS: Mutant[] = [
 		id: '12a',
 		name: "an image without a resolution is priced at credit_per_image, not the model's default tier",
 		file: `${API}/spendingClient.ts`,
-		edits: [
-			{ find: ": field(model, 'params', 'resolution', 'default');", replace: ': undefined;' },
-		],
+		edits: [{ find: ': model.params?.resolution?.default;', replace: ': undefined;' }],
 		tests: [DEFECTS],
 	}),
 	example({
@@ -500,7 +494,7 @@ export const MUTANTS: Mutant[] = [
 	}),
 	property({
 		id: 'i31.2a',
-		name: "Keep at Least N Credits is skipped on a resend: a recorded key, and the transport's own retries, go unchecked",
+		name: "Keep at Least N Credits is skipped on a resend: a recorded key, and the exchange's own retries, go unchecked",
 		file: `${API}/spendingClient.ts`,
 		edits: [
 			{
@@ -520,8 +514,8 @@ export const MUTANTS: Mutant[] = [
 		file: `${API}/account.ts`,
 		edits: [
 			{
-				find: 'update(`${normalBaseUrl(baseUrl)}\\n${apiKey}`)',
-				replace: 'update(`${baseUrl}\\n${apiKey}`)',
+				find: 'update(`${normalBaseUrl(baseUrl)}\\n${apiKeyOf(apiKey)}`)',
+				replace: 'update(`${baseUrl}\\n${apiKeyOf(apiKey)}`)',
 			},
 		],
 		tests: [MONEY_PROPERTIES, ISSUE_31],
@@ -548,7 +542,7 @@ export const MUTANTS: Mutant[] = [
 	example({
 		id: 'i31.5a',
 		name: "a keyed create refused outright after an attempt without an answer is reported as possibly made: the service's words go behind ours",
-		file: `${API}/resends.ts`,
+		file: `${API}/exchange.ts`,
 		edits: [
 			{
 				find: 'if (idempotencyKey && isRefusal(error)) {',
@@ -617,6 +611,46 @@ export const MUTANTS: Mutant[] = [
 			},
 		],
 		tests: [TRIGGER_PROPERTIES, TRIGGER_ISSUE_31],
+	}),
+	example({
+		id: 'i38.3a',
+		name: 'a quote of 0 (the AI video cost endpoint answering credit 0, a model listed at 0) is taken as a known price: the cap admits every call at 0',
+		file: `${API}/spendingClient.ts`,
+		edits: [
+			{
+				find: 'return knownPrice(byTier ?? model.credit_per_image);',
+				replace: 'return byTier ?? model.credit_per_image ?? undefined;',
+			},
+			{
+				find: '.then((cost) => knownPrice(cost.credit));',
+				replace: '.then((cost) => cost.credit);',
+			},
+		],
+		tests: [PRICE_OF_ZERO, PRICE_OF_ZERO_NODE_RED],
+	}),
+	example({
+		id: 'i38.8a',
+		name: "the floor's book is keyed by the key as written: a key spelled with a trailing space splits one account in two",
+		file: `${API}/account.ts`,
+		edits: [
+			{
+				find: 'update(`${normalBaseUrl(baseUrl)}\\n${apiKeyOf(apiKey)}`)',
+				replace: 'update(`${normalBaseUrl(baseUrl)}\\n${apiKey}`)',
+			},
+		],
+		tests: [KEY_TRIMMED, SHARED_BOOK],
+	}),
+	example({
+		id: 'i38.8b',
+		name: 'the n8n credential sends the key as written, spaces and all',
+		file: 'packages/n8n-nodes-visionstory/credentials/VisionStoryApi.credentials.ts',
+		edits: [
+			{
+				find: "'={{ String($credentials.apiKey).trim() }}'",
+				replace: "'={{$credentials.apiKey}}'",
+			},
+		],
+		tests: [ACCOUNT],
 	}),
 	example({
 		id: 'i38.5a',
@@ -795,7 +829,30 @@ function firstLine(message: string, cause?: string): string {
 	return line.trim().slice(0, 160);
 }
 
+/** The Node-RED package's suites run under their own jest config (they are left out of the root one). */
+const NODE_RED_CONFIG = 'test/node-red/jest.config.js';
+
+/** Runs the test files, each under its jest config, as one run. */
 async function runJest(files: string[], scratch: string): Promise<TestRun> {
+	const nodeRed = files.filter((file) => file.startsWith('test/node-red/'));
+	const root = files.filter((file) => !nodeRed.includes(file));
+	const runs: TestRun[] = [];
+	if (root.length) runs.push(await runJestOnce(root, scratch));
+	if (nodeRed.length) runs.push(await runJestOnce(nodeRed, scratch, NODE_RED_CONFIG));
+	const outcome = runs.some((r) => r.outcome === 'broken')
+		? 'broken'
+		: runs.some((r) => r.outcome === 'failed')
+			? 'failed'
+			: 'passed';
+	return {
+		outcome,
+		failed: runs.flatMap((r) => r.failed),
+		seconds: runs.reduce((sum, r) => sum + r.seconds, 0),
+		summary: runs.map((r) => r.summary).join('\n'),
+	};
+}
+
+async function runJestOnce(files: string[], scratch: string, config?: string): Promise<TestRun> {
 	const output = join(scratch, 'jest.json');
 	rmSync(output, { force: true });
 	const env = { ...process.env };
@@ -805,6 +862,7 @@ async function runJest(files: string[], scratch: string): Promise<TestRun> {
 	const started = Date.now();
 	const args = [
 		join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+		...(config ? ['-c', config] : []),
 		'--ci',
 		'--json',
 		`--outputFile=${output}`,

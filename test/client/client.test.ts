@@ -276,7 +276,7 @@ describe('errors', () => {
 			);
 			expect(error.isConcurrencyLimit).toBe(true);
 			expect(error.concurrency).toEqual({ limit: 1, inFlight: 1 });
-			// Concurrency refusals are left to the waiting layer: the transport sent the second create once.
+			// Concurrency refusals are left to the waiting layer: the exchange sent the second create once.
 			expect(emu.requests({ method: 'POST', path: '/api/v1/ai_video' })).toHaveLength(2);
 		},
 	);

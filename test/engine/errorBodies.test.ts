@@ -84,7 +84,7 @@ const talkingVideo: INodeParameters = {
 	waitForCompletion: false,
 };
 const credits: INodeParameters = { operation: 'getCredits' };
-/** A read is sent this many times before giving up (the transport's default policy). */
+/** A read is sent this many times before giving up (the exchange's default policy). */
 const ATTEMPTS = 5;
 
 describe.each(MODES)('On Error %s', (mode) => {

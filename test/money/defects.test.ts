@@ -34,7 +34,7 @@ const spending = (cap?: number) => new SpendingClient(base, new SpendLedger(), {
 const failReads = (path: string, count = 1000) =>
 	engine.emu.setFaults({ failNext: [{ method: 'GET', path, kind: 'http503', count }] });
 
-function talkingJobs(client: VisionStoryClient, count: number, extra = {}): TaskJob[] {
+function talkingJobs(client: SpendingClient, count: number, extra = {}): TaskJob[] {
 	return Array.from({ length: count }, (_, i) => ({
 		request: client.validate('createTalkingVideo', {
 			avatar_id: avatarId,
@@ -75,10 +75,16 @@ describe('1. the cap holds for videos whatever later reads say', () => {
 		engine.emu.setConfig({ lateCost: true });
 		const client = spending(30);
 		const request = { model_id: 'wan-2.5', prompt: 'A kite', duration_sec: 5, resolution: '720p' };
-		const first = await client.createAiVideo(request, { idempotencyContext: 'a' });
+		const first = await client.send('createAiVideo', client.validate('createAiVideo', request), {
+			idempotencyContext: 'a',
+		});
 		await client.getAiVideo({ video_id: first.video_id });
 		await expect(
-			client.createAiVideo({ ...request, prompt: 'Another kite' }, { idempotencyContext: 'b' }),
+			client.send(
+				'createAiVideo',
+				client.validate('createAiVideo', { ...request, prompt: 'Another kite' }),
+				{ idempotencyContext: 'b' },
+			),
 		).rejects.toMatchObject({ message: expect.stringMatching(/Max Credits per Execution \(30\)/) });
 		expect(charged()).toBe(20);
 	});
@@ -104,13 +110,21 @@ describe('1. the cap holds for videos whatever later reads say', () => {
 		});
 		const client = spending(30);
 		const request = { model_id: 'wan-2.5', prompt: 'A kite', duration_sec: 5, resolution: '720p' };
-		await expect(client.createAiVideo(request, { idempotencyContext: 'a' })).rejects.toMatchObject({
+		await expect(
+			client.send('createAiVideo', client.validate('createAiVideo', request), {
+				idempotencyContext: 'a',
+			}),
+		).rejects.toMatchObject({
 			status: 429,
 			mayHaveSucceeded: true,
 		});
 		expect(client.ledger.spent()).toBe(20);
 		await expect(
-			client.createAiVideo({ ...request, prompt: 'Another kite' }, { idempotencyContext: 'b' }),
+			client.send(
+				'createAiVideo',
+				client.validate('createAiVideo', { ...request, prompt: 'Another kite' }),
+				{ idempotencyContext: 'b' },
+			),
 		).rejects.toMatchObject({ message: expect.stringMatching(/Max Credits per Execution \(30\)/) });
 		expect(charged()).toBe(20);
 	});
@@ -130,9 +144,13 @@ describe('2. a charged call whose 2xx answer cannot be read is counted', () => {
 		});
 		const client = spending(6);
 		const image = { model_id: 'nano-banana-2', prompt: 'A bottle' };
-		const error = (await client.generateImage(image).catch((e: unknown) => e)) as VisionStoryError;
+		const error = (await client
+			.send('generateImage', client.validate('generateImage', image))
+			.catch((e: unknown) => e)) as VisionStoryError;
 		expect(error.message).toMatch(/most likely processed and charged \(about 4 credits\)/);
-		await expect(client.generateImage(image)).rejects.toMatchObject({
+		await expect(
+			client.send('generateImage', client.validate('generateImage', image)),
+		).rejects.toMatchObject({
 			message: expect.stringMatching(
 				/Max Credits per Execution \(6\) would be passed: this execution has spent 4/,
 			),
@@ -154,9 +172,11 @@ describe('2. a charged call whose 2xx answer cannot be read is counted', () => {
 		});
 		const client = spending(6);
 		const image = { model_id: 'nano-banana-2', prompt: 'A bottle' };
-		await client.generateImage(image);
+		await client.send('generateImage', client.validate('generateImage', image));
 		expect(client.ledger.spent()).toBe(4);
-		await expect(client.generateImage(image)).rejects.toMatchObject({
+		await expect(
+			client.send('generateImage', client.validate('generateImage', image)),
+		).rejects.toMatchObject({
 			message: expect.stringMatching(/would be passed/),
 		});
 		expect(charged()).toBe(4);
@@ -189,26 +209,37 @@ describe('2. a charged call whose 2xx answer cannot be read is counted', () => {
 	});
 });
 
-test('3. with a cap, an image model list sent as a bare array makes the price unknown, not a failure', async () => {
-	const { models } = await base.listImageModels();
-	engine.emu.setFaults({
-		failNext: [
-			{
-				method: 'GET',
-				path: '/api/v1/image/models',
-				kind: 'respond',
-				respond: {
-					status: 200,
-					body: { data: models, message: 'success', server_time: new Date().toISOString() },
+test.each([
+	['sent as a bare array', async () => (await base.listImageModels()).models],
+	['that cannot be read (models is not a list)', async () => ({ models: 'none' })],
+])(
+	'3. with a cap, an image model list %s makes the price unknown, not a failure',
+	async (_, data) => {
+		engine.emu.setFaults({
+			failNext: [
+				{
+					method: 'GET',
+					path: '/api/v1/image/models',
+					kind: 'respond',
+					respond: {
+						status: 200,
+						body: { data: await data(), message: 'success', server_time: new Date().toISOString() },
+					},
 				},
-			},
-		],
-	});
-	const client = spending(100);
-	const image = await client.generateImage({ model_id: 'nano-banana-2', prompt: 'A bottle' });
-	expect(image.url).toEqual(expect.any(String));
-	expect(charged()).toBe(4);
-});
+			],
+		});
+		const client = spending(100);
+		const image = await client.send(
+			'generateImage',
+			client.validate('generateImage', {
+				model_id: 'nano-banana-2',
+				prompt: 'A bottle',
+			}),
+		);
+		expect(image.url).toEqual(expect.any(String));
+		expect(charged()).toBe(4);
+	},
+);
 
 describe('4. Keep at Least N Credits holds across executions (and MCP calls)', () => {
 	const key = 'sk-vs-emulator-floor-000000000000';
@@ -243,12 +274,22 @@ describe('5. a new attempt is a new video', () => {
 		const jobs = () => talkingJobs(client, 1, { keyMayRepeat: true, call: {} });
 		const [first] = await runTasks(client, 'talkingVideo', jobs(), noWait);
 		const id = videoIdOf(first);
-		await client.deleteTalkingVideo({ video_id: id });
+		await client.send(
+			'deleteTalkingVideo',
+			client.validate('deleteTalkingVideo', { video_id: id }),
+		);
 		const [again] = await runTasks(client, 'talkingVideo', jobs(), noWait);
 		expect(again.ok).toBe(true);
 		const second = videoIdOf(again);
 		expect(second).not.toBe(id);
-		expect((await client.getTalkingVideo({ video_id: second })).status).not.toBe('failed');
+		expect(
+			(
+				await client.send(
+					'getTalkingVideo',
+					client.validate('getTalkingVideo', { video_id: second }),
+				)
+			).status,
+		).not.toBe('failed');
 		// Sent a third time, the live new video comes back, marked as not made by this call.
 		const [third] = await runTasks(client, 'talkingVideo', jobs(), noWait);
 		expect(third).toMatchObject({
@@ -342,8 +383,12 @@ describe('8. hints on charged calls', () => {
 				{ method: 'POST', path: '/api/v1/image', kind: 'respond', respond: { status: 409 } },
 			],
 		});
-		const error = (await spending()
-			.generateImage({ model_id: 'nano-banana-2', prompt: 'A bottle' })
+		const client = spending();
+		const error = (await client
+			.send(
+				'generateImage',
+				client.validate('generateImage', { model_id: 'nano-banana-2', prompt: 'A bottle' }),
+			)
 			.catch((e: unknown) => e)) as VisionStoryError;
 		expect(error.hint).not.toMatch(/original task will be returned/);
 		expect(error.hint).toMatch(/may have processed and charged it/);
@@ -363,8 +408,12 @@ describe('8. hints on charged calls', () => {
 				},
 			],
 		});
-		const error = (await spending()
-			.generateImage({ model_id: 'nano-banana-2', prompt: 'A bottle' })
+		const client = spending();
+		const error = (await client
+			.send(
+				'generateImage',
+				client.validate('generateImage', { model_id: 'nano-banana-2', prompt: 'A bottle' }),
+			)
 			.catch((e: unknown) => e)) as VisionStoryError;
 		expect(error.hint).toMatch(/^Try again in a minute\. .*may have processed and charged it/);
 	});

@@ -121,11 +121,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 	{ weight: 1, arbitrary: fc.constant<Step>({ kind: 'render' }) },
 );
 
-const talkingJob = (
-	client: VisionStoryClient,
-	n: number,
-	extra: Partial<TaskJob> = {},
-): TaskJob => ({
+const talkingJob = (client: SpendingClient, n: number, extra: Partial<TaskJob> = {}): TaskJob => ({
 	request: client.validate('createTalkingVideo', {
 		avatar_id: avatarId,
 		text_script: { text: `Line ${n}`, voice_id: 'Alice' },
@@ -137,7 +133,7 @@ const talkingJob = (
 });
 
 const aiJob = (
-	client: VisionStoryClient,
+	client: SpendingClient,
 	n: number,
 	prompt = `Scene ${n}`,
 	extra: Partial<TaskJob> = {},
@@ -182,7 +178,12 @@ async function play(client: SpendingClient, step: Step, n: number, made: string[
 						},
 					],
 				});
-			await client.generateImage({ model_id: 'nano-banana-2', prompt: `Image ${n}` }).catch(ignore);
+			await client
+				.send(
+					'generateImage',
+					client.validate('generateImage', { model_id: 'nano-banana-2', prompt: `Image ${n}` }),
+				)
+				.catch(ignore);
 			return;
 		case 'speech':
 			await client.synthesizeSpeech({ text: `Line ${n}`, voice_id: 'Alice' }).catch(ignore);
@@ -191,8 +192,14 @@ async function play(client: SpendingClient, step: Step, n: number, made: string[
 			if (last?.startsWith('aiv')) await client.getAiVideo({ video_id: last }).catch(ignore);
 			return;
 		case 'deleteLast':
-			if (last?.startsWith('aiv')) await client.deleteAiVideo({ video_id: last }).catch(ignore);
-			else if (last) await client.deleteTalkingVideo({ video_id: last }).catch(ignore);
+			if (last?.startsWith('aiv'))
+				await client
+					.send('deleteAiVideo', client.validate('deleteAiVideo', { video_id: last }))
+					.catch(ignore);
+			else if (last)
+				await client
+					.send('deleteTalkingVideo', client.validate('deleteTalkingVideo', { video_id: last }))
+					.catch(ignore);
 			return;
 		case 'render':
 			emu.advance(RENDER_MS + 1000);
@@ -452,7 +459,13 @@ test('Keep at Least N Credits: executions and MCP calls side by side never take 
 										.catch(() => undefined);
 								else if (call === 'image')
 									await client
-										.generateImage({ model_id: 'nano-banana-2', prompt: `Image ${n}` })
+										.send(
+											'generateImage',
+											client.validate('generateImage', {
+												model_id: 'nano-banana-2',
+												prompt: `Image ${n}`,
+											}),
+										)
 										.catch(() => undefined);
 								else await runTasks(client, 'talkingVideo', [talkingJob(client, n)], noWait);
 							}),

@@ -12,10 +12,10 @@ import type {
 	HttpResponse,
 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/http';
 import { NetworkError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/http';
-import type { TransportOptions } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/transport';
-import { Transport } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/transport';
+import type { ExchangeOptions } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/exchange';
+import { Exchange } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/exchange';
 
-/** The same transport the nodes use, over undici instead of n8n: for scripts, benchmarks and tests. */
+/** The same exchange the nodes use, over undici instead of n8n: for scripts, benchmarks and tests. */
 export class UndiciChannel implements HttpChannel {
 	private readonly direct: Dispatcher;
 	private readonly redirecting: Dispatcher;
@@ -51,13 +51,13 @@ export class UndiciChannel implements HttpChannel {
 		}
 		try {
 			const res = await request(req.url + query, options);
-			// undici already gives lower-case names; repeated headers (arrays) only occur for ones the transport never reads.
+			// undici already gives lower-case names; repeated headers (arrays) only occur for ones the exchange never reads.
 			const headers = res.headers as Record<string, string | undefined>;
 			if (req.response === 'stream') return { status: res.statusCode, headers, body: res.body };
 			if (headers['content-type']?.startsWith('application/json')) {
 				return { status: res.statusCode, headers, body: await res.body.json() };
 			}
-			// Not JSON (a proxy's HTML error page, say): the transport reports the text.
+			// Not JSON (a proxy's HTML error page, say): the exchange reports the text.
 			const text = await res.body.text();
 			return { status: res.statusCode, headers, body: text || undefined };
 		} catch (error) {
@@ -91,9 +91,9 @@ export class UndiciChannel implements HttpChannel {
 /** The client over undici; it waits with n8n-workflow's sleep (which the virtual-time tests replace) unless told otherwise. */
 export function createUndiciClient(
 	apiKey: string,
-	options: Omit<TransportOptions, 'secrets' | 'sleep'> & Partial<Pick<TransportOptions, 'sleep'>>,
+	options: Omit<ExchangeOptions, 'secrets' | 'sleep'> & Partial<Pick<ExchangeOptions, 'sleep'>>,
 ): VisionStoryClient {
 	return new VisionStoryClient(
-		new Transport(new UndiciChannel(apiKey), { sleep, ...options, secrets: [apiKey] }),
+		new Exchange(new UndiciChannel(apiKey), { sleep, ...options, secrets: [apiKey] }),
 	);
 }

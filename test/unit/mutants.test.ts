@@ -1,6 +1,6 @@
 /**
- * `npm run mutants` (scripts/mutants.ts) puts each defect of issue 25, and each money defect of issue
- * 31, back with a text patch. A patch
+ * `npm run mutants` (scripts/mutants.ts) puts each defect of issue 25, each money defect of issue 31,
+ * and each defect of issue 38 fixed so far, back with a text patch. A patch
  * whose text the code no longer holds cannot be applied: this fails as soon as the code drifts, long
  * before anyone runs the mutants again.
  */
@@ -27,6 +27,10 @@ test("every defect of issue 25 (1 to 14), of issue 31 (1 to 8) and issue 38's ha
 	expect(defectsOf(31)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
 	expect(defectsOf(38)).toEqual(expect.arrayContaining([1, 2, 5, 6, 7]));
 	expect(new Set(MUTANTS.map((m) => m.id)).size).toBe(MUTANTS.length);
+});
+
+test("issue 38's defects of the exchange and spending (3: prices of 0, 8: keys trimmed) each have a mutant", () => {
+	expect(defectsOf(38)).toEqual(expect.arrayContaining([3, 8]));
 });
 
 test("issue 31's trigger defects (6, 7, 8) each have a mutant, caught by the watcher's properties", () => {

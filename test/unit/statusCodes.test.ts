@@ -5,7 +5,7 @@ import {
 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/statusCodes';
 import { isClientError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/taskErrors';
 import { isPermanent } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/handOver';
-import { mayHaveReached } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/resends';
+import { mayHaveReached } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/exchange';
 import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
 
 const answered = (status: number) =>

@@ -34,7 +34,7 @@ const answers = {
 	listImageModels: { models: [{ model_id: 'm1', params: { resolution: { values: ['1K'], default: '1K' }, refs: { max: 4 } } }] },
 	understandMedia: { output: { mood: 'happy' }, usage: { input_tokens: 1, output_tokens: 2 }, cost_credit: 1 },
 };
-const client = new VisionStoryClient({ exchange: async (name) => answers[name] });
+const client = new VisionStoryClient({ send: async (name) => answers[name] });
 const refusals = [
 	{ avatar_id: 'a1', text_script: { text: 'Hi', voice_id: 'Alice' }, background_color: 'red' },
 	{ avatar_id: 'a1', text_script: { voice_id: 'Alice' } },

@@ -58,11 +58,13 @@ export class VisionStoryApi implements ICredentialType {
 		},
 	];
 
+	// Trimmed, as VisionStory trims it and as the nodes name the account by it: a key pasted with a
+	// space is the same key, for the credential's test too.
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {
 			headers: {
-				'X-API-Key': '={{$credentials.apiKey}}',
+				'X-API-Key': '={{ String($credentials.apiKey).trim() }}',
 			},
 		},
 	};

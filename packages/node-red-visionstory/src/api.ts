@@ -5,11 +5,7 @@
  */
 export { VisionStoryClient } from '../../n8n-nodes-visionstory/nodes/shared/api/client';
 export { SpendingClient } from '../../n8n-nodes-visionstory/nodes/shared/api/spendingClient';
-export type {
-	CallOptions,
-	Checked,
-	Draft,
-} from '../../n8n-nodes-visionstory/nodes/shared/api/client';
+export type { Checked, Draft } from '../../n8n-nodes-visionstory/nodes/shared/api/client';
 export type {
 	EndpointName,
 	RequestOf,
@@ -83,6 +79,7 @@ export { budgetFor } from '../../n8n-nodes-visionstory/nodes/shared/api/requestB
 export type { RequestBudget } from '../../n8n-nodes-visionstory/nodes/shared/api/requestBudget';
 export { balanceFloor } from '../../n8n-nodes-visionstory/nodes/shared/api/balance';
 export {
+	apiKeyOf,
 	baseUrlOf,
 	baseUrlProblem,
 	DEFAULT_BASE_URL,
@@ -107,8 +104,11 @@ export type {
 	TaskKind,
 	VideoTask,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
-export { Transport } from '../../n8n-nodes-visionstory/nodes/shared/api/transport';
-export type { AudioResult } from '../../n8n-nodes-visionstory/nodes/shared/api/answers';
+export { Exchange } from '../../n8n-nodes-visionstory/nodes/shared/api/exchange';
+export type {
+	AudioResult,
+	CallOptions,
+} from '../../n8n-nodes-visionstory/nodes/shared/api/exchange';
 export { watchOnce } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/watcher';
 export type { Announcer } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/handOver';
 export { Notices } from '../../n8n-nodes-visionstory/nodes/shared/api/watch/notices';

@@ -10,7 +10,7 @@ const MAX_REDIRECTS = 5;
 
 /**
  * The HTTP channel over Node's own http/https: Node-RED has no request helper of its own. The API key
- * travels only when the transport asks for it (requests to the Base URL's origin); redirects of those
+ * travels only when the exchange asks for it (requests to the Base URL's origin); redirects of those
  * are never followed here, so the key never reaches another host.
  */
 export class NodeHttpChannel implements HttpChannel {

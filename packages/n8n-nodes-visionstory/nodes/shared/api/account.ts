@@ -4,8 +4,9 @@ import { VisionStoryError } from './errors';
 
 /**
  * The account a credential names, for both hosts: its Base URL as the client uses it, checked before
- * anything is sent, and its id, under which per-account state in the process (the balance floor's
- * book, the request budget) is kept. The id is a hash: the key itself is never a map key.
+ * anything is sent, its key as sent (trimmed), and its id, under which per-account state in the
+ * process (the balance floor's book, the request budget) is kept. The id is a hash: the key itself is
+ * never a map key.
  */
 
 export const DEFAULT_BASE_URL = 'https://openapi.visionstory.ai';
@@ -56,9 +57,17 @@ function normalBaseUrl(baseUrl: string): string {
 	}
 }
 
-/** The account of a key at a Base URL, as a hash: two credentials spelling one address differently name one account. */
+/**
+ * The API key as the service reads it: trimmed (it trims the key it is sent). The one spelling a key
+ * is sent in and names its account in, so a key pasted with a space names the same account.
+ */
+export function apiKeyOf(written: unknown): string {
+	return String(written ?? '').trim();
+}
+
+/** The account of a key at a Base URL, as a hash: two credentials spelling one address or key differently name one account. */
 export function accountId(baseUrl: string, apiKey: string): string {
 	return createHash('sha256')
-		.update(`${normalBaseUrl(baseUrl)}\n${apiKey}`)
+		.update(`${normalBaseUrl(baseUrl)}\n${apiKeyOf(apiKey)}`)
 		.digest('hex');
 }

@@ -1,25 +1,19 @@
 import { accountId } from './account';
+import { Slots } from './concurrency';
 import { VisionStoryError } from './errors';
 import type { BalanceFloor, FloorHold } from './spend';
 
 /**
- * The book of every account in this process, for every credential, node and host: the n8n package
- * and the Node-RED bundle (which carries its own copy of this file) find the one book under a
- * registered symbol, so a floor set in either counts what the other has under way. It hangs on the
- * realm's `Symbol` function, which every module of the process shares: n8n's community-node rules
- * forbid reaching `globalThis` from node code.
+ * The book of every account this package uses in the process, for every credential and node of it:
+ * module state, as the request budgets are. Another package in the same process (the Node-RED bundle
+ * carries its own copy of this file) keeps its own book and is seen here only through the balance.
  */
-const BOOK = Symbol.for('visionstory.accountReservations.v1');
-
-function book(): Map<string, AccountReservations> {
-	const shared = Symbol as unknown as { [BOOK]?: Map<string, AccountReservations> };
-	return (shared[BOOK] ??= new Map());
-}
+const book = new Map<string, AccountReservations>();
 
 /**
- * Keep at Least `keepAtLeast` Credits for the account of `apiKey` at `baseUrl`, over the process's
- * one book of that account (the Base URL spelled any way, the key never kept). `source` names where
- * the floor is set, for the refusal.
+ * Keep at Least `keepAtLeast` Credits for the account of `apiKey` at `baseUrl`, over this package's
+ * one book of that account in the process (the Base URL spelled any way, the key trimmed, never
+ * kept). `source` names where the floor is set, for the refusal.
  */
 export function balanceFloor(
 	baseUrl: string,
@@ -28,10 +22,9 @@ export function balanceFloor(
 	source: string,
 ): BalanceFloor | undefined {
 	if (keepAtLeast === undefined) return undefined;
-	const accounts = book();
 	const account = accountId(baseUrl, apiKey);
-	let reservations = accounts.get(account);
-	if (!reservations) accounts.set(account, (reservations = new AccountReservations()));
+	let reservations = book.get(account);
+	if (!reservations) book.set(account, (reservations = new AccountReservations()));
 	return reservations.floor(keepAtLeast, source);
 }
 
@@ -55,16 +48,8 @@ export class AccountReservations {
 	private calls = 0;
 	/** Attempts that may have been charged, by charge key: their price, held until `until`. */
 	private readonly uncertain = new Map<string, { credits: number; until: number }>();
-	/** Checks (and calls of unknown price, for as long as they run) one at a time. */
-	private queue: Promise<void> = Promise.resolve();
-
-	private async turn(): Promise<() => void> {
-		const previous = this.queue;
-		let done!: () => void;
-		this.queue = new Promise<void>((resolve) => (done = resolve));
-		await previous;
-		return done;
-	}
+	/** Checks (and calls of unknown price, for as long as they run) one at a time, in turn. */
+	private readonly checks = new Slots(1);
 
 	/** The floor `keepAtLeast` of one credential over this account's reservations. */
 	floor(keepAtLeast: number, source: string): BalanceFloor {
@@ -86,13 +71,13 @@ export class AccountReservations {
 		credits: number[],
 		readBalance: () => Promise<number | undefined>,
 	): Promise<Array<() => void>> {
-		const next = await this.turn();
+		await this.checks.take();
 		try {
 			const total = credits.reduce((sum, c) => sum + c, 0);
 			this.check(limit, total, await readBalance(), this.held(undefined), false);
 			return credits.map((c) => this.hold(c));
 		} finally {
-			next();
+			this.checks.give();
 		}
 	}
 
@@ -127,7 +112,7 @@ export class AccountReservations {
 		readBalance: () => Promise<number | undefined>,
 		key?: string,
 	): Promise<FloorHold> {
-		const next = await this.turn();
+		await this.checks.take();
 		let holding = false;
 		try {
 			// A call of unknown price waits until the calls before it are answered and show in the balance.
@@ -154,11 +139,11 @@ export class AccountReservations {
 							until: Date.now() + UNCERTAIN_HOLD_MS,
 						});
 					this.wake();
-					if (holding) next();
+					if (holding) this.checks.give();
 				},
 			};
 		} finally {
-			if (!holding) next();
+			if (!holding) this.checks.give();
 		}
 	}
 

@@ -4,13 +4,10 @@ import type { AiVideoDto, EndpointName, Endpoints, RequestOf, ResponseOf } from 
 import { AI_VIDEO_BATCH_MAX, AiVideoDto as AiVideoSchema, Empty, endpoints } from './contract';
 import type { FieldIssue } from './errors';
 import { invalidInput, VisionStoryError } from './errors';
+import type { AudioResult, CallOptions, Exchange } from './exchange';
 import type { Download } from './http';
-import type { AudioResult } from './answers';
-import type { CallOptions, Transport } from './transport';
 
-export type { CallOptions } from './transport';
-
-/** A checked request's fields by name, as the transport sends them (a copy, so nothing can change the checked one). */
+/** A checked request's fields by name, as the exchange sends them (a copy, so nothing can change the checked one). */
 export function fieldsOf(request: object): Record<string, unknown> {
 	return Object.fromEntries(Object.entries(request));
 }
@@ -84,7 +81,7 @@ export type Checked<N extends EndpointName> = z.output<Endpoints[N]['request']> 
  * anything is sent; responses are parsed tolerantly (unknown fields kept).
  */
 export class VisionStoryClient {
-	constructor(readonly transport: Transport) {}
+	constructor(readonly exchange: Exchange) {}
 
 	/** Checks a request without sending it; throws the same error the call would. */
 	validate<N extends EndpointName>(name: N, request: Draft<RequestOf<N>>): Checked<N> {
@@ -111,13 +108,24 @@ export class VisionStoryClient {
 		request: Checked<N>,
 		options?: CallOptions,
 	): Promise<ResponseOf<N>> {
-		const data = await this.transport.exchange(name, endpoints[name], fieldsOf(request), options);
-		return this.parse(name, data);
+		return this.parse(name, await this.sendRaw(name, request, options));
+	}
+
+	/**
+	 * Sends a checked request and returns the answer's `data` unparsed, for a caller that reads it
+	 * entry by entry (a list whose entries may lack what the contract shows, a batch read).
+	 */
+	async sendRaw<N extends EndpointName>(
+		name: N,
+		request: Checked<N>,
+		options?: CallOptions,
+	): Promise<unknown> {
+		return await this.exchange.send(name, endpoints[name], fieldsOf(request), options);
 	}
 
 	/** Waits with the host's sleep (n8n's in the nodes); ends early when the signal fires. */
 	async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-		await this.transport.sleep(ms, signal);
+		await this.exchange.sleep(ms, signal);
 	}
 
 	private unexpected(name: string, what: string): VisionStoryError {
@@ -188,13 +196,7 @@ export class VisionStoryClient {
 			]);
 		}
 		const request = this.validate('getAiVideo', { video_ids: ids });
-		const data = await this.transport.exchange(
-			'getAiVideo',
-			endpoints.getAiVideo,
-			fieldsOf(request),
-			options,
-		);
-		const entries = batchEntries(data);
+		const entries = batchEntries(await this.sendRaw('getAiVideo', request, options));
 		const read = new Map<string, AiVideoDto | VisionStoryError>();
 		for (const entry of entries) {
 			const id = (entry as { video_id?: unknown } | null)?.video_id;
@@ -242,12 +244,7 @@ export class VisionStoryClient {
 		request: Checked<'synthesizeSpeech'>,
 		options?: CallOptions,
 	): Promise<AudioResult> {
-		return (await this.transport.exchange(
-			'synthesizeSpeech',
-			endpoints.synthesizeSpeech,
-			fieldsOf(request),
-			options,
-		)) as AudioResult;
+		return (await this.sendRaw('synthesizeSpeech', request, options)) as AudioResult;
 	}
 	alignAudio(request: RequestOf<'alignAudio'>, options?: CallOptions) {
 		return this.call('alignAudio', request, options);
@@ -304,6 +301,6 @@ export class VisionStoryClient {
 
 	/** Streams a result file (video, image, audio); the API key goes only to the API's own origin. */
 	download(url: string, options?: CallOptions): Promise<Download> {
-		return this.transport.download(url, options);
+		return this.exchange.download(url, options);
 	}
 }

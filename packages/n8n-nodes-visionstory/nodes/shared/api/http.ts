@@ -20,7 +20,7 @@ export interface HttpRequest {
 	timeoutMs: number;
 	/** `json`: the body parsed; `stream`: the raw body as a stream, for files. */
 	response: 'json' | 'stream';
-	/** Attach the API key. The transport asks for it only for the API's own origin. */
+	/** Attach the API key. The exchange asks for it only for the API's own origin. */
 	withApiKey: boolean;
 	followRedirects: boolean;
 	signal?: AbortSignal;

@@ -17,7 +17,7 @@ import type { MediaPart } from './mediaBody';
 import type { ChargedEndpoint } from './spend';
 import { CHARGED_ENDPOINTS } from './spend';
 import type { SpendingClient } from './spendingClient';
-import type { CallOptions } from './transport';
+import type { CallOptions } from './exchange';
 
 /** The charged endpoints that answer at once, with the result itself: every one but the video creates (tasks, keyed). */
 export type InstantEndpoint = Exclude<ChargedEndpoint, 'createTalkingVideo' | 'createAiVideo'>;

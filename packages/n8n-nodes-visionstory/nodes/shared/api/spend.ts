@@ -1,3 +1,4 @@
+import { Slots } from './concurrency';
 import type { EndpointName } from './contract';
 import type { FieldIssue } from './errors';
 import { VisionStoryError } from './errors';
@@ -5,12 +6,13 @@ import { VisionStoryError } from './errors';
 /**
  * The spend cap: what one execution has been charged, and what a charged call may cost. No n8n in
  * here: the framework keeps one ledger per execution and hands it to every node of that execution;
- * `SpendingClient` (client.ts) consults it before each charged call.
+ * `SpendingClient` (spendingClient.ts) consults it before each charged call.
  *
- * A price is known (a number) or unknown: never 0 for "not known". The cap admits a call of known
- * price when the known spend plus that price stays within it, and a call of unknown price only when
- * no other charge's price is unknown; so the service never charges more than the cap plus the price
- * of one call whose price was unknown.
+ * A price is known (a number above 0, `knownPrice`) or unknown: never 0 for "not known", and a price
+ * of 0 read anywhere is unknown. The cap admits a call of known price when the known spend plus that
+ * price stays within it, and a call of unknown price only when no other charge's price is unknown and
+ * the known spend is under the cap; so the service never charges more than the cap plus the price of
+ * one call whose price was unknown.
  */
 
 /**
@@ -33,6 +35,15 @@ export type ChargedEndpoint = (typeof CHARGED_ENDPOINTS)[number];
 
 export function isCharged(name: string): name is ChargedEndpoint {
 	return (CHARGED_ENDPOINTS as readonly string[]).includes(name);
+}
+
+/**
+ * A price the cap can count: a number above 0. A price of 0 (the contract's default of `cost_credit`,
+ * a cost endpoint or a model list answering 0), absent or unreadable is unknown: a call priced so is
+ * admitted as one of unknown price, one at a time, never as a free one.
+ */
+export function knownPrice(value: unknown): number | undefined {
+	return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
 /** TTS: 2 credits per started 1000 characters (the contract's formula). */
@@ -74,8 +85,8 @@ export class SpendLedger {
 	/** Calls of unknown price under way. */
 	private unknownUnderWay = 0;
 	private sequence = 0;
-	/** Calls of unknown price run one at a time: each must see what the one before it cost. */
-	private queue: Promise<void> = Promise.resolve();
+	/** Calls of unknown price run one at a time, in turn: each must see what the one before it cost. */
+	readonly unknownPriceSlot = new Slots(1);
 	/** Video ids this execution created, by charge key, to learn their cost when their status is read. */
 	private readonly videos = new Map<string, string>();
 
@@ -132,8 +143,9 @@ export class SpendLedger {
 	 */
 	report(key: string, credits: unknown): void {
 		const charge = this.charges.get(key);
-		if (!charge || typeof credits !== 'number' || !(credits > 0)) return;
-		charge.credits = credits;
+		const price = knownPrice(credits);
+		if (!charge || price === undefined) return;
+		charge.credits = price;
 	}
 
 	newKey(endpoint: string): string {
@@ -150,15 +162,6 @@ export class SpendLedger {
 			if (credits === undefined) this.unknownUnderWay--;
 			else this.reserved -= credits;
 		};
-	}
-
-	/** Waits until every call queued before this one has finished; the caller hands the turn on with the function returned. */
-	async turn(): Promise<() => void> {
-		const previous = this.queue;
-		let done!: () => void;
-		this.queue = new Promise<void>((resolve) => (done = resolve));
-		await previous;
-		return done;
 	}
 
 	trackVideo(videoId: string, key: string): void {
@@ -180,8 +183,8 @@ export class SpendLedger {
 			charge.credits = 0;
 			return;
 		}
-		const cost = task.cost_credit;
-		if (typeof cost !== 'number' || !(cost > 0)) return;
+		const cost = knownPrice(task.cost_credit);
+		if (cost === undefined) return;
 		charge.credits = task.status === 'created' ? cost : Math.max(cost, charge.quoted ?? 0);
 	}
 }

@@ -1,60 +1,53 @@
-import type { CallOptions, Checked } from './client';
-import { fieldsOf, VisionStoryClient } from './client';
-import type { EndpointName, ResponseOf } from './contract';
-import { endpoints } from './contract';
+import type { Checked, Draft, VisionStoryClient } from './client';
+import { fieldsOf } from './client';
+import type { AiVideoDto, EndpointName, RequestOf, ResponseOf } from './contract';
 import { VisionStoryError } from './errors';
+import type { AudioResult, CallOptions } from './exchange';
+import type { Download } from './http';
 import type { ChargedEndpoint, FloorHold, SpendLedger, SpendPolicy } from './spend';
-import { alignPrice, isCharged, pricePendingError, spendCapError, speechPrice } from './spend';
-import type { AudioResult } from './answers';
+import {
+	alignPrice,
+	isCharged,
+	knownPrice,
+	pricePendingError,
+	spendCapError,
+	speechPrice,
+} from './spend';
 
-/** A model entry's field that may be an object of its own (read leniently: the list's shape is not shown). */
+/** A loose object: the credits answer, whose shape the contract does not show. */
 type Loose = Record<string, unknown> | undefined;
-
-function entriesOf(data: unknown): Loose[] {
-	const list = Array.isArray(data) ? data : (data as { models?: unknown } | null)?.models;
-	return Array.isArray(list) ? (list as Loose[]) : [];
-}
 
 function numberOf(value: unknown): number | undefined {
 	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 }
 
-function field(entry: Loose, ...path: string[]): unknown {
-	let value: unknown = entry;
-	for (const key of path) value = (value as Loose)?.[key];
-	return value;
-}
-
 /**
  * An image model's price for a tier: the tier asked for, else the model's default tier, from
  * `credit_by_resolution`, else `credit_per_image` (the price at the default tier).
  */
-export function imagePrice(
-	models: unknown,
+function imagePrice(
+	list: ResponseOf<'listImageModels'>,
 	modelId: unknown,
 	resolution: unknown,
 ): number | undefined {
-	const model = entriesOf(models).find((m) => field(m, 'model_id') === modelId);
+	const model = list.models.find((m) => m.model_id === modelId);
 	if (!model) return undefined;
 	const tier =
 		typeof resolution === 'string' && resolution !== ''
 			? resolution
-			: field(model, 'params', 'resolution', 'default');
-	const byTier = field(model, 'credit_by_resolution') as Loose;
-	const price =
-		(typeof tier === 'string' ? numberOf(byTier?.[tier]) : undefined) ??
-		numberOf(field(model, 'credit_per_image'));
-	return price !== undefined && price >= 0 ? price : undefined;
+			: model.params?.resolution?.default;
+	const byTier = typeof tier === 'string' ? model.credit_by_resolution?.[tier] : undefined;
+	return knownPrice(byTier ?? model.credit_per_image);
 }
 
 /** An AI video model's default duration, when the request leaves it out. */
-function defaultDuration(models: unknown, modelId: string): number | undefined {
-	const model = entriesOf(models).find((m) => field(m, 'model_id') === modelId);
-	return numberOf(
-		field(model, 'params', 'duration_sec', 'default') ??
-			field(model, 'params', 'duration', 'default'),
-	);
+function defaultDuration(
+	list: ResponseOf<'listAiVideoModels'>,
+	modelId: string,
+): number | undefined {
+	const params = list.models.find((m) => m.model_id === modelId)?.params;
+	return numberOf(params?.duration_sec?.default ?? params?.duration?.default);
 }
 
 /** The account balance from the credits answer, whose shape the contract does not show. */
@@ -110,38 +103,123 @@ function mayHaveBeenCharged(error: unknown): error is VisionStoryError {
 }
 
 /**
- * A client that keeps the execution's ledger: every charged call is priced first where a price is
- * known (AI video cost endpoint, TTS and align formulas, image model prices) and refused when it
- * would pass the cap; calls of unknown price (talking video, transcribe, understand, voice clone,
- * avatar) run one at a time, each only once every earlier price is known and while the known spend
- * is under the cap. With Keep at Least N Credits, every charged call is checked against the balance.
+ * The client every operation is given: it wraps a `VisionStoryClient` and keeps the execution's
+ * ledger, and every call goes through its `send`. A free call goes straight to the inner client (what
+ * a task read shows of this execution's videos is noted). A charged call takes these steps, each
+ * named below: its price is read first where one can be known before the call (the AI video cost
+ * endpoint, the TTS and align formulas, the image model prices), the prices still unknown of earlier
+ * calls are read from their tasks, the call is admitted against the cap and the balance floor (or
+ * refused, nothing sent), sent through the inner client, and noted. Calls of unknown price (talking
+ * video, transcribe, understand, voice clone, avatar) run one at a time, each only once every earlier
+ * price is known and while the known spend is under the cap.
  */
-export class SpendingClient extends VisionStoryClient {
-	private imageModels?: Promise<unknown>;
-	private aiVideoModels?: Promise<unknown>;
+export class SpendingClient {
+	private imageModels?: Promise<ResponseOf<'listImageModels'>>;
+	private aiVideoModels?: Promise<ResponseOf<'listAiVideoModels'>>;
 	/** AI video prices by model, duration and resolution: a batch, or a submission held for a slot, asks once. */
 	private readonly aiVideoPrices = new Map<string, Promise<number | undefined>>();
 
 	constructor(
-		inner: VisionStoryClient,
+		private readonly inner: VisionStoryClient,
 		readonly ledger: SpendLedger,
 		readonly policy: SpendPolicy,
-	) {
-		super(inner.transport);
-	}
+	) {}
 
 	get capped(): boolean {
 		return (this.policy.cap ?? 0) > 0;
 	}
 
-	/** A free list, read as sent: its shape is not shown in the contract. */
-	private async rawList(name: 'listImageModels' | 'listAiVideoModels', options?: CallOptions) {
-		return await this.transport.exchange(name, endpoints[name], {}, { signal: options?.signal });
+	/** Checks a request without sending it; throws the same error the call would. */
+	validate<N extends EndpointName>(name: N, request: Draft<RequestOf<N>>): Checked<N> {
+		return this.inner.validate(name, request);
+	}
+
+	/** Every call: a charged one priced, admitted and noted; a free one sent as it is. */
+	async send<N extends EndpointName>(
+		name: N,
+		request: Checked<N>,
+		options?: CallOptions,
+	): Promise<ResponseOf<N>> {
+		if (!isCharged(name)) {
+			const response = await this.inner.send(name, request, options);
+			if (name === 'getTalkingVideo' || name === 'getAiVideo' || name === 'listTalkingVideos')
+				this.observe(response);
+			return response;
+		}
+		return await this.charged(
+			name,
+			fieldsOf(request),
+			options,
+			async (call) => await this.inner.send(name, request, call),
+		);
+	}
+
+	/** Text to Speech, whose answer is the audio itself: charged like every other charged call. */
+	async synthesizeSpeech(
+		request: Draft<RequestOf<'synthesizeSpeech'>>,
+		options?: CallOptions,
+	): Promise<AudioResult> {
+		const checked = this.validate('synthesizeSpeech', request);
+		return await this.charged(
+			'synthesizeSpeech',
+			fieldsOf(checked),
+			options,
+			async (call) => await this.inner.sendSpeech(checked, call),
+		);
+	}
+
+	/** Up to 20 AI video tasks by id (the inner client's batch read); what they show of this execution's videos is noted. */
+	async readAiVideos(
+		ids: string[],
+		options?: CallOptions,
+	): Promise<Map<string, AiVideoDto | VisionStoryError>> {
+		const read = await this.inner.readAiVideos(ids, options);
+		for (const task of read.values())
+			if (!(task instanceof VisionStoryError)) this.ledger.observeTask(task);
+		return read;
+	}
+
+	async getAiVideo(request: { video_id: string }, options?: CallOptions): Promise<AiVideoDto> {
+		const task = await this.inner.getAiVideo(request, options);
+		this.ledger.observeTask(task);
+		return task;
+	}
+
+	// Free reads the operations make by name.
+	listTalkingVideoModels(options?: CallOptions) {
+		return this.send('listTalkingVideoModels', {}, options);
+	}
+	listAiVideoModels(options?: CallOptions) {
+		return this.send('listAiVideoModels', {}, options);
+	}
+	listImageModels(options?: CallOptions) {
+		return this.send('listImageModels', {}, options);
+	}
+	listAvatars(request: RequestOf<'listAvatars'> = {}, options?: CallOptions) {
+		return this.send('listAvatars', this.validate('listAvatars', request), options);
+	}
+
+	/** Waits with the host's sleep; ends early when the signal fires. */
+	async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+		await this.inner.sleep(ms, signal);
+	}
+
+	/** Streams a result file (free). */
+	async download(url: string, options?: CallOptions): Promise<Download> {
+		return await this.inner.download(url, options);
+	}
+
+	private observe(response: unknown): void {
+		const data = response as { videos?: unknown };
+		const tasks = Array.isArray(data.videos) ? data.videos : [response];
+		for (const task of tasks)
+			if (task && typeof task === 'object') this.ledger.observeTask(task as { video_id?: unknown });
 	}
 
 	/**
-	 * The price of one call before it is sent, or undefined where the service tells it only after
-	 * (or a list that prices it cannot be read). Only free calls are made to find it.
+	 * The price of one call before it is sent, or undefined where the service tells it only after, or
+	 * quotes 0 (`knownPrice`), or a list that prices it cannot be read. Only free calls are made to find
+	 * it: the image model list, the AI video model list (a default duration) and the cost endpoint.
 	 */
 	async estimate(
 		name: EndpointName,
@@ -150,12 +228,13 @@ export class SpendingClient extends VisionStoryClient {
 	): Promise<number | undefined> {
 		if (name === 'synthesizeSpeech' || name === 'alignAudio')
 			return formulaPrice(name, request, options);
+		const read = { signal: options?.signal };
 		try {
 			if (name === 'generateImage') {
-				this.imageModels ??= this.rawList('listImageModels', options);
+				this.imageModels ??= this.inner.listImageModels(read);
 				return imagePrice(await this.imageModels, request.model_id, request.resolution);
 			}
-			if (name === 'createAiVideo') return await this.aiVideoPrice(request, options);
+			if (name === 'createAiVideo') return await this.aiVideoPrice(request, read);
 		} catch (error) {
 			// A price that cannot be read is unknown, not a failure; a cancel still ends the run.
 			unlessAborted(error);
@@ -167,12 +246,12 @@ export class SpendingClient extends VisionStoryClient {
 
 	private async aiVideoPrice(
 		request: Record<string, unknown>,
-		options?: CallOptions,
+		read: CallOptions,
 	): Promise<number | undefined> {
 		const modelId = String(request.model_id ?? '');
 		let duration = numberOf(request.duration_sec);
 		if (duration === undefined) {
-			this.aiVideoModels ??= this.rawList('listAiVideoModels', options);
+			this.aiVideoModels ??= this.inner.listAiVideoModels(read);
 			duration = defaultDuration(await this.aiVideoModels, modelId);
 		}
 		if (duration === undefined) return undefined;
@@ -180,17 +259,9 @@ export class SpendingClient extends VisionStoryClient {
 		const key = JSON.stringify([modelId, duration, resolution ?? null]);
 		let price = this.aiVideoPrices.get(key);
 		if (!price) {
-			price = super
-				.send(
-					'estimateAiVideoCost',
-					this.validate('estimateAiVideoCost', {
-						model_id: modelId,
-						duration_sec: duration,
-						resolution,
-					}),
-					{ signal: options?.signal },
-				)
-				.then((cost) => numberOf(cost.credit));
+			price = this.inner
+				.estimateAiVideoCost({ model_id: modelId, duration_sec: duration, resolution }, read)
+				.then((cost) => knownPrice(cost.credit));
 			// A failed estimate is asked again next time.
 			price.catch(() => this.aiVideoPrices.delete(key));
 			this.aiVideoPrices.set(key, price);
@@ -224,50 +295,55 @@ export class SpendingClient extends VisionStoryClient {
 		return holds ?? prices.map(() => () => undefined);
 	}
 
-	override async send<N extends EndpointName>(
-		name: N,
-		request: Checked<N>,
-		options?: CallOptions,
-	): Promise<ResponseOf<N>> {
-		if (!isCharged(name)) {
-			const response = await super.send(name, request, options);
-			if (name === 'getTalkingVideo' || name === 'getAiVideo' || name === 'listTalkingVideos')
-				this.observe(response);
-			return response;
+	/**
+	 * A charged call: its price read first, the prices still unknown of earlier calls read from their
+	 * tasks, admitted against the cap (and the floor), sent, and noted with what it cost. A resend of a
+	 * charge already noted (a create's key sent again) is not counted twice by the cap, but meets the
+	 * floor like any send: it may be charged.
+	 */
+	private async charged<T>(
+		name: ChargedEndpoint,
+		request: Record<string, unknown>,
+		options: CallOptions | undefined,
+		send: (options: CallOptions) => Promise<T>,
+	): Promise<T> {
+		const key = this.chargeKey(name, request, options);
+		// The service answers a replayed create with the task it already made and charges nothing new.
+		const replay = this.ledger.has(key);
+		const guarded = this.capped || this.policy.floor !== undefined;
+		// Without a cap or floor, only prices that cost no request are worked out (formulas).
+		const price =
+			replay && this.policy.floor === undefined
+				? undefined
+				: guarded
+					? await this.estimate(name, request, options)
+					: formulaPrice(name, request, options);
+		const run = async () => {
+			// Only an unknown price waits on the earlier ones: it may be sent only once they are known.
+			if (this.capped && !replay && price === undefined && this.ledger.unknown() > 0)
+				await this.learnPrices(options);
+			const admitted = await this.admit(name, key, replay ? undefined : price, options, {
+				replay,
+				floorPrice: price,
+			});
+			try {
+				const response = await send({ ...options, beforeResend: admitted.recheck });
+				this.settle(name, key, response, price);
+				admitted.release('settled');
+				return response;
+			} catch (error) {
+				admitted.release(mayHaveBeenCharged(error) ? 'uncertain' : 'settled');
+				throw this.failed(key, name, price, error);
+			}
+		};
+		// Without a price, the next call has to wait for this one's reported charge.
+		if (!guarded || price !== undefined || replay) return await run();
+		await this.ledger.unknownPriceSlot.take();
+		try {
+			return await run();
+		} finally {
+			this.ledger.unknownPriceSlot.give();
 		}
-		return await this.charged(
-			name,
-			fieldsOf(request),
-			options,
-			async (call) => await super.send(name, request, call),
-		);
-	}
-
-	override async sendSpeech(
-		request: Checked<'synthesizeSpeech'>,
-		options?: CallOptions,
-	): Promise<AudioResult> {
-		return await this.charged(
-			'synthesizeSpeech',
-			fieldsOf(request),
-			options,
-			async (call) => await super.sendSpeech(request, call),
-		);
-	}
-
-	/** Batch reads bypass `send`: what they show of this execution's videos is noted too. */
-	override async readAiVideos(ids: string[], options?: CallOptions) {
-		const read = await super.readAiVideos(ids, options);
-		for (const task of read.values())
-			if (!(task instanceof VisionStoryError)) this.ledger.observeTask(task);
-		return read;
-	}
-
-	private observe(response: unknown): void {
-		const data = response as { videos?: unknown };
-		const tasks = Array.isArray(data.videos) ? data.videos : [response];
-		for (const task of tasks)
-			if (task && typeof task === 'object') this.ledger.observeTask(task as { video_id?: unknown });
 	}
 
 	/** Reads the tasks whose price is still unknown: a read that fails leaves it unknown. */
@@ -276,7 +352,7 @@ export class SpendingClient extends VisionStoryClient {
 			try {
 				const read = { signal: options?.signal, budget: options?.budget };
 				if (endpoint === 'createTalkingVideo')
-					await this.send('getTalkingVideo', { video_id: videoId }, read);
+					this.ledger.observeTask(await this.inner.getTalkingVideo({ video_id: videoId }, read));
 				else await this.readAiVideos([videoId], read);
 			} catch (error) {
 				unlessAborted(error);
@@ -302,67 +378,9 @@ export class SpendingClient extends VisionStoryClient {
 
 	/** The balance, for Keep at Least N Credits: a free call. */
 	private async balance(options?: CallOptions): Promise<number | undefined> {
-		const data = await this.transport.exchange(
-			'getCredits',
-			endpoints.getCredits,
-			{},
-			{ signal: options?.signal, budget: options?.budget },
+		return balanceOf(
+			await this.inner.getCredits({ signal: options?.signal, budget: options?.budget }),
 		);
-		return balanceOf(data);
-	}
-
-	/**
-	 * Admits the call against the cap (and the floor), sends it and notes what it cost. A resend of a
-	 * charge already noted (a create's key sent again) is not counted twice by the cap, but meets the
-	 * floor like any send: it may be charged.
-	 */
-	private async charged<T>(
-		name: ChargedEndpoint,
-		request: Record<string, unknown>,
-		options: CallOptions | undefined,
-		send: (options: CallOptions) => Promise<T>,
-	): Promise<T> {
-		const key = this.chargeKey(name, request, options);
-		// The service answers a replayed create with the task it already made and charges nothing new.
-		const replay = this.ledger.has(key);
-		const guarded = this.capped || this.policy.floor !== undefined;
-		// Without a cap or floor, only prices that cost no request are worked out (formulas).
-		const price =
-			replay && this.policy.floor === undefined
-				? undefined
-				: guarded
-					? await this.estimate(name, request, options)
-					: formulaPrice(name, request, options);
-		const run = async () => {
-			const admitted = await this.admit(name, key, replay ? undefined : price, options, {
-				replay,
-				floorPrice: price,
-			});
-			try {
-				const response = await send({ ...options, beforeResend: admitted.recheck });
-				this.settle(name, key, response, price);
-				admitted.release('settled');
-				return response;
-			} catch (error) {
-				admitted.release(mayHaveBeenCharged(error) ? 'uncertain' : 'settled');
-				throw this.failed(key, name, price, error);
-			}
-		};
-		// Without a price, the next call has to wait for this one's reported charge.
-		if (!guarded || price !== undefined || replay) return await run();
-		const next = await this.ledger.turn();
-		try {
-			return await run();
-		} finally {
-			next();
-		}
-	}
-
-	/** A charged call's failure, noted as charged where it may have been, and saying so. */
-	private failed(key: string, name: ChargedEndpoint, price: number | undefined, error: unknown) {
-		if (!mayHaveBeenCharged(error)) return error;
-		this.ledger.note(key, name, price);
-		return error.category === 'response' ? probablyCharged(error, price) : error;
 	}
 
 	/**
@@ -378,7 +396,6 @@ export class SpendingClient extends VisionStoryClient {
 	): Promise<FloorHold> {
 		if (this.capped && !replay) {
 			const cap = this.policy.cap!;
-			if (price === undefined && this.ledger.unknown() > 0) await this.learnPrices(options);
 			const spent = this.ledger.spent();
 			const committed = this.ledger.committed();
 			if (price === undefined && this.ledger.unknown() > 0) {
@@ -412,6 +429,13 @@ export class SpendingClient extends VisionStoryClient {
 		} finally {
 			if (!admitted) reservation();
 		}
+	}
+
+	/** A charged call's failure, noted as charged where it may have been, and saying so. */
+	private failed(key: string, name: ChargedEndpoint, price: number | undefined, error: unknown) {
+		if (!mayHaveBeenCharged(error)) return error;
+		this.ledger.note(key, name, price);
+		return error.category === 'response' ? probablyCharged(error, price) : error;
 	}
 
 	private settle(name: ChargedEndpoint, key: string, response: unknown, price?: number): void {

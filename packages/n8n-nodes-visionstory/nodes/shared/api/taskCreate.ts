@@ -6,7 +6,7 @@ import { intents, RULES } from './intents';
 import type { SpendingClient } from './spendingClient';
 import { asError, deadTaskError, madeEarlierError, notedIn } from './taskErrors';
 import type { CreateJob, CreateName, TaskKind, VideoTask } from './tasks';
-import type { CallOptions } from './transport';
+import type { CallOptions } from './exchange';
 
 /**
  * One video create as an item sees it: the create under the intent's key, and, where the answer may

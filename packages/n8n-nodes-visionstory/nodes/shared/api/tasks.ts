@@ -2,7 +2,7 @@ import type { Checked } from './client';
 import type { AiVideoDto, TalkingVideoDto } from './contract';
 import type { VisionStoryError } from './errors';
 import type { RequestBudget } from './requestBudget';
-import type { CallOptions } from './transport';
+import type { CallOptions } from './exchange';
 
 /**
  * The words of video tasks, as every file that creates, waits on, reads or watches them uses them:

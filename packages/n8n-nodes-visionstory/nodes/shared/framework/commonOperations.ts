@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { CallOptions, Checked, Draft } from '../api/client';
+import type { Checked, Draft } from '../api/client';
+import type { CallOptions } from '../api/exchange';
 import type { RequestOf } from '../api/contract';
 import type {
 	ItemOutcome,

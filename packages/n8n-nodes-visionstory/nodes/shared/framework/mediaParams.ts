@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { CallOptions, Checked } from '../api/client';
+import type { Checked } from '../api/client';
+import type { CallOptions } from '../api/exchange';
 import type { EndpointName, InlineRules, MediaRef, ResponseOf } from '../api/contract';
 import { HttpUrl, inlineData } from '../api/contract';
 import type { FieldIssue } from '../api/errors';

@@ -58,7 +58,7 @@ function capValue(value: unknown, where: string, field = MAX_CREDITS_FIELD): num
 
 export const KEEP_AT_LEAST_FIELD = 'Keep at Least N Credits (keepAtLeastCredits)';
 
-/** Keep at Least N Credits of the credential, over the process's one book of its account (api/balance.ts). */
+/** Keep at Least N Credits of the credential, over this package's one book of its account in the process (api/balance.ts). */
 function floorOf(credentials: IDataObject): BalanceFloor | undefined {
 	const keepAtLeast = capValue(
 		credentials.keepAtLeastCredits,

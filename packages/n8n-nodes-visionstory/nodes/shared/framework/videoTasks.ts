@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { CallOptions } from '../api/client';
+import type { CallOptions } from '../api/exchange';
 import type { VisionStoryError } from '../api/errors';
 import type { RequestBudget } from '../api/requestBudget';
 import { DEFAULT_REQUESTS_PER_SECOND } from '../api/requestBudget';

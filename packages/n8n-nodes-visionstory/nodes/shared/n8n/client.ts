@@ -7,14 +7,19 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { baseUrlOf as baseUrlOfWritten, baseUrlProblem, DEFAULT_BASE_URL } from '../api/account';
+import {
+	apiKeyOf,
+	baseUrlOf as baseUrlOfWritten,
+	baseUrlProblem,
+	DEFAULT_BASE_URL,
+} from '../api/account';
 import { VisionStoryClient } from '../api/client';
 import type { HttpChannel, HttpRequest, HttpResponse } from '../api/http';
 import { NetworkError } from '../api/http';
 import type { RequestBudget } from '../api/requestBudget';
 import { budgetFor } from '../api/requestBudget';
-import type { RetryPolicy } from '../api/transport';
-import { Transport } from '../api/transport';
+import type { RetryPolicy } from '../api/exchange';
+import { Exchange } from '../api/exchange';
 
 export const CREDENTIAL_TYPE = 'visionStoryApi';
 export { DEFAULT_BASE_URL };
@@ -162,14 +167,14 @@ export async function createN8nClient(
 	const baseUrl = baseUrlOf(credentials);
 	const problem = baseUrlProblem(baseUrl, 'in the VisionStory credential');
 	if (problem) throw problem;
-	const transport = new Transport(new N8nChannel(context), {
+	const exchange = new Exchange(new N8nChannel(context), {
 		baseUrl,
 		// Node code waits only through n8n's sleep.
 		sleep,
-		secrets: [credentials.apiKey],
+		secrets: [apiKeyOf(credentials.apiKey)],
 		retry: options.retry,
 	});
-	return new VisionStoryClient(transport);
+	return new VisionStoryClient(exchange);
 }
 
 /** The request budget of the node's credential (shared by every execution using it), set to `perSecond` when given. */

@@ -8,11 +8,12 @@ import type { Node, NodeAPI, NodeDef } from 'node-red';
 import type { FieldIssue, RequestBudget } from '../../api';
 import {
 	LedgerBook,
+	apiKeyOf,
 	pickerAnswer,
 	pickerPages,
 	SpendLedger,
+	Exchange,
 	SpendingClient,
-	Transport,
 	VisionStoryClient,
 	VisionStoryError,
 	balanceFloor,
@@ -44,6 +45,8 @@ export interface ConfigNode extends Node<{ apiKey?: string }> {
 	limitsProblem?: VisionStoryError;
 	/** A client for one message: its spend ledger is the message's (by _msgid), across every node it passes. */
 	clientFor(msgId: string | undefined): { client: SpendingClient; budget: RequestBudget };
+	/** The plain client, for free reads outside any message (the editor's pickers). */
+	apiClient(): VisionStoryClient;
 	secrets(): string[];
 }
 
@@ -53,7 +56,7 @@ const PICKER_ROWS = { rows: 500, pages: 5 };
 /** One ledger per message id and config node: a message's whole journey through the flow shares one cap. */
 const ledgers = new LedgerBook(10_000);
 
-/** Waiting uses a plain timer (Node-RED nodes may); the transport ends it early on close. */
+/** Waiting uses a plain timer (Node-RED nodes may); the exchange ends it early on close. */
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function wholeOrUndefined(value: unknown): number | undefined {
@@ -73,7 +76,7 @@ export function configProblem(config: ConfigNode | undefined): VisionStoryError 
 			'Open the node, choose or add a VisionStory config (API key and Base URL), and deploy. Nothing was sent.',
 		);
 	if (config.limitsProblem) return config.limitsProblem;
-	if (!config.credentials?.apiKey)
+	if (!apiKeyOf(config.credentials?.apiKey))
 		return problem(
 			`The VisionStory config "${config.name || config.id}" has no API key`,
 			'Enter the key (it starts with sk-vs-) in the config node and deploy. Nothing was sent.',
@@ -110,27 +113,34 @@ export function registerConfig(RED: NodeAPI): void {
 			this.error(texts('log.limitsRefused', { message: this.limitsProblem.message }));
 		this.perSecond = wholeOrUndefined(props.requestsPerSecond);
 		const capSource = `Max credits per message in the VisionStory config "${label}"`;
-		this.secrets = () => [this.credentials?.apiKey ?? ''].filter(Boolean);
+		// The key as the service reads it (trimmed): sent, scrubbed and naming the account so.
+		const apiKey = () => apiKeyOf(this.credentials?.apiKey);
+		this.secrets = () => [apiKey()].filter(Boolean);
+		this.apiClient = () => {
+			const key = apiKey();
+			return new VisionStoryClient(
+				new Exchange(new NodeHttpChannel(key), {
+					baseUrl: this.baseUrl,
+					sleep,
+					secrets: [key],
+				}),
+			);
+		};
 		this.clientFor = (msgId) => {
-			const apiKey = this.credentials?.apiKey ?? '';
-			const transport = new Transport(new NodeHttpChannel(apiKey), {
-				baseUrl: this.baseUrl,
-				sleep,
-				secrets: [apiKey],
-			});
+			const key = apiKey();
 			const ledger = msgId ? ledgers.ledger(`${this.id}:${msgId}`) : new SpendLedger();
 			return {
-				client: new SpendingClient(new VisionStoryClient(transport), ledger, {
+				client: new SpendingClient(this.apiClient(), ledger, {
 					cap: this.cap,
 					capSource,
 					floor: balanceFloor(
 						this.baseUrl,
-						apiKey,
+						key,
 						this.keepAtLeast,
 						`in the VisionStory config "${label}"`,
 					),
 				}),
-				budget: budgetFor(this.baseUrl, apiKey, this.perSecond),
+				budget: budgetFor(this.baseUrl, key, this.perSecond),
 			};
 		};
 	}
@@ -162,8 +172,7 @@ export function registerConfig(RED: NodeAPI): void {
 				});
 				return;
 			}
-			const { client } = config!.clientFor(undefined);
-			pickerOptions(client, list).then(
+			pickerOptions(config!.apiClient(), list).then(
 				(options) => res.json(options),
 				(error: unknown) => res.status(502).json(describe(error, config!.secrets())),
 			);

@@ -111,8 +111,8 @@ export function registerWatch(RED: NodeAPI): void {
 		const poll = async () => {
 			try {
 				const stored = migrateWatchState(await load(context, store));
-				const { client, budget } = config!.clientFor(undefined);
-				const sources = taskSources(client, { signal: closing.signal, budget });
+				const { budget } = config!.clientFor(undefined);
+				const sources = taskSources(config!.apiClient(), { signal: closing.signal, budget });
 				const watched = await watchOnce(
 					sources,
 					stored,

@@ -44,7 +44,7 @@ export interface EndpointSpec<
 	response: Res;
 	replay: Replay;
 	timeoutMs: number;
-	/** The body carries client_request_id, which the transport fills when the caller did not. */
+	/** The body carries client_request_id, which the exchange fills when the caller did not. */
 	clientRequestId?: true;
 	/** The body is the file itself (TTS), not the JSON envelope. */
 	result?: 'audio';

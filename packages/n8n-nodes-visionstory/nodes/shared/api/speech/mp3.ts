@@ -165,16 +165,9 @@ export function parseMp3(buf: Uint8Array): Mp3Stream {
 }
 
 function scan(buf: Uint8Array): Mp3Stream | undefined {
-	const tags: Mp3Tag[] = [];
+	const tags = leadingTags(buf);
 	const junk: Mp3Stream['junk'] = [];
-	let start = 0;
-	for (let size = id3v2Size(buf, start); size > 0; size = id3v2Size(buf, start)) {
-		// Some writers put the tag's padding after it instead of inside its size; it is still the tag's.
-		let end = Math.min(start + size, buf.length);
-		while (end < buf.length && buf[end] === 0) end++;
-		tags.push({ kind: 'id3v2', offset: start, length: end - start });
-		start = end;
-	}
+	const start = tags.reduce((at, tag) => at + tag.length, 0);
 	const end = audioEnd(buf, start, tags);
 
 	const first = findSync(buf, start, end, undefined);
@@ -223,6 +216,34 @@ function scan(buf: Uint8Array): Mp3Stream | undefined {
 /** The length in seconds of an MP3's audio frames (VBR header frames and tags not counted). */
 export function mp3DurationSec(buf: Uint8Array): number {
 	return parseMp3(buf).durationSec;
+}
+
+/**
+ * The length in seconds of an MP3 known only by its first bytes and its whole size (a file about to
+ * be sent): the frame count of its Xing/Info or VBRI header, else, for a constant bitrate, its size
+ * at the first frame's bitrate. Undefined when the first bytes hold no frame.
+ */
+export function mp3HeadDurationSec(head: Uint8Array, fileSize: number): number | undefined {
+	const start = leadingTags(head).reduce((at, tag) => at + tag.length, 0);
+	const first = findSync(head, start, head.length, undefined);
+	if (!first) return undefined;
+	const frames = readVbrHeader(head, first.offset, first)?.frames;
+	if (frames) return (frames * first.samplesPerFrame) / first.sampleRate;
+	return ((fileSize - first.offset) * 8) / (first.bitrateKbps * 1000);
+}
+
+/** The ID3v2 tags at the start, one after another. */
+function leadingTags(buf: Uint8Array): Mp3Tag[] {
+	const tags: Mp3Tag[] = [];
+	let start = 0;
+	for (let size = id3v2Size(buf, start); size > 0; size = id3v2Size(buf, start)) {
+		// Some writers put the tag's padding after it instead of inside its size; it is still the tag's.
+		let end = Math.min(start + size, buf.length);
+		while (end < buf.length && buf[end] === 0) end++;
+		tags.push({ kind: 'id3v2', offset: start, length: end - start });
+		start = end;
+	}
+	return tags;
 }
 
 function compatible(header: Mp3FrameHeader, first: Mp3FrameHeader): boolean {

@@ -1,7 +1,8 @@
-import type { CallOptions, VisionStoryClient } from '../client';
+import type { VisionStoryClient } from '../client';
+import type { CallOptions } from '../exchange';
 import { mapConcurrent } from '../concurrency';
 import type { TaskStatus } from '../contract';
-import { AI_VIDEO_BATCH_MAX, AiVideoDto, endpoints, TalkingVideoDto } from '../contract';
+import { AI_VIDEO_BATCH_MAX, AiVideoDto, TalkingVideoDto } from '../contract';
 import { VisionStoryError } from '../errors';
 import type { TaskKind, VideoTask } from '../tasks';
 import { LIMITS } from './cursor';
@@ -155,10 +156,7 @@ async function readList(
 ): Promise<Page> {
 	const name = kind === 'talkingVideo' ? 'listTalkingVideos' : 'listAiVideos';
 	const checked = client.validate(name, request);
-	return readPage(
-		kind,
-		await client.transport.exchange(name, endpoints[name], { ...checked }, options),
-	);
+	return readPage(kind, await client.sendRaw(name, checked, options));
 }
 
 function isNotFound(error: unknown): boolean {
