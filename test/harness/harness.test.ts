@@ -73,7 +73,7 @@ describe('package loading', () => {
 		const types = loadPackageCredentialTypes();
 		expect(Object.keys(types)).toEqual(['visionStoryApi']);
 		expect(types.visionStoryApi.authenticate).toMatchObject({
-			properties: { headers: { 'X-API-Key': '={{$credentials.apiKey}}' } },
+			properties: { headers: { 'X-API-Key': '={{ String($credentials.apiKey).trim() }}' } },
 		});
 	});
 
