@@ -13,22 +13,20 @@ import { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/sh
 import { abortedError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/clock';
 import type { CallOptions } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/transport';
 import { LIMITS } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/cursor';
-import { logListeners } from '../harness/logger';
 import { DurableScheduler } from '../support/durablePoll';
 import type { Kind } from '../support/trigger';
-import { emittedIds, FINISH, RENDER_MS, triggerNode, useTrigger } from '../support/trigger';
+import {
+	emittedIds,
+	FINISH,
+	RENDER_MS,
+	triggerNode,
+	useTrigger,
+	useWarnings,
+} from '../support/trigger';
 
 const engine = useTrigger();
 
-let warnings: string[] = [];
-const listen = (level: string, message: string) => {
-	if (level === 'warn') warnings.push(message);
-};
-beforeAll(() => logListeners.add(listen));
-afterAll(() => logListeners.delete(listen));
-beforeEach(() => {
-	warnings = [];
-});
+const warnings = useWarnings();
 
 let serial = 0;
 async function make(kind: Kind, fails = false): Promise<string> {

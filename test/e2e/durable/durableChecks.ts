@@ -8,6 +8,7 @@
  */
 import type { CallbackServer } from '../../../scripts/n8n/callbackServer';
 import type { WorkflowJson } from '../../../scripts/n8n/examples';
+import type { N8nInstance } from '../../../scripts/n8n/instance';
 import { sleep, waitFor } from '../../../scripts/n8n/queue/executions';
 import type { N8nRest } from '../../../scripts/n8n/rest';
 import type { N8nLine } from '../../../scripts/n8n/versions';
@@ -27,6 +28,25 @@ export interface DurableContext {
 	/** Everything main has logged, every start of it included. */
 	mainLog(): string;
 	log(text: string): void;
+}
+
+/**
+ * `restartMain` and `mainLog` for a main instance that `restart` stops and starts: the log of every
+ * start is kept, since each start writes the server's log anew.
+ */
+export function mainRestarts(
+	main: N8nInstance,
+	restart: (whileDown: () => Promise<void>) => Promise<void>,
+): Pick<DurableContext, 'restartMain' | 'mainLog'> {
+	let earlier = '';
+	return {
+		restartMain: async (whileDown) =>
+			await restart(async () => {
+				earlier += main.serverLogText();
+				await whileDown();
+			}),
+		mainLog: () => earlier + main.serverLogText(),
+	};
 }
 
 const POLL_MS = 60_000;

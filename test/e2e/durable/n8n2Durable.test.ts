@@ -10,7 +10,7 @@ import { N8nRest } from '../../../scripts/n8n/rest';
 import { prepareSession } from '../../../scripts/n8n/session';
 import { N8N_LINES } from '../../../scripts/n8n/versions';
 import { startEmulator } from '../../emulator';
-import { describeDurableTrigger, type DurableContext } from './durableChecks';
+import { describeDurableTrigger, mainRestarts, type DurableContext } from './durableChecks';
 import { DURABLE_ENV, durableTriggerWorkflow } from './durableN8n';
 
 const line = N8N_LINES.n8n2;
@@ -18,7 +18,6 @@ const line = N8N_LINES.n8n2;
 describe(`real n8n ${line.n8n}, durable poll scheduler, regular mode`, () => {
 	const ctx = { line } as DurableContext;
 	let session: Awaited<ReturnType<typeof prepareSession>> | undefined;
-	let earlierLogs = '';
 	const started = Date.now();
 
 	beforeAll(async () => {
@@ -43,14 +42,14 @@ describe(`real n8n ${line.n8n}, durable poll scheduler, regular mode`, () => {
 		ctx.rest = new N8nRest(instance.baseUrl);
 		await ctx.rest.setupOwner();
 		await ctx.rest.createApiKey();
-		ctx.restartMain = async (whileDown) => {
-			await instance.stop();
-			// Each start of the server writes its log anew.
-			earlierLogs += instance.serverLogText();
-			await whileDown();
-			await instance.start();
-		};
-		ctx.mainLog = () => earlierLogs + instance.serverLogText();
+		Object.assign(
+			ctx,
+			mainRestarts(instance, async (whileDown) => {
+				await instance.stop();
+				await whileDown();
+				await instance.start();
+			}),
+		);
 		ctx.log('n8n started');
 	}, 15 * 60_000);
 

@@ -10,7 +10,7 @@ import { repoRoot } from '../../../scripts/n8n/installSteps';
 import { prepareQueueSession, type QueueSession } from '../../../scripts/n8n/queue/session';
 import { N8N_LINES } from '../../../scripts/n8n/versions';
 import { startEmulator } from '../../emulator';
-import { describeDurableTrigger, type DurableContext } from './durableChecks';
+import { describeDurableTrigger, mainRestarts, type DurableContext } from './durableChecks';
 import { DURABLE_ENV, durableTriggerWorkflow } from './durableN8n';
 
 const line = N8N_LINES.n8n2;
@@ -18,7 +18,6 @@ const line = N8N_LINES.n8n2;
 describe(`real n8n ${line.n8n}, durable poll scheduler, queue mode`, () => {
 	const ctx = { line } as DurableContext;
 	let session: QueueSession | undefined;
-	let earlierLogs = '';
 	const started = Date.now();
 
 	beforeAll(async () => {
@@ -41,14 +40,10 @@ describe(`real n8n ${line.n8n}, durable poll scheduler, queue mode`, () => {
 		});
 		const { cluster } = session;
 		ctx.rest = session.rest;
-		ctx.restartMain = async (whileDown) => {
-			await cluster.restartMain(async () => {
-				// Each start of the server writes its log anew.
-				earlierLogs += cluster.main.serverLogText();
-				await whileDown();
-			});
-		};
-		ctx.mainLog = () => earlierLogs + cluster.main.serverLogText();
+		Object.assign(
+			ctx,
+			mainRestarts(cluster.main, async (whileDown) => await cluster.restartMain(whileDown)),
+		);
 		ctx.log('cluster started');
 	}, 15 * 60_000);
 
