@@ -59,11 +59,11 @@ const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
  * What a read or download cut by the budget says, in place of the transport's "canceled"; any other
  * error as it came.
  */
-export function outOfTime(
-	error: unknown,
+export function outOfTime<E>(
+	error: E,
 	budget: PollBudget,
 	what: 'reads' | 'downloads',
-): unknown {
+): E | VisionStoryError {
 	if (!(error instanceof VisionStoryError) || error.category !== 'aborted' || !budget[what].aborted)
 		return error;
 	return new VisionStoryError({

@@ -220,7 +220,7 @@ async function triggerPoll(
 		throw outOfTime(error, budget, 'reads');
 	}
 	const reports = watched.reports.map((r) =>
-		r.failure ? { ...r, failure: outOfTime(r.failure, budget, 'reads') as VisionStoryError } : r,
+		r.failure ? { ...r, failure: outOfTime(r.failure, budget, 'reads') } : r,
 	);
 	report(context, reports, sources);
 	staticData[STATE_KEY] = watched.state as unknown as IDataObject;
