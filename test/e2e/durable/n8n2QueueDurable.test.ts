@@ -54,4 +54,11 @@ describe(`real n8n ${line.n8n}, durable poll scheduler, queue mode`, () => {
 	}, 3 * 60_000);
 
 	describeDurableTrigger(ctx);
+
+	test('main polled and queued each execution of the trigger; the worker ran it', async () => {
+		const executions = await ctx.rest.executions(ctx.workflow.id);
+		const runs = session!.cluster.workerRuns();
+		expect(executions.length).toBeGreaterThan(0);
+		for (const execution of executions) expect(runs.get(String(execution.id))).toEqual(['a']);
+	});
 });
