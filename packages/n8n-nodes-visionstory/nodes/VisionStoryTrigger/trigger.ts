@@ -7,7 +7,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { VisionStoryClient } from '../shared/api/client';
-import { VisionStoryError } from '../shared/api/errors';
+import { redactText, VisionStoryError } from '../shared/api/errors';
 import type { TaskKind, VideoTask } from '../shared/api/tasks';
 import { createdAt, TASK_KINDS } from '../shared/api/watch/cursor';
 import type { Announcer } from '../shared/api/watch/handOver';
@@ -79,7 +79,7 @@ function transferError(error: unknown): unknown {
 	return new VisionStoryError({
 		category: 'network',
 		operation: 'download',
-		message: `The file's transfer broke off (${message})`,
+		message: redactText(`The file's transfer broke off (${message})`),
 	});
 }
 
