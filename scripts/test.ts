@@ -50,6 +50,9 @@ export const PARTS: Part[] = [
 	part('fast', ['jest', '--ci'], ['build']),
 	e2e('queue-n8n2', 'n8n2', 'test/e2e/queue/n8n2Queue.test.ts'),
 	e2e('n8n2', 'n8n2', 'test/e2e/n8n2.test.ts'),
+	// The trigger on n8n's durable poll scheduler: named under their modes, so `e2e:n8n2` takes them too.
+	e2e('queue-n8n2:durable', 'n8n2', 'test/e2e/durable/n8n2QueueDurable.test.ts'),
+	e2e('n8n2:durable', 'n8n2', 'test/e2e/durable/n8n2Durable.test.ts'),
 	e2e('queue-n8n1', 'n8n1', 'test/e2e/queue/n8n1Queue.test.ts'),
 	e2e('n8n1', 'n8n1', 'test/e2e/n8n1.test.ts'),
 	e2e('demo', 'n8n1', 'test/e2e/demo.test.ts'),

@@ -52,6 +52,8 @@ export const LIMITS = {
 	downloadTries: 3,
 	/** Part of n8n's poll budget spent on fetching; the rest is margin for retries and the hand-over. */
 	budgetShare: 0.5,
+	/** Part of n8n's poll budget after which no download starts but the poll's first. */
+	downloadShare: 0.75,
 };
 
 /** A task met at the top of a list: its id and `created_at` (null when the service gives none). */
