@@ -140,12 +140,15 @@ export async function runStep(
 	log(`  done in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-function alive(pid: number): boolean {
+/** Whether a process holding a lock or a reservation still runs. */
+export function alive(pid: number): boolean {
+	if (!Number.isInteger(pid) || pid <= 0) return false;
 	try {
 		process.kill(pid, 0);
 		return true;
-	} catch {
-		return false;
+	} catch (error) {
+		// EPERM: it runs, as someone else.
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
 	}
 }
 

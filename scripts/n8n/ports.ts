@@ -3,6 +3,8 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { alive } from './installSteps';
+
 /**
  * Ports handed to servers that bind them later (n8n and its task broker, Node-RED, Postgres, Redis),
  * so between the pick and the bind nothing else may take them. Two things could:
@@ -78,17 +80,6 @@ function holder(file: string): number {
 		return Number(readFileSync(file, 'utf8'));
 	} catch {
 		return NaN;
-	}
-}
-
-function alive(pid: number): boolean {
-	if (!Number.isInteger(pid) || pid <= 0) return false;
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		// EPERM: it exists, run by someone else.
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
 	}
 }
 
