@@ -9,12 +9,16 @@
  *   npm test -- fast e2e:n8n1          only these parts (or groups: `e2e` is every e2e:* part);
  *                                      the parts they need are taken as done
  *   npm test -- --skip=build,lint      every part but these (CI builds and lints in steps of its own)
+ *
+ * When the 2.x install is among the parts, the run also asks the registry whether a newer n8n 2.x
+ * resolves in full (scripts/n8n/newer.ts) and says so before the closing line; it never fails a run.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
+import { newerLine } from './n8n/newer';
 import { REPO_ROOT } from './paths';
 
 interface Part {
@@ -216,7 +220,12 @@ async function runAll(parts: Part[], jobs: number): Promise<Map<string, Outcome>
 	}
 }
 
-function report(parts: Part[], outcomes: Map<string, Outcome>, wallSeconds: number): boolean {
+function report(
+	parts: Part[],
+	outcomes: Map<string, Outcome>,
+	wallSeconds: number,
+	notes: string[],
+): boolean {
 	const rows = parts.map((p) => {
 		const o = outcomes.get(p.name)!;
 		const tests = o.tests
@@ -250,6 +259,7 @@ function report(parts: Part[], outcomes: Map<string, Outcome>, wallSeconds: numb
 	// A part that failed without a failing test (build, lint, an install) counts as one failure.
 	const failed = all.reduce((n, o) => n + (o.tests?.failed || (o.status === 'passed' ? 0 : 1)), 0);
 	const ok = all.every((o) => o.status === 'passed');
+	for (const note of notes) console.log(`\n${note}`);
 	// The one closing line CI reads, counting the tests of every jest part.
 	console.log(`\nTests: ${passed} passed, ${failed} failed`);
 	return ok;
@@ -264,8 +274,11 @@ async function main(): Promise<void> {
 	const parts = selectParts(process.argv.slice(2));
 	mkdirSync(LOG_DIR, { recursive: true });
 	const started = Date.now();
+	// Information, never a failure: whether the registry now serves a newer n8n 2.x in full.
+	const newer = parts.some((p) => p.name === 'n8n-install:n8n2') ? newerLine() : undefined;
 	const outcomes = await runAll(parts, jobs());
-	const ok = report(parts, outcomes, (Date.now() - started) / 1000);
+	const notes = newer ? [await newer] : [];
+	const ok = report(parts, outcomes, (Date.now() - started) / 1000, notes);
 	process.exitCode = ok ? 0 : 1;
 }
 
