@@ -25,8 +25,7 @@ interface Place {
 }
 
 function places(context: IPollFunctions): IDataObject {
-	const global = context.getWorkflowStaticData('global');
-	const kept = global[PLACES_KEY];
+	const kept = context.getWorkflowStaticData('global')[PLACES_KEY];
 	return kept && typeof kept === 'object' && !Array.isArray(kept) ? (kept as IDataObject) : {};
 }
 
