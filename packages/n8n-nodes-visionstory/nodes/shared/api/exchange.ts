@@ -222,8 +222,11 @@ export class Exchange {
 		// whatever came after.
 		let reached = false;
 		let succeeded = false;
+		// A cancel after an attempt may have reached the service says so, with the key that returns its work.
+		const cancelled = (error: unknown) =>
+			marked(error, { reached, succeeded }, reached ? idempotencyKey : undefined);
 		for (let n = 1; ; n++) {
-			if (signal?.aborted) throw abortedError();
+			if (signal?.aborted) throw cancelled(abortedError());
 			let failure: VisionStoryError;
 			try {
 				return await attempt(n);
@@ -240,7 +243,11 @@ export class Exchange {
 			const wait = failure.retryAfterMs ?? this.backoff(n);
 			if (n >= this.retry.maxAttempts || Date.now() - started + wait > this.retry.maxElapsedMs)
 				throw marked(failure, { reached, succeeded }, idempotencyKey);
-			await this.sleep(wait, signal);
+			try {
+				await this.sleep(wait, signal);
+			} catch (error) {
+				throw cancelled(error);
+			}
 		}
 	}
 
@@ -274,7 +281,10 @@ function httpRequestOf(
 		response: spec.result === 'audio' ? 'stream' : 'json',
 		withApiKey: true,
 		followRedirects: false,
-		signal: options.signal,
+		// A create that has left is not cut short by a cancel: the service may make the video all the
+		// same, and only the answer names it. Its own timeout bounds the wait; the cancel still stops
+		// the wait for a budget slot, the backoff and any resend.
+		signal: spec.clientRequestId ? undefined : options.signal,
 		...(spec.in === 'query'
 			? { query: toQuery(body) }
 			: media
