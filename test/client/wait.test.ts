@@ -62,15 +62,15 @@ afterEach(() => {
  * cut short there, as a real channel cuts it (undici, n8n's helpers).
  */
 class Network implements HttpChannel {
-	/** Runs once the service has answered a create, before the answer reaches the client. */
-	onCreateAnswered?: () => void;
+	/** Runs once the service has answered a create, before the answer reaches the client (which waits for it). */
+	onCreateAnswered?: () => Promise<void> | void;
 
 	constructor(private readonly inner: HttpChannel) {}
 
 	async send(request: HttpRequest): Promise<HttpResponse> {
 		if (request.method !== 'POST' || !this.onCreateAnswered) return await this.inner.send(request);
 		const response = await this.inner.send({ ...request, signal: undefined });
-		this.onCreateAnswered();
+		await this.onCreateAnswered();
 		if (request.signal?.aborted) throw new NetworkError('ABORTED', 'cancelled', true);
 		return response;
 	}
@@ -279,6 +279,43 @@ test("a cancel in the backoff after a create's answer was lost names the key tha
 		expect(error.message).toContain(task.client_request_id!);
 		expect(error.hint).toMatch(/may have made it/);
 	} finally {
+		virtualClock.onSleep = undefined;
+	}
+});
+
+test("talking videos sent side by side: a cancel in one create's backoff waits for the other's answer, and names both", async () => {
+	// The first create's answer is lost (the video made); the second's is on its way when the cancel comes.
+	emu.setFaults({ failNext: [{ method: 'POST', path: '/api/v1/video', kind: 'resetAfter' }] });
+	const controller = new AbortController();
+	const cancelled = new Promise<void>((resolve) =>
+		controller.signal.addEventListener('abort', () => resolve()),
+	);
+	// Held a turn of the event loop past the cancel: a run that ends on the first cancelled create
+	// would return while this answer is still on its way.
+	network.onCreateAnswered = async () => {
+		await cancelled;
+		await new Promise((resolve) => setImmediate(resolve));
+	};
+	virtualClock.onSleep = () => {
+		controller.abort();
+		return 'interrupted';
+	};
+	try {
+		const error = (await run('talkingVideo', talkingSubmissions(2, TIMEOUT_MS, 200), {
+			...wait,
+			signal: controller.signal,
+		}).catch((e: unknown) => e)) as VisionStoryError;
+		const tasks = emu.tasks();
+		expect(tasks).toHaveLength(2);
+		expect(error.category).toBe('aborted');
+		// The one answered is named by its id; the one whose answer was lost, by the key that returns it.
+		expect(error.videoIds).toHaveLength(1);
+		expect(tasks.map((t) => t.video_id)).toContain(error.videoIds![0]);
+		for (const task of tasks) expect(error.message).toContain(task.client_request_id!);
+		expect(error.hint).toMatch(/made and may be charged/);
+		expect(error.hint).toMatch(/may have made it/);
+	} finally {
+		network.onCreateAnswered = undefined;
 		virtualClock.onSleep = undefined;
 	}
 });
