@@ -52,6 +52,8 @@ beforeEach(() => {
 	emu.setConfig({ renderMs: RENDER_MS, aiConcurrencyCap: 100 });
 });
 afterEach(() => {
+	virtualClock.onSleep = undefined;
+	network.onCreateAnswered = undefined;
 	const late = guard.late.splice(0);
 	expect(late).toEqual([]);
 });
@@ -199,35 +201,53 @@ test('cancelling stops the wait', async () => {
 		controller.abort();
 		return 'interrupted';
 	};
-	try {
-		const waiting = run('aiVideo', aiSubmissions(2), { ...wait, signal: controller.signal });
-		await expect(waiting).rejects.toMatchObject({ category: 'aborted' });
-		expect(emu.requests().length).toBe(sentBefore);
-		expect(sleeps).toBe(2);
-	} finally {
-		virtualClock.onSleep = undefined;
-	}
+	const error = await cancelled('aiVideo', aiSubmissions(2), controller);
+	expect(error.category).toBe('aborted');
+	expect(emu.requests().length).toBe(sentBefore);
+	expect(sleeps).toBe(2);
 });
 
-test('a cancel while videos render names each with its key: made, may be charged, returned by the key', async () => {
-	const controller = new AbortController();
+/** Runs `jobs` under `controller`'s signal: the error the run ends with. */
+async function cancelled(
+	kind: TaskKind,
+	jobs: TaskJob[],
+	controller: AbortController,
+): Promise<VisionStoryError> {
+	return (await run(kind, jobs, { ...wait, signal: controller.signal }).catch(
+		(e: unknown) => e,
+	)) as VisionStoryError;
+}
+
+/** The cancel comes at the run's first wait of any kind (a poll interval, a backoff). */
+function cancelAtFirstSleep(controller: AbortController): void {
 	virtualClock.onSleep = () => {
 		controller.abort();
 		return 'interrupted';
 	};
-	try {
-		const error = (await run('talkingVideo', talkingSubmissions(2), {
-			...wait,
-			signal: controller.signal,
-		}).catch((e: unknown) => e)) as VisionStoryError;
-		const tasks = emu.tasks();
-		expect(error.category).toBe('aborted');
-		expect([...(error.videoIds ?? [])].sort()).toEqual(tasks.map((t) => t.video_id).sort());
-		for (const task of tasks) expect(error.message).toContain(task.client_request_id!);
-		expect(error.hint).toMatch(/made and may be charged/);
-	} finally {
-		virtualClock.onSleep = undefined;
-	}
+}
+
+/** Every video the emulator made is named by the cancel's error with its key; the ids it names are all made. */
+function expectEveryVideoNamed(error: VisionStoryError): void {
+	const tasks = emu.tasks();
+	expect(tasks.length).toBeGreaterThan(0);
+	expect(error.category).toBe('aborted');
+	for (const task of tasks) expect(error.message).toContain(task.client_request_id!);
+	expect(tasks.map((t) => t.video_id)).toEqual(expect.arrayContaining(error.videoIds ?? []));
+}
+
+/** Every video made is named by its id too: each answer came back before the run ended. */
+function expectEveryVideoNamedById(error: VisionStoryError): void {
+	expectEveryVideoNamed(error);
+	const ids = emu.tasks().map((t) => t.video_id);
+	expect([...(error.videoIds ?? [])].sort()).toEqual(ids.sort());
+	expect(error.hint).toMatch(/made and may be charged/);
+}
+
+test('a cancel while videos render names each with its key: made, may be charged, returned by the key', async () => {
+	const controller = new AbortController();
+	cancelAtFirstSleep(controller);
+	const error = await cancelled('talkingVideo', talkingSubmissions(2), controller);
+	expectEveryVideoNamedById(error);
 });
 
 test.each([
@@ -240,84 +260,47 @@ test.each([
 	async (kind, keyMayRepeat) => {
 		const controller = new AbortController();
 		network.onCreateAnswered = () => controller.abort();
-		try {
-			const jobs = (
-				kind === 'aiVideo'
-					? aiSubmissions(2, (i) => `On its way ${i}`)
-					: talkingSubmissions(2, TIMEOUT_MS, 100)
-			).map((job) => ({ ...job, keyMayRepeat }));
-			const error = (await run(kind, jobs, { ...wait, signal: controller.signal }).catch(
-				(e: unknown) => e,
-			)) as VisionStoryError;
-			const tasks = emu.tasks();
-			expect(tasks.length).toBeGreaterThan(0);
-			expect(error.category).toBe('aborted');
-			expect([...(error.videoIds ?? [])].sort()).toEqual(tasks.map((t) => t.video_id).sort());
-			for (const task of tasks) expect(error.message).toContain(task.client_request_id!);
-			expect(error.hint).toMatch(/made and may be charged/);
-		} finally {
-			network.onCreateAnswered = undefined;
-		}
+		const jobs = (
+			kind === 'aiVideo'
+				? aiSubmissions(2, (i) => `On its way ${i}`)
+				: talkingSubmissions(2, TIMEOUT_MS, 100)
+		).map((job) => ({ ...job, keyMayRepeat }));
+		const error = await cancelled(kind, jobs, controller);
+		expectEveryVideoNamedById(error);
 	},
 );
 
 test("a cancel in the backoff after a create's answer was lost names the key that returns its video", async () => {
 	emu.setFaults({ failNext: [{ method: 'POST', path: '/api/v1/ai_video', kind: 'resetAfter' }] });
 	const controller = new AbortController();
-	virtualClock.onSleep = () => {
-		controller.abort();
-		return 'interrupted';
-	};
-	try {
-		const error = (await run('aiVideo', aiSubmissions(1), {
-			...wait,
-			signal: controller.signal,
-		}).catch((e: unknown) => e)) as VisionStoryError;
-		const [task] = emu.tasks();
-		expect(error.category).toBe('aborted');
-		expect(error.idempotencyKey).toBe(task.client_request_id);
-		expect(error.message).toContain(task.client_request_id!);
-		expect(error.hint).toMatch(/may have made it/);
-	} finally {
-		virtualClock.onSleep = undefined;
-	}
+	cancelAtFirstSleep(controller);
+	const error = await cancelled('aiVideo', aiSubmissions(1), controller);
+	expectEveryVideoNamed(error);
+	expect(error.idempotencyKey).toBe(emu.tasks()[0].client_request_id);
+	expect(error.hint).toMatch(/may have made it/);
 });
 
 test("talking videos sent side by side: a cancel in one create's backoff waits for the other's answer, and names both", async () => {
 	// The first create's answer is lost (the video made); the second's is on its way when the cancel comes.
 	emu.setFaults({ failNext: [{ method: 'POST', path: '/api/v1/video', kind: 'resetAfter' }] });
 	const controller = new AbortController();
-	const cancelled = new Promise<void>((resolve) =>
+	const aborted = new Promise<void>((resolve) =>
 		controller.signal.addEventListener('abort', () => resolve()),
 	);
 	// Held a turn of the event loop past the cancel: a run that ends on the first cancelled create
 	// would return while this answer is still on its way.
 	network.onCreateAnswered = async () => {
-		await cancelled;
+		await aborted;
 		await new Promise((resolve) => setImmediate(resolve));
 	};
-	virtualClock.onSleep = () => {
-		controller.abort();
-		return 'interrupted';
-	};
-	try {
-		const error = (await run('talkingVideo', talkingSubmissions(2, TIMEOUT_MS, 200), {
-			...wait,
-			signal: controller.signal,
-		}).catch((e: unknown) => e)) as VisionStoryError;
-		const tasks = emu.tasks();
-		expect(tasks).toHaveLength(2);
-		expect(error.category).toBe('aborted');
-		// The one answered is named by its id; the one whose answer was lost, by the key that returns it.
-		expect(error.videoIds).toHaveLength(1);
-		expect(tasks.map((t) => t.video_id)).toContain(error.videoIds![0]);
-		for (const task of tasks) expect(error.message).toContain(task.client_request_id!);
-		expect(error.hint).toMatch(/made and may be charged/);
-		expect(error.hint).toMatch(/may have made it/);
-	} finally {
-		network.onCreateAnswered = undefined;
-		virtualClock.onSleep = undefined;
-	}
+	cancelAtFirstSleep(controller);
+	const error = await cancelled('talkingVideo', talkingSubmissions(2, TIMEOUT_MS, 200), controller);
+	expect(emu.tasks()).toHaveLength(2);
+	expectEveryVideoNamed(error);
+	// The one answered is named by its id; the one whose answer was lost, by the key that returns it.
+	expect(error.videoIds).toHaveLength(1);
+	expect(error.hint).toMatch(/made and may be charged/);
+	expect(error.hint).toMatch(/may have made it/);
 });
 
 test('queued AI videos are resubmitted as soon as a render should have freed a slot', async () => {
