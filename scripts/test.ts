@@ -9,12 +9,16 @@
  *   npm test -- fast e2e:n8n1          only these parts (or groups: `e2e` is every e2e:* part);
  *                                      the parts they need are taken as done
  *   npm test -- --skip=build,lint      every part but these (CI builds and lints in steps of its own)
+ *
+ * When the 2.x install is among the parts, the run also asks the registry whether a newer n8n 2.x
+ * resolves in full (scripts/n8n/newer.ts) and says so before the closing line; it never fails a run.
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
+import { newerLine } from './n8n/newer';
 import { REPO_ROOT } from './paths';
 
 interface Part {
@@ -50,6 +54,9 @@ export const PARTS: Part[] = [
 	part('fast', ['jest', '--ci'], ['build']),
 	e2e('queue-n8n2', 'n8n2', 'test/e2e/queue/n8n2Queue.test.ts'),
 	e2e('n8n2', 'n8n2', 'test/e2e/n8n2.test.ts'),
+	// The trigger on n8n's durable poll scheduler: named under their modes, so `e2e:n8n2` takes them too.
+	e2e('queue-n8n2:durable', 'n8n2', 'test/e2e/durable/n8n2QueueDurable.test.ts'),
+	e2e('n8n2:durable', 'n8n2', 'test/e2e/durable/n8n2Durable.test.ts'),
 	e2e('queue-n8n1', 'n8n1', 'test/e2e/queue/n8n1Queue.test.ts'),
 	e2e('n8n1', 'n8n1', 'test/e2e/n8n1.test.ts'),
 	e2e('demo', 'n8n1', 'test/e2e/demo.test.ts'),
@@ -213,7 +220,12 @@ async function runAll(parts: Part[], jobs: number): Promise<Map<string, Outcome>
 	}
 }
 
-function report(parts: Part[], outcomes: Map<string, Outcome>, wallSeconds: number): boolean {
+function report(
+	parts: Part[],
+	outcomes: Map<string, Outcome>,
+	wallSeconds: number,
+	notes: string[],
+): boolean {
 	const rows = parts.map((p) => {
 		const o = outcomes.get(p.name)!;
 		const tests = o.tests
@@ -247,6 +259,7 @@ function report(parts: Part[], outcomes: Map<string, Outcome>, wallSeconds: numb
 	// A part that failed without a failing test (build, lint, an install) counts as one failure.
 	const failed = all.reduce((n, o) => n + (o.tests?.failed || (o.status === 'passed' ? 0 : 1)), 0);
 	const ok = all.every((o) => o.status === 'passed');
+	for (const note of notes) console.log(`\n${note}`);
 	// The one closing line CI reads, counting the tests of every jest part.
 	console.log(`\nTests: ${passed} passed, ${failed} failed`);
 	return ok;
@@ -261,8 +274,11 @@ async function main(): Promise<void> {
 	const parts = selectParts(process.argv.slice(2));
 	mkdirSync(LOG_DIR, { recursive: true });
 	const started = Date.now();
+	// Information, never a failure: whether the registry now serves a newer n8n 2.x in full.
+	const newer = parts.some((p) => p.name === 'n8n-install:n8n2') ? newerLine() : undefined;
 	const outcomes = await runAll(parts, jobs());
-	const ok = report(parts, outcomes, (Date.now() - started) / 1000);
+	const notes = newer ? [await newer] : [];
+	const ok = report(parts, outcomes, (Date.now() - started) / 1000, notes);
 	process.exitCode = ok ? 0 : 1;
 }
 

@@ -48,6 +48,9 @@ export async function startCallbackServer(path = '/visionstory-callback'): Promi
 			waiters.splice(0).forEach((w) => w());
 		});
 	});
+	// n8n's HTTP client keeps sockets alive: closing an idle one here (Node's 5 s) races its next POST
+	// on a loaded machine ("socket hang up"); the client closes first, as the emulator also leaves it.
+	server.keepAliveTimeout = 65_000;
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const port = (server.address() as AddressInfo).port;
 	const until = <T>(found: () => T | undefined, timeoutMs: number, what: string): Promise<T> => {

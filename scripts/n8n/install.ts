@@ -159,6 +159,15 @@ export async function ensureN8n(line: N8nLine, log: Log = console.log): Promise<
 			['install', '--ignore-scripts', '--no-audit', '--no-fund'],
 			{ cwd: dir, env: npmEnv(nodeBin) },
 		);
+		// npm settles a freshly resolved lock's optional peers on the first install: say so, so the
+		// committed lock can be made the one installed.
+		if (
+			existsSync(lock) &&
+			!readFileSync(lock).equals(readFileSync(join(dir, 'package-lock.json')))
+		)
+			log(
+				`n8n ${line.n8n}: npm adjusted the lock while installing; to install exactly what is committed: cp ${join(dir, 'package-lock.json')} ${lock}`,
+			);
 		await ensureSqlite(line, dir, nodeBin, log);
 		await runStep(log, `n8n ${line.n8n}: n8n --version`, nodeBin, [n8nBin, '--version'], {
 			cwd: dir,

@@ -60,6 +60,8 @@ export function npmEnv(nodeBin?: string): NodeJS.ProcessEnv {
 			[
 				'npm_config_ignore_scripts',
 				'npm_config_legacy_peer_deps',
+				// `npm run -s` silences the child's errors too, and a failed step would log nothing.
+				'npm_config_loglevel',
 				'npm_config_local_prefix',
 				'INIT_CWD',
 			].includes(key)
@@ -94,8 +96,9 @@ export async function runStep(
 	title: string,
 	command: string,
 	args: string[],
-	options: { cwd: string; env: NodeJS.ProcessEnv },
+	options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
 ): Promise<void> {
+	const timeoutMs = options.timeoutMs ?? STEP_TIMEOUT_MS;
 	const logDir = join(cacheRoot(), 'logs');
 	mkdirSync(logDir, { recursive: true });
 	const logFile = join(logDir, `${slug(title)}.log`);
@@ -112,13 +115,13 @@ export async function runStep(
 		child.stdout.pipe(out, { end: false });
 		child.stderr.pipe(out, { end: false });
 		const timer = setTimeout(() => {
-			out.write(`\n[install] killed after ${STEP_TIMEOUT_MS / 60_000} minutes\n`);
+			out.write(`\n[install] killed after ${timeoutMs / 60_000} minutes\n`);
 			try {
 				process.kill(-child.pid!, 'SIGKILL');
 			} catch {
 				// already gone
 			}
-		}, STEP_TIMEOUT_MS);
+		}, timeoutMs);
 		child.on('error', (err) => {
 			clearTimeout(timer);
 			done(err.message);
@@ -137,12 +140,15 @@ export async function runStep(
 	log(`  done in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-function alive(pid: number): boolean {
+/** Whether a process holding a lock or a reservation still runs. */
+export function alive(pid: number): boolean {
+	if (!Number.isInteger(pid) || pid <= 0) return false;
 	try {
 		process.kill(pid, 0);
 		return true;
-	} catch {
-		return false;
+	} catch (error) {
+		// EPERM: it runs, as someone else.
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
 	}
 }
 

@@ -18,6 +18,7 @@ import {
 import { join } from 'node:path';
 
 import type { N8nInstall } from './install';
+import { suiteFetch } from '../suiteHttp';
 import { npmEnv } from './installSteps';
 import { freePort } from './ports';
 import { executionResult, waitForExecution } from './queue/executions';
@@ -250,7 +251,9 @@ export class N8nInstance {
 			const abort = new AbortController();
 			const timer = setTimeout(() => abort.abort(), 2000);
 			try {
-				const response = await fetch(`${this.baseUrl}/rest/settings`, { signal: abort.signal });
+				const response = await suiteFetch(`${this.baseUrl}/rest/settings`, {
+					signal: abort.signal,
+				});
 				if (response.ok && (response.headers.get('content-type') ?? '').includes('json')) return;
 			} catch {
 				// not listening yet

@@ -2,11 +2,8 @@
  * The HTTP side of a running n8n: owner setup and an API key through the editor's REST API (the
  * only way to get a key), then the public API, which is the same on 1.x and 2.x.
  */
-import { Agent, fetch } from 'undici';
+import { suiteFetch } from '../suiteHttp';
 
-// n8n's server closes connections idle for 5 s; undici reuses one for up to 4 s, a margin a loaded
-// machine eats ("other side closed" on the next request). Connections idle for 1 s are dropped here.
-const dispatcher = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
 export interface Owner {
 	email: string;
 	password: string;
@@ -39,8 +36,7 @@ export class N8nRest {
 	constructor(readonly baseUrl: string) {}
 
 	private async rest<T>(method: string, path: string, body?: unknown): Promise<T> {
-		const response = await fetch(`${this.baseUrl}/rest${path}`, {
-			dispatcher,
+		const response = await suiteFetch(`${this.baseUrl}/rest${path}`, {
 			method,
 			headers: {
 				'content-type': 'application/json',
@@ -62,8 +58,7 @@ export class N8nRest {
 	async types(
 		kind: 'nodes' | 'credentials',
 	): Promise<Array<{ name: string; displayName: string }>> {
-		const response = await fetch(`${this.baseUrl}/types/${kind}.json`, {
-			dispatcher,
+		const response = await suiteFetch(`${this.baseUrl}/types/${kind}.json`, {
 			headers: { 'browser-id': this.browserId, cookie: this.cookie },
 		});
 		if (!response.ok) throw new Error(`GET /types/${kind}.json: HTTP ${response.status}`);
@@ -86,8 +81,7 @@ export class N8nRest {
 
 	async api<T>(method: string, path: string, body?: unknown): Promise<T> {
 		if (!this.apiKey) throw new Error('create an API key first');
-		const response = await fetch(`${this.baseUrl}/api/v1${path}`, {
-			dispatcher,
+		const response = await suiteFetch(`${this.baseUrl}/api/v1${path}`, {
 			method,
 			headers: { 'content-type': 'application/json', 'X-N8N-API-KEY': this.apiKey },
 			body: body === undefined ? undefined : JSON.stringify(body),
@@ -141,9 +135,9 @@ export class N8nRest {
 
 	/** A stored binary file (database or filesystem mode) through the editor's download route. */
 	async binaryData(id: string): Promise<Buffer> {
-		const response = await fetch(
+		const response = await suiteFetch(
 			`${this.baseUrl}/rest/binary-data?id=${encodeURIComponent(id)}&action=download`,
-			{ dispatcher, headers: { 'browser-id': this.browserId, cookie: this.cookie } },
+			{ headers: { 'browser-id': this.browserId, cookie: this.cookie } },
 		);
 		if (!response.ok) throw new Error(`GET /rest/binary-data ${id}: HTTP ${response.status}`);
 		return Buffer.from(await response.arrayBuffer());
@@ -204,8 +198,7 @@ export async function callWebhook(
 	const deadline = Date.now() + registerWaitMs;
 	for (;;) {
 		const started = Date.now();
-		const response = await fetch(`${baseUrl}/webhook/${path}`, {
-			dispatcher,
+		const response = await suiteFetch(`${baseUrl}/webhook/${path}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify(body),

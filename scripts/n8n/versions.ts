@@ -27,16 +27,12 @@ export const N8N_LINES: Record<N8nLine['id'], N8nLine> = {
 	},
 	n8n2: {
 		id: 'n8n2',
-		n8n: '2.40.7',
+		// The newest 2.x that resolves in full from the registry (`npm run n8n:newer` says when a newer
+		// one does); 2.41.3 pins @n8n/agents 0.26.2 and @n8n/ai-node-sdk 0.31.2, which it does not serve.
+		n8n: '2.41.1',
 		node: '24.21.0',
-		overrides: {
-			linkedom: '0.18.12',
-			'@langchain/core': '1.2.13',
-			'@langchain/langgraph': '1.3.7',
-			'@langchain/langgraph-sdk': '1.9.31',
-			'@langchain/langgraph-checkpoint': '1.1.5',
-			'@langchain/protocol': '0.0.19',
-		},
+		// None: 2.41.1 resolves as released (2.40.7 needed linkedom and @langchain/* pinned).
+		overrides: {},
 		// The MCP registry module refreshes its catalogue from api.n8n.io at start; nothing here may go online.
 		env: { N8N_DISABLED_MODULES: 'mcp-registry' },
 	},

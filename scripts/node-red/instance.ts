@@ -15,9 +15,12 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 
+import type { Response } from 'undici';
+
 import { npmEnv } from '../n8n/installSteps';
 import { killGroup, trackGroup } from '../n8n/instance';
 import { freePort } from '../n8n/ports';
+import { suiteFetch } from '../suiteHttp';
 import type { NodeRedInstall } from './install';
 
 export interface NodeRedOptions {
@@ -112,7 +115,7 @@ export class NodeRedInstance {
 			// The admin API answers before the flows run (their HTTP endpoints, their nodes): wait for both.
 			if (this.flowsStarted()) {
 				try {
-					const response = await fetch(`${this.baseUrl}/settings`);
+					const response = await suiteFetch(`${this.baseUrl}/settings`);
 					if (response.ok && (response.headers.get('content-type') ?? '').includes('json')) break;
 				} catch {
 					// not listening yet
@@ -155,7 +158,7 @@ export class NodeRedInstance {
 		body?: unknown,
 		headers: Record<string, string> = {},
 	): Promise<Response> {
-		return await fetch(`${this.baseUrl}${path}`, {
+		return await suiteFetch(`${this.baseUrl}${path}`, {
 			method,
 			headers: {
 				accept: 'application/json',

@@ -5,17 +5,15 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Agent, fetch as undiciFetch } from 'undici';
 
 import { MAX_TOOL_RESULT_CHARS } from '../../packages/n8n-nodes-visionstory/nodes/shared/framework/toolResult';
+import { suiteFetch } from '../../scripts/suiteHttp';
 import { fieldIn } from '../support/scriptedOpenAi';
 import type { SuiteContext } from './realN8n';
 
-// n8n closes connections idle for 5 s; the client's default 4 s reuse loses that race on a loaded
-// machine ("other side closed"), so connections idle for 1 s are dropped here, as in scripts/n8n/rest.ts.
-const dispatcher = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
+// The MCP client's HTTP to n8n goes through the suite's (a connection per call, see scripts/suiteHttp.ts).
 const mcpFetch = ((input: string | URL, init?: RequestInit) =>
-	undiciFetch(input, { ...(init as object), dispatcher })) as unknown as typeof fetch;
+	suiteFetch(input, init as object)) as unknown as typeof fetch;
 
 export const MCP_EXAMPLE = 'mcp-server-visionstory-tools';
 const SCRIPT = 'Meet the AirStep Lite, thirty percent lighter and made for your morning miles.';

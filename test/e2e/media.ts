@@ -1,3 +1,5 @@
+import { suiteFetch } from '../../scripts/suiteHttp';
+
 /** Recognises produced files by their bytes, so a wrong MIME label or an empty download cannot pass. */
 export function sniff(bytes: Buffer): 'mp4' | 'png' | 'mp3' | 'unknown' {
 	if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
@@ -32,7 +34,7 @@ export function parseSrt(text: string): SrtCue[] {
 }
 
 export async function fetchBytes(url: string): Promise<Buffer> {
-	const response = await fetch(url);
+	const response = await suiteFetch(url);
 	if (!response.ok) throw new Error(`GET ${url}: HTTP ${response.status}`);
 	return Buffer.from(await response.arrayBuffer());
 }

@@ -86,7 +86,7 @@ async function walkOf(
  * from 6,164 to 6,255: the resend rules, which no attempt of this run needed, are now in the one file
  * a reader opens.
  */
-const CEILING = { files: 34, lines: 6300 };
+const CEILING = { files: 32, lines: 6200 };
 
 test('Talking Video → Create with waiting (text script): the files a reader opens, read top to bottom', async () => {
 	const workflow = oneNode('talkingVideo', {
@@ -132,7 +132,7 @@ test('Talking Video → Create with waiting (audio script from binary): the same
 		[{ avatarId }],
 	);
 	expect(output('Create From Recording')).toHaveLength(1);
-	expect(walk.files.length).toBeLessThanOrEqual(CEILING.files + 2);
+	expect(walk.files.length).toBeLessThanOrEqual(CEILING.files + 4);
 	expect(walk.files).toEqual(
 		expect.arrayContaining([rel('shared/n8n/binary.ts'), rel('shared/api/mediaBody.ts')]),
 	);

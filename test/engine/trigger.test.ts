@@ -545,7 +545,7 @@ test('more ready tasks than one poll hands over wait for the next poll, each emi
 
 test('downloads stop at the poll budget; the videos not downloaded yet come with the next poll', async () => {
 	// 0.4 s of the harness's 5-minute poll budget; one retried download (a virtual sleep of 0.5 s or more) spends it.
-	Object.assign(LIMITS, { budgetShare: 400 / 300_000 });
+	Object.assign(LIMITS, { budgetShare: 400 / 300_000, downloadShare: 400 / 300_000 });
 	const params = { downloadResult: true, events: ['aiVideo'] };
 	const activation = await engine.poll(undefined, params);
 	const made = [await make('aiVideo'), await make('aiVideo'), await make('aiVideo')];

@@ -3,6 +3,7 @@
 // ignored, when there is no next_cursor, when the cursor is ignored or counts positions, when tasks
 // are deleted, and when created_at is missing. Many polls, seeded random traffic, one oracle.
 import { VisionStoryError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/errors';
+import { RULES } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/intents';
 import type { VideoTask as Task } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/tasks';
 import type { KindCursor } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/cursor';
 import {
@@ -297,19 +298,49 @@ test('an idle poll over a deep history costs one list request; over a window hol
 	expect(service.requests).toBe(3);
 });
 
-test('a task that disappears from status answers is dropped after a few polls, not watched forever', async () => {
-	const service = new FakeService({ paging: 'keyset' });
-	const task = service.create(100_000);
-	service.now += 1_000;
-	let { cursor } = await runPoll(service, undefined, new Set(['created']));
-	expect(cursor!.pending.map((p) => p.id)).toEqual([task.id]);
-	task.deleted = true;
-	for (let i = 1; i < LIMITS.maxMisses; i++) {
+test('a task that disappears from status answers is dropped only after reads missed it five times over ten minutes, not watched forever', async () => {
+	let clock = Date.now();
+	const now = jest.spyOn(Date, 'now').mockImplementation(() => clock);
+	try {
+		const service = new FakeService({ paging: 'keyset' });
+		const task = service.create(100_000);
+		service.now += 1_000;
+		let { cursor } = await runPoll(service, undefined, new Set(['created']));
+		expect(cursor!.pending.map((p) => p.id)).toEqual([task.id]);
+		task.deleted = true;
+		const firstMiss = clock;
+		// Polls every few seconds: many misses, but too soon to prove anything.
+		for (let i = 1; i <= RULES.watchedGoneAfterMisses + 3; i++) {
+			cursor = (await runPoll(service, cursor, new Set(['created']))).cursor;
+			expect(cursor!.pending).toEqual([
+				{ id: task.id, at: expect.any(Number), misses: i, missedAt: firstMiss },
+			]);
+			clock += 5_000;
+		}
+		// It shows again (a replica caught up): the count starts over.
+		task.deleted = false;
 		cursor = (await runPoll(service, cursor, new Set(['created']))).cursor;
-		expect(cursor!.pending).toEqual([{ id: task.id, at: expect.any(Number), misses: i }]);
+		expect(cursor!.pending).toEqual([{ id: task.id, at: expect.any(Number), misses: 0 }]);
+		task.deleted = true;
+		const missedAt = clock;
+		for (let i = 1; i < RULES.watchedGoneAfterMisses; i++) {
+			cursor = (await runPoll(service, cursor, new Set(['created']))).cursor;
+			clock += RULES.watchedGoneAfterMs;
+		}
+		// Long enough, but one read short.
+		expect(cursor!.pending).toEqual([
+			{
+				id: task.id,
+				at: expect.any(Number),
+				misses: RULES.watchedGoneAfterMisses - 1,
+				missedAt,
+			},
+		]);
+		cursor = (await runPoll(service, cursor, new Set(['created']))).cursor;
+		expect(cursor!.pending).toEqual([]);
+	} finally {
+		now.mockRestore();
 	}
-	cursor = (await runPoll(service, cursor, new Set(['created']))).cursor;
-	expect(cursor!.pending).toEqual([]);
 });
 
 test('unreadable static data starts over rather than failing every poll', () => {

@@ -7,21 +7,14 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 import type { IDataObject } from 'n8n-workflow';
 
 import { LIMITS } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/watch/cursor';
-import { logListeners } from '../harness/logger';
 import { stateBound } from '../support/watchBound';
 import type { Kind } from '../support/trigger';
-import { emittedIds, FINISH, useTrigger } from '../support/trigger';
+import { emittedIds, FINISH, useTrigger, useWarnings } from '../support/trigger';
 
 const engine = useTrigger();
 const defaultLimits = { ...LIMITS };
-let warnings: string[] = [];
-const listen = (level: string, message: string) => {
-	if (level === 'warn') warnings.push(message);
-};
-beforeAll(() => logListeners.add(listen));
-afterAll(() => logListeners.delete(listen));
+const warnings = useWarnings();
 beforeEach(() => {
-	warnings = [];
 	Object.assign(LIMITS, defaultLimits);
 });
 

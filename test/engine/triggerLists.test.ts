@@ -4,25 +4,11 @@ jest.mock('n8n-workflow', () => jest.requireActual('../support/virtualTime').vir
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { logListeners } from '../harness/logger';
 import type { Kind } from '../support/trigger';
-import { emittedIds, FINISH, triggerNode, useTrigger } from '../support/trigger';
+import { emittedIds, FINISH, triggerNode, useTrigger, useWarnings } from '../support/trigger';
 
 const engine = useTrigger();
-let warnings: string[] = [];
-const listen = (level: string, message: string) => {
-	if (level === 'warn') warnings.push(message);
-};
-
-beforeAll(() => {
-	logListeners.add(listen);
-});
-afterAll(() => {
-	logListeners.delete(listen);
-});
-beforeEach(() => {
-	warnings = [];
-});
+const warnings = useWarnings();
 
 let serial = 0;
 async function make(kind: Kind): Promise<string> {

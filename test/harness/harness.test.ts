@@ -364,7 +364,7 @@ describe('poll', () => {
 		const activation = await first.poll(trigger, { credentials: credentials(), mode: 'trigger' });
 		await first.shutdown();
 
-		expect(activation).toEqual({ items: null, staticData: { polls: 1 } });
+		expect(activation).toEqual({ items: null, staticData: { polls: 1 }, globalStaticData: {} });
 		expect(creditRequests()).toHaveLength(0);
 
 		const second = await createHarness({ extraNodeTypes: fixtureNodeTypes() });

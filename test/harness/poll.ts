@@ -38,7 +38,10 @@ export async function pollOnce(
 	const workflow = new Workflow({
 		...workflowData,
 		nodeTypes: engine.nodeTypes,
-		staticData: options.staticData ? { [staticKey]: deepCopy(options.staticData) } : {},
+		staticData: {
+			...(options.staticData ? { [staticKey]: deepCopy(options.staticData) } : {}),
+			...(options.globalStaticData ? { global: deepCopy(options.globalStaticData) } : {}),
+		},
 	});
 	const credentialsHelper = new HarnessCredentialsHelper(
 		engine.credentialTypes,
@@ -51,14 +54,31 @@ export async function pollOnce(
 		mode,
 	});
 	const activation = mode === 'manual' ? 'manual' : (options.activation ?? 'activate');
-	const context = new PollContext(workflow, node, additionalData, mode, activation);
+	const budget = options.pollBudgetMs;
+	// The arguments between are n8n's own hooks (emit, cursor commits); their defaults fit one call.
+	const context = new PollContext(
+		workflow,
+		node,
+		additionalData,
+		mode,
+		activation,
+		undefined,
+		undefined,
+		undefined,
+		undefined,
+		undefined,
+		budget === undefined ? undefined : () => budget,
+	);
 
 	const items = await withBinaryStore(
 		engine.binaryStore,
 		async () => await Container.get(TriggersAndPollers).runPollFunction(workflow, node, context),
 	);
-	// A plain copy: the live object is an n8n ObservableObject that flags changes on its parent.
-	const staticData = deepCopy((workflow.staticData[staticKey] as IDataObject | undefined) ?? {});
-	delete staticData.__dataChanged;
-	return { items: items ?? null, staticData };
+	// Plain copies: the live objects are n8n ObservableObjects that flag changes on their parent.
+	const plain = (key: string) => {
+		const copy = deepCopy((workflow.staticData[key] as IDataObject | undefined) ?? {});
+		delete copy.__dataChanged;
+		return copy;
+	};
+	return { items: items ?? null, staticData: plain(staticKey), globalStaticData: plain('global') };
 }

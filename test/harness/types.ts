@@ -95,6 +95,10 @@ export interface PollOptions {
 	 * i.e. after a restart) or `update`. Manual mode always uses `manual`.
 	 */
 	activation?: Exclude<WorkflowActivateMode, 'manual'>;
+	/** The workflow's global static data from a previous call (what `poll()` returned as `globalStaticData`). */
+	globalStaticData?: IDataObject;
+	/** What `getPollBudgetMs()` answers (n8n's durable scheduler gives less than the default 5 minutes). */
+	pollBudgetMs?: number;
 }
 
 export interface PollResult {
@@ -102,6 +106,8 @@ export interface PollResult {
 	items: INodeExecutionData[][] | null;
 	/** The node's workflow static data after the poll, a plain copy to pass back to the next call. */
 	staticData: IDataObject;
+	/** The workflow's global static data after the poll, a plain copy. */
+	globalStaticData: IDataObject;
 }
 
 /** A node as it stands in the editor while one of its parameters asks for its options. */

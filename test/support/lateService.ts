@@ -1,5 +1,7 @@
 import { createConnection, createServer } from 'node:net';
-import type { AddressInfo, Server, Socket } from 'node:net';
+import type { Server, Socket } from 'node:net';
+
+import { freePort } from '../../scripts/n8n/ports';
 
 /**
  * A loopback port where nothing listens yet (connections are refused: ECONNREFUSED, the request
@@ -15,13 +17,12 @@ export class LateService {
 		private readonly target: URL,
 	) {}
 
-	/** Reserves a free port (by binding and releasing it) that will forward to `targetUrl` once opened. */
+	/**
+	 * Reserves a free port that will forward to `targetUrl` once opened: one no other process of the
+	 * suite is handed and no outgoing connection takes meanwhile (see scripts/n8n/ports.ts).
+	 */
 	static async reserve(targetUrl: string): Promise<LateService> {
-		const probe = createServer();
-		await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-		const { port } = probe.address() as AddressInfo;
-		await new Promise<void>((resolve) => probe.close(() => resolve()));
-		return new LateService(port, new URL(targetUrl));
+		return new LateService(await freePort(), new URL(targetUrl));
 	}
 
 	get url(): string {

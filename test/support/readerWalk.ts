@@ -18,8 +18,12 @@ import ts from 'typescript';
 
 export const REPO = resolve(__dirname, '../..');
 
-/** Package functions that ran, by absolute file, by the name V8 gives them. */
-export type Ran = Map<string, Set<string>>;
+/**
+ * Package functions that ran, by absolute file, by the name V8 gives them: for each name, whether the
+ * first, second… function of that name in the file (in source order) ran. Functions of one name in one
+ * file (the `run` of each operation of a Node-RED node) are told apart by their order.
+ */
+export type Ran = Map<string, Map<string, boolean[]>>;
 
 /** Runs `run` under V8's precise coverage and returns what ran in files `inScope` accepts. */
 export async function whatRan<T>(
@@ -39,7 +43,10 @@ export async function whatRan<T>(
 	const { result: scripts } = (await post('Profiler.takePreciseCoverage')) as {
 		result: Array<{
 			url: string;
-			functions: Array<{ functionName: string; ranges: Array<{ count: number }> }>;
+			functions: Array<{
+				functionName: string;
+				ranges: Array<{ startOffset: number; count: number }>;
+			}>;
 		}>;
 	};
 	await post('Profiler.stopPreciseCoverage');
@@ -48,10 +55,13 @@ export async function whatRan<T>(
 	for (const script of scripts) {
 		const file = script.url.replace(/^file:\/\//, '');
 		if (!file.endsWith('.ts') || !inScope(file)) continue;
-		const names = new Set<string>();
-		for (const f of script.functions)
-			if (f.functionName && f.ranges[0]?.count > 0) names.add(f.functionName);
-		if (names.size) ran.set(file, names);
+		const names = new Map<string, boolean[]>();
+		const functions = script.functions
+			.filter((f) => f.functionName && f.ranges.length > 0)
+			.sort((a, b) => a.ranges[0].startOffset - b.ranges[0].startOffset);
+		for (const f of functions)
+			names.set(f.functionName, [...(names.get(f.functionName) ?? []), f.ranges[0].count > 0]);
+		if ([...names.values()].some((runs) => runs.includes(true))) ran.set(file, names);
 	}
 	return { result, ran };
 }
@@ -180,9 +190,48 @@ export function readerWalk(
 		noEmit: true,
 	});
 	const checker = program.getTypeChecker();
+	/** Per file, each function's place among those of its name (in source order, as V8 lists them), and how many have it. */
+	const placesIn = new Map<
+		string,
+		{ of: Map<ts.Node, { name: string; index: number }>; count: Map<string, number> }
+	>();
+	const placeOf = (node: ts.Node) => {
+		const source = node.getSourceFile();
+		let places = placesIn.get(source.fileName);
+		if (!places) {
+			places = { of: new Map(), count: new Map() };
+			const { of, count } = places;
+			const visit = (child: ts.Node) => {
+				// To V8 a class is one function named after it, its constructor; a function without a body is none.
+				const counted =
+					ts.isClassDeclaration(child) ||
+					((ts.isFunctionDeclaration(child) ||
+						ts.isMethodDeclaration(child) ||
+						ts.isGetAccessorDeclaration(child) ||
+						ts.isSetAccessorDeclaration(child) ||
+						ts.isArrowFunction(child) ||
+						ts.isFunctionExpression(child)) &&
+						child.body !== undefined);
+				const name = counted ? v8Name(child) : undefined;
+				if (name !== undefined) {
+					const index = count.get(name) ?? 0;
+					count.set(name, index + 1);
+					of.set(child, { name, index });
+				}
+				ts.forEachChild(child, visit);
+			};
+			visit(source);
+			placesIn.set(source.fileName, places);
+		}
+		const place = places.of.get(ts.isConstructorDeclaration(node) ? node.parent : node);
+		return place && { ...place, count: places.count.get(place.name) ?? 0 };
+	};
 	const ranHere = (node: ts.Node) => {
-		const name = v8Name(node);
-		return name !== undefined && (ran.get(node.getSourceFile().fileName)?.has(name) ?? false);
+		const place = placeOf(node);
+		const runs = place && ran.get(node.getSourceFile().fileName)?.get(place.name);
+		if (!place || !runs) return false;
+		// Where V8 and the source count a name's functions alike, the one at this place; else any of them.
+		return runs.length === place.count ? runs[place.index] : runs.includes(true);
 	};
 	const landingsOf = (node: ts.Node): ts.Declaration[] => {
 		let symbol = checker.getSymbolAtLocation(node);

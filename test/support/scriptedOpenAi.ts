@@ -159,6 +159,9 @@ export async function startScriptedOpenAi(
 			}
 		})();
 	});
+	// The model's client (n8n's OpenAI node) keeps sockets alive: leave closing them to it, as the
+	// emulator does, or a loaded machine loses a turn to a socket closed under its request.
+	server.keepAliveTimeout = 65_000;
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
 	return {

@@ -2,6 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import type { VisionStoryClient } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/client';
 import type { Harness, PollOptions, PollResult } from '../harness';
+import { logListeners } from '../harness/logger';
 import type { EngineContext } from './engine';
 import { useEngine } from './engine';
 import { createUndiciClient } from './undiciTransport';
@@ -90,4 +91,18 @@ export function triggerNode(parameters: IDataObject = {}): INode {
 /** The ids of the videos a poll emitted. */
 export function emittedIds(result: PollResult): string[] {
 	return (result.items?.[0] ?? []).map((item) => String(item.json.video_id));
+}
+
+/** The warnings n8n's logger got during the current test (emptied before each). */
+export function useWarnings(): string[] {
+	const warnings: string[] = [];
+	const listen = (level: string, message: string) => {
+		if (level === 'warn') warnings.push(message);
+	};
+	beforeAll(() => logListeners.add(listen));
+	afterAll(() => logListeners.delete(listen));
+	beforeEach(() => {
+		warnings.length = 0;
+	});
+	return warnings;
 }

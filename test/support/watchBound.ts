@@ -20,8 +20,8 @@ export function stateBound(idChars = ID_CHARS): StateBound {
 	// A walk stops taking once the room is used, but reads its last page whole.
 	const pending = LIMITS.pendingMax + Math.max(LIMITS.pageSize, LIMITS.firstPageSize);
 	const markIds = LIMITS.windowIdsMax + LIMITS.markIds;
-	// Bytes of one entry as JSON at most: {"id":"…","at":1700000000,"misses":4,"linkless":3,"failedDownloads":2},
-	const pendingBytes = idChars + 80;
+	// Bytes of one entry as JSON at most: {"id":"…","at":1700000000,"misses":40,"missedAt":1700000000000,"linkless":3,"failedDownloads":2},
+	const pendingBytes = idChars + 110;
 	// ["…",1700000000],
 	const seenBytes = idChars + 17;
 	// {"cursor":…,"stop":{"at":…,"from":…,"seen":[…]}},

@@ -114,11 +114,7 @@ export function describeLine(line: NodeRedLine): void {
 		});
 
 		const post = async (path: string, body: unknown) => {
-			const response = await fetch(`${red.baseUrl}${path}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(body),
-			});
+			const response = await red.request('POST', path, body);
 			return { status: response.status, body: (await response.json()) as Record<string, any> };
 		};
 		const talking = (body: unknown) => post('/vs/talking', body);

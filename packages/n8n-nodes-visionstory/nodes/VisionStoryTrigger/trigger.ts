@@ -7,28 +7,28 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { VisionStoryClient } from '../shared/api/client';
-import { VisionStoryError } from '../shared/api/errors';
+import { redactText, VisionStoryError } from '../shared/api/errors';
 import type { TaskKind, VideoTask } from '../shared/api/tasks';
-import { createdAt, LIMITS, TASK_KINDS } from '../shared/api/watch/cursor';
+import { createdAt, TASK_KINDS } from '../shared/api/watch/cursor';
 import type { Announcer } from '../shared/api/watch/handOver';
 import { isPermanent } from '../shared/api/watch/handOver';
 import { failedWarning, unusableWarning } from '../shared/api/watch/notices';
 import { Allowance, latestFinished } from '../shared/api/watch/poller';
 import { taskSources, UnusableList } from '../shared/api/watch/sources';
+import type { Watched } from '../shared/api/watch/watcher';
 import { watchOnce } from '../shared/api/watch/watcher';
 import { noLinkError, videoJson } from '../shared/framework/download';
 import { binaryFromDownload, withBinary } from '../shared/n8n/binary';
 import { createN8nClient } from '../shared/n8n/client';
 import { toNodeError } from '../shared/n8n/nodeErrors';
 import { statusLabel } from '../shared/descriptions/statuses';
+import { keepPlace, placeAtActivation } from './activation';
+import type { PollBudget } from './budget';
+import { outOfTime, pollBudget } from './budget';
 import { report, WHO } from './log';
 
 /** Where the watcher's state lives in the node's static data (named so since the first version). */
 const STATE_KEY = 'cursor';
-/** n8n 1.x has no getPollBudgetMs; 2.x gives 5 minutes by default. */
-const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
-/** A later poll catches up anyway, so a struggling service is not retried for long inside one. */
-const TRIGGER_RETRY = { maxAttempts: 3, maxElapsedMs: 20_000 };
 /** Pages "Fetch Test Event" looks through per kind when the service ignores the status filter. */
 const TEST_EVENT_PAGES = 3;
 /** A poll that has not finished after this long is taken for dead and no longer blocks the next. */
@@ -39,6 +39,8 @@ const KIND_LABEL: Record<TaskKind, string> = { talkingVideo: 'talking video', ai
 /**
  * Polls of one active workflow share its static data object. n8n may start a poll while the previous
  * one still runs (long downloads); both would emit the same tasks, so the later one stands aside.
+ * Under n8n's durable scheduler every poll has a copy of its own, and the scheduler's lease keeps an
+ * abandoned poll from storing anything, so none stands aside there.
  */
 const inFlight = new WeakMap<object, number>();
 
@@ -70,19 +72,26 @@ function settings(context: IPollFunctions): Settings {
 	return { kinds, statuses: new Set(statuses), downloadResult, outputBinaryProperty };
 }
 
-function pollBudgetMs(context: IPollFunctions): number {
-	const budget =
-		typeof context.getPollBudgetMs === 'function'
-			? context.getPollBudgetMs()
-			: DEFAULT_POLL_BUDGET_MS;
-	return Number.isFinite(budget) && budget > 0 ? budget : DEFAULT_POLL_BUDGET_MS;
+/** A file's transfer that broke off midway (n8n's binary store reading the stream), as the watcher's error. */
+function transferError(error: unknown): unknown {
+	if (error instanceof VisionStoryError) return error;
+	const message = error instanceof Error ? error.message : String(error);
+	return new VisionStoryError({
+		category: 'network',
+		operation: 'download',
+		message: redactText(`The file's transfer broke off (${message})`),
+	});
 }
 
-/** The trigger's items: a finished task's JSON, with its file when Download Result is on. */
+/**
+ * The trigger's items: a finished task's JSON, with its file when Download Result is on. With a
+ * poll's budget, a download runs no longer than the budget allows.
+ */
 function announcer(
 	context: IPollFunctions,
 	client: VisionStoryClient,
 	config: Settings,
+	budget?: PollBudget,
 ): Announcer<INodeExecutionData> {
 	const plain = (kind: TaskKind, task: VideoTask) => ({ ...videoJson(kind, task), kind });
 	const downloads = (task: VideoTask) => config.downloadResult && task.status === 'created';
@@ -97,15 +106,20 @@ function announcer(
 			if (!downloads(task)) return item;
 			// A task created without its link (after the polls that waited for it) says its file is missing.
 			if (!url) return { json: { ...item.json, downloadError: noLinkError(kind, task) } };
-			const file = await client.download(url);
-			// prepareBinaryData is the same helper on poll and execute contexts.
-			const binary = await binaryFromDownload(
-				context as unknown as IExecuteFunctions,
-				file,
-				task.video_id,
-				'video/mp4',
-			);
-			return withBinary(item, config.outputBinaryProperty, binary);
+			try {
+				const file = await client.download(url, { signal: budget?.downloads });
+				// prepareBinaryData is the same helper on poll and execute contexts.
+				const binary = await binaryFromDownload(
+					context as unknown as IExecuteFunctions,
+					file,
+					task.video_id,
+					'video/mp4',
+				);
+				return withBinary(item, config.outputBinaryProperty, binary);
+			} catch (error) {
+				const failure = transferError(error);
+				throw budget ? outOfTime(failure, budget, 'downloads') : failure;
+			}
 		},
 	};
 }
@@ -113,8 +127,8 @@ function announcer(
 /** "Fetch Test Event": the newest finished task of the chosen kinds and statuses; the cursor is not touched. */
 async function testEvent(
 	context: IPollFunctions,
-	client: VisionStoryClient,
 	config: Settings,
+	client: VisionStoryClient,
 ): Promise<INodeExecutionData[][]> {
 	const sources = taskSources(client);
 	let best: { kind: TaskKind; task: VideoTask } | undefined;
@@ -176,24 +190,41 @@ async function testEvent(
 /**
  * One poll of an active workflow: the core's watcher from the state in static data. The new state is
  * written to static data only once the items are ready to hand over, so a poll that throws leaves the
- * stored state as it was and the next poll sees the same backlog again.
+ * stored state as it was and the next poll sees the same backlog again. A node without a state of its
+ * own starts from the place its activation poll took, where n8n's durable scheduler dropped that
+ * (activation.ts); a poll that takes the place itself leaves it there too.
  */
 async function triggerPoll(
 	context: IPollFunctions,
 	client: VisionStoryClient,
 	config: Settings,
+	budget: PollBudget,
 ): Promise<INodeExecutionData[][] | null> {
 	const staticData = context.getWorkflowStaticData('node');
-	const deadline = Date.now() + pollBudgetMs(context) * LIMITS.budgetShare;
-	const sources = taskSources(client);
-	const watched = await watchOnce(
-		sources,
-		staticData[STATE_KEY],
-		{ kinds: config.kinds, statuses: config.statuses, deadline },
-		announcer(context, client, config),
+	const stored = (staticData[STATE_KEY] as unknown) ?? placeAtActivation(context);
+	const sources = taskSources(client, { signal: budget.reads });
+	let watched: Watched<INodeExecutionData>;
+	try {
+		watched = await watchOnce(
+			sources,
+			stored,
+			{
+				kinds: config.kinds,
+				statuses: config.statuses,
+				deadline: budget.readsUntil,
+				downloadsUntil: budget.downloadsUntil,
+			},
+			announcer(context, client, config, budget),
+		);
+	} catch (error) {
+		throw outOfTime(error, budget, 'reads');
+	}
+	const reports = watched.reports.map((r) =>
+		r.failure ? { ...r, failure: outOfTime(r.failure, budget, 'reads') } : r,
 	);
-	report(context, staticData, watched.reports, sources);
+	report(context, reports, sources);
 	staticData[STATE_KEY] = watched.state as unknown as IDataObject;
+	if (stored === undefined) keepPlace(context, watched.state);
 	return watched.items.length > 0 ? [watched.items] : null;
 }
 
@@ -209,10 +240,10 @@ export async function pollVisionStory(
 	}
 	try {
 		const config = settings(context);
-		const client = await createN8nClient(context, manual ? {} : { retry: TRIGGER_RETRY });
-		return manual
-			? await testEvent(context, client, config)
-			: await triggerPoll(context, client, config);
+		if (manual) return await testEvent(context, config, await createN8nClient(context));
+		const budget = pollBudget(context);
+		const client = await createN8nClient(context, { retry: budget.retry });
+		return await triggerPoll(context, client, config, budget);
 	} catch (error) {
 		throw toNodeError(context.getNode(), error, 0);
 	} finally {

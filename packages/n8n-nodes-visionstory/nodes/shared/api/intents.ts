@@ -186,6 +186,25 @@ export const RULES = {
 		return RULES.gone(evidence, pollIntervalMs) ? 'gone' : undefined;
 	},
 
+	/** Reads by id a task the watcher follows must be missing from before it stops following it… */
+	watchedGoneAfterMisses: 5,
+	/** …the first of them at least this long before: polls every few seconds never drop a task on a replica's lag. */
+	watchedGoneAfterMs: 10 * 60_000,
+
+	/**
+	 * The watcher (n8n's trigger, Node-RED's watch node) stops following a task a list showed once its
+	 * reads by id have kept missing it (404s, missing from batch answers) `watchedGoneAfterMisses` times
+	 * over `watchedGoneAfterMs`; a read that failed is not a miss, and a read that shows it starts over.
+	 * Deleted or expired, it would never finish; anything sooner proves nothing.
+	 */
+	watchedGone(pending: { misses: number; missedAt?: number }, now: number): boolean {
+		return (
+			pending.misses >= RULES.watchedGoneAfterMisses &&
+			pending.missedAt !== undefined &&
+			now - pending.missedAt >= RULES.watchedGoneAfterMs
+		);
+	},
+
 	/**
 	 * Answered with an id no read has shown: not visible yet (a read replica behind the primary), never
 	 * gone, whatever the reads say. It is waited for, never made anew.

@@ -44,14 +44,14 @@ export const LIMITS = {
 	/** List pages per kind and poll for reading watched tasks, beside those for new ones. */
 	refreshPagesPerPoll: 10,
 	checkConcurrency: 4,
-	/** Polls a pending task may be missing from status answers (still registering, or deleted) before it is dropped. */
-	maxMisses: 5,
 	/** Videos handed over per poll; the rest wait for the next one. */
 	emitPerPoll: 200,
 	/** Polls in a row a video's file may fail to download before it is announced with `downloadError`. */
 	downloadTries: 3,
 	/** Part of n8n's poll budget spent on fetching; the rest is margin for retries and the hand-over. */
 	budgetShare: 0.5,
+	/** Part of n8n's poll budget after which no download starts but the poll's first. */
+	downloadShare: 0.75,
 };
 
 /** A task met at the top of a list: its id and `created_at` (null when the service gives none). */
@@ -81,7 +81,10 @@ export type Gap = z.infer<typeof Gap>;
 const Pending = z.object({
 	id: z.string(),
 	at: z.number().nullable(),
+	/** Reads by id that did not find it since one last did (a 404, or missing from a batch answer). */
 	misses: z.number().int().min(0).default(0),
+	/** When the first of those reads was (ms since the epoch): `RULES.watchedGone` asks how long it has been missing. */
+	missedAt: z.number().optional(),
 	/** Reads by id that found it created but without its link: it is emitted once the link shows, or after a few such reads. */
 	linkless: z.number().int().min(1).optional(),
 	/** Polls whose hand-over could not fetch its file: after `downloadTries` it is announced without. */

@@ -29,22 +29,25 @@ export function isPermanent(error: VisionStoryError): boolean {
 
 /**
  * Hands a round's ready tasks over, oldest first, up to `LIMITS.emitPerPoll` (the rest wait for the
- * next poll). A file that fails to download holds only its own task back, for the next poll; after
- * `LIMITS.downloadTries` polls (at once when the failure is permanent) the task is announced without
- * its file, so one broken file never stops the others.
+ * next poll). No download starts after `downloadsUntil`, but for the poll's first, so every poll
+ * makes headway; the tasks left wait for the next poll. A file that fails to download holds only its
+ * own task back, for the next poll; after `LIMITS.downloadTries` polls (at once when the failure is
+ * permanent) the task is announced without its file, so one broken file never stops the others.
  */
 export async function handOver<Item>(
 	round: Round,
 	announcer: Announcer<Item>,
-	deadline: number,
+	downloadsUntil: number,
 ): Promise<HandedOver<Item>> {
 	const items: Item[] = [];
 	const emitted = new Map<TaskKind, string[]>();
 	const held = new Map<TaskKind, Held[]>();
 	const add = <T>(map: Map<TaskKind, T[]>, kind: TaskKind, value: T) =>
 		map.set(kind, [...(map.get(kind) ?? []), value]);
+	let downloadsStarted = 0;
 	for (const { kind, task } of round.ready) {
-		const late = announcer.downloads(task) && items.length > 0 && Date.now() >= deadline;
+		const downloads = announcer.downloads(task);
+		const late = downloads && downloadsStarted > 0 && Date.now() >= downloadsUntil;
 		if (items.length >= LIMITS.emitPerPoll || late) {
 			add(held, kind, {
 				task,
@@ -52,6 +55,7 @@ export async function handOver<Item>(
 			});
 			continue;
 		}
+		if (downloads) downloadsStarted++;
 		const outcome = await announcer.announce(kind, task).then(
 			(item) => ({ item }),
 			(error: unknown) => ({ error }),

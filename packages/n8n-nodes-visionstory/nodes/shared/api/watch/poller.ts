@@ -2,6 +2,7 @@ import type { TaskStatus } from '../contract';
 import { isFinished, RENDERING_STATUSES } from '../contract';
 import { isComplete } from '../taskReads';
 import type { TaskKind, VideoTask } from '../tasks';
+import { RULES } from '../intents';
 import { MAX_LINKLESS_READS } from '../tasks';
 import type { Gap, KindCursor, ListState, Mark, Pending } from './cursor';
 import {
@@ -488,13 +489,15 @@ export async function pollKind(
 	const toCheck = allowance.hasTime() ? order.slice(0, source.checksPerPoll) : [];
 	if (toCheck.length > 0) {
 		const answers = await source.check(toCheck.map((p) => p.id));
+		const now = Date.now();
 		for (const entry of toCheck) {
 			const task = answers.get(entry.id);
 			if (task) settle(task, true);
 			else {
+				// Missing proves little (a replica behind, a 404 for a while): only the rule's evidence drops it.
+				const missed = { ...entry, misses: entry.misses + 1, missedAt: entry.missedAt ?? now };
 				queue.delete(entry.id);
-				if (entry.misses + 1 < LIMITS.maxMisses)
-					queue.set(entry.id, { ...entry, misses: entry.misses + 1 });
+				if (!RULES.watchedGone(missed, now)) queue.set(entry.id, missed);
 			}
 		}
 	}

@@ -34,9 +34,10 @@ export interface Round {
 }
 
 /**
- * One poll of every chosen kind, each on its own: a kind whose requests fail this time keeps its
- * stored cursor (its tasks come with a later poll) and does not hold back the others. Only when every
- * kind failed does the poll fail, with the first error.
+ * One poll of every chosen kind, each on its own and at the same time: a kind whose requests fail (or
+ * hang until the host cuts them) keeps its stored cursor (its tasks come with a later poll) and holds
+ * back neither the others nor their time. Only when every kind failed does the poll fail, with the
+ * first error.
  */
 export async function pollRound(
 	sources: Record<TaskKind, TaskSource>,
@@ -49,14 +50,20 @@ export async function pollRound(
 	const started = new Map<TaskKind, KindCursor>();
 	const reports: KindReport[] = [];
 	const failures: VisionStoryError[] = [];
-	for (const kind of kinds) {
-		const allowance = new Allowance(LIMITS.pagesPerPoll, deadline);
+	const outcomes = await Promise.all(
+		kinds.map(async (kind) => {
+			const allowance = new Allowance(LIMITS.pagesPerPoll, deadline);
+			const cursor = stored[kind];
+			return await settled<KindPoll | Started>(
+				cursor
+					? pollKind(sources[kind], cursor, statuses, allowance)
+					: startKind(sources[kind], allowance),
+			);
+		}),
+	);
+	for (const [i, kind] of kinds.entries()) {
+		const outcome = outcomes[i];
 		const cursor = stored[kind];
-		const outcome = await settled<KindPoll | Started>(
-			cursor
-				? pollKind(sources[kind], cursor, statuses, allowance)
-				: startKind(sources[kind], allowance),
-		);
 		if ('error' in outcome) {
 			// Anything but the service's or the network's failure is a bug: it stops the poll.
 			if (!(outcome.error instanceof VisionStoryError)) throw outcome.error;

@@ -18,8 +18,10 @@ export interface WatchSettings {
 	kinds: readonly TaskKind[];
 	/** Statuses announced: created, failed. */
 	statuses: ReadonlySet<string>;
-	/** Date.now() after which no more pages are read nor files downloaded in this poll. */
+	/** Date.now() after which no more pages are read in this poll. */
 	deadline: number;
+	/** Date.now() after which no download starts but the poll's first (default: `deadline`). */
+	downloadsUntil?: number;
 }
 
 export interface Watched<Item> {
@@ -47,6 +49,10 @@ export async function watchOnce<Item>(
 		settings.statuses,
 		settings.deadline,
 	);
-	const { items, state } = await handOver(round, announcer, settings.deadline);
+	const { items, state } = await handOver(
+		round,
+		announcer,
+		settings.downloadsUntil ?? settings.deadline,
+	);
 	return { items, state, reports: round.reports };
 }
