@@ -811,6 +811,18 @@ export const MUTANTS: Mutant[] = [
 		],
 		tests: [WAIT],
 	}),
+	example({
+		id: 'i38.9f',
+		name: 'a create whose budget slot is granted as the cancel comes is sent all the same (it no longer listens to the signal)',
+		file: `${API}/exchange.ts`,
+		edits: [
+			{
+				find: '\tif (signal?.aborted) throw abortedError();\n\treturn http;',
+				replace: '\treturn http;',
+			},
+		],
+		tests: [WAIT],
+	}),
 ];
 
 /** The source with the mutant's edits made; throws when an edit's text is not found exactly once. */

@@ -9,6 +9,8 @@ import type {
 	HttpResponse,
 } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/http';
 import { NetworkError } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/http';
+import type { Grant } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/requestBudget';
+import { RequestBudget } from '../../packages/n8n-nodes-visionstory/nodes/shared/api/requestBudget';
 import type {
 	RunOptions,
 	TaskJob,
@@ -301,6 +303,30 @@ test("talking videos sent side by side: a cancel in one create's backoff waits f
 	expect(error.videoIds).toHaveLength(1);
 	expect(error.hint).toMatch(/made and may be charged/);
 	expect(error.hint).toMatch(/may have made it/);
+});
+
+test('a cancel that comes as a create gets its slot in the request budget: the create is not sent', async () => {
+	const controller = new AbortController();
+	// The slot is granted, then the cancel comes before the request leaves.
+	class CancelledOnGrant extends RequestBudget {
+		override async acquire(...args: Parameters<RequestBudget['acquire']>): Promise<Grant> {
+			const grant = await super.acquire(...args);
+			controller.abort();
+			return grant;
+		}
+	}
+	const error = (await run(
+		'aiVideo',
+		aiSubmissions(1, (i) => `Granted ${i}`),
+		{
+			...wait,
+			signal: controller.signal,
+			budget: new CancelledOnGrant(),
+		},
+	).catch((e: unknown) => e)) as VisionStoryError;
+	expect(error.category).toBe('aborted');
+	expect(emu.requests({ method: 'POST' })).toEqual([]);
+	expect(emu.tasks()).toEqual([]);
 });
 
 test('queued AI videos are resubmitted as soon as a render should have freed a slot', async () => {

@@ -121,7 +121,7 @@ export class Exchange {
 				// Without a budget (scripts), straight to the channel: one async step less per request.
 				const response = options.budget
 					? await this.budgeted(name, options.budget, options.signal, http)
-					: await this.channel.send(http);
+					: await this.channel.send(notCancelled(http, options.signal));
 				if (isSuccess(response))
 					return spec.result === 'audio'
 						? await audioResult(name, response)
@@ -198,7 +198,7 @@ export class Exchange {
 		const grant = await budget.acquire(this.options.sleep, signal);
 		let response: HttpResponse | undefined;
 		try {
-			response = await this.channel.send(http);
+			response = await this.channel.send(notCancelled(http, signal));
 			return response;
 		} finally {
 			// The AI-video concurrency cap also answers 429, with details; it says nothing about the rate.
@@ -293,6 +293,15 @@ function httpRequestOf(
 	};
 	const key = typeof body.client_request_id === 'string' ? body.client_request_id : undefined;
 	return { http, key };
+}
+
+/**
+ * The request, unless a cancel came while it waited (a budget slot, the floor's check before a
+ * resend): a create, which does not listen to the signal once sent, must not leave after it.
+ */
+function notCancelled(http: HttpRequest, signal: AbortSignal | undefined): HttpRequest {
+	if (signal?.aborted) throw abortedError();
+	return http;
 }
 
 function bodyWithMedia(
