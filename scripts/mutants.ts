@@ -67,6 +67,7 @@ const WORD_TIMINGS = 'test/engine/wordTimings.test.ts';
 const OUTPUT_FILES = 'test/unit/outputFiles.test.ts';
 const ISSUE_38 = 'test/money/issue38.test.ts';
 const LONG_SPEECH = 'test/engine/longSpeech.test.ts';
+const WAIT = 'test/client/wait.test.ts';
 /** Patches of later issues are named `i<issue>.<defect><letter>` (`i31.2a`); issue 25's have no prefix. */
 const ISSUE = /^i(31|38)\./;
 
@@ -751,6 +752,76 @@ export const MUTANTS: Mutant[] = [
 			},
 		],
 		tests: [ISSUE_38],
+	}),
+	// Defect 9 is not in the issue's list: found after it (the `leak` brief), it is its item 1's rule
+	// that every ending carries the id and the key, broken by a cancel while a create was on its way.
+	example({
+		id: 'i38.9a',
+		name: "a cancel cuts a create's request after it left: the service makes the video, and the run's error names neither its id nor its key",
+		file: `${API}/exchange.ts`,
+		edits: [
+			{
+				find: 'signal: spec.clientRequestId ? undefined : options.signal,',
+				replace: 'signal: options.signal,',
+			},
+		],
+		tests: [WAIT],
+	}),
+	example({
+		id: 'i38.9b',
+		name: 'talking videos sent side by side: the first cancelled create ends the run while the others are still on their way',
+		file: `${API}/taskRun.ts`,
+		edits: [{ find: '\t\t\tawait allAnswered(', replace: '\t\t\tawait Promise.all(' }],
+		tests: [WAIT],
+	}),
+	example({
+		id: 'i38.9c',
+		name: "a cancelled create that may have reached the service is not noted: the run's error leaves out the key that returns its video",
+		file: `${API}/taskRun.ts`,
+		edits: [
+			{
+				find: 'if (error instanceof VisionStoryError) run.refused(index, error);',
+				replace:
+					'if (error instanceof VisionStoryError && !isAborted(error)) run.refused(index, error);',
+			},
+		],
+		tests: [WAIT],
+	}),
+	example({
+		id: 'i38.9d',
+		name: "a cancel in the backoff after a create's answer was lost does not say the create may have reached the service",
+		file: `${API}/exchange.ts`,
+		edits: [
+			{
+				find: '\t\t\t} catch (error) {\n\t\t\t\tthrow cancelled(error);',
+				replace: '\t\t\t} catch (error) {\n\t\t\t\tthrow error;',
+			},
+		],
+		tests: [WAIT],
+	}),
+	example({
+		id: 'i38.9e',
+		name: 'a cancel while a create under a key sent before is read back drops the video its answer named',
+		file: `${API}/taskCreate.ts`,
+		edits: [
+			{
+				find: "if (isAborted(error)) return 'cancelled' as const;",
+				replace: "if (false && isAborted(error)) return 'cancelled' as const;",
+			},
+		],
+		tests: [WAIT],
+	}),
+	example({
+		id: 'i38.9f',
+		name: 'a create whose budget slot is granted as the cancel comes is sent all the same (it no longer listens to the signal)',
+		file: `${API}/exchange.ts`,
+		edits: [
+			{
+				find: '\tif (signal?.aborted) throw abortedError();\n\treturn http;',
+				replace: '\treturn http;',
+			},
+		],
+		tests: [WAIT],
 	}),
 ];
 

@@ -88,12 +88,17 @@ export class UndiciChannel implements HttpChannel {
 	}
 }
 
-/** The client over undici; it waits with n8n-workflow's sleep (which the virtual-time tests replace) unless told otherwise. */
+/**
+ * The client over undici; it waits with n8n-workflow's sleep (which the virtual-time tests replace)
+ * unless told otherwise. `channel` wraps the undici channel (a test watching what is sent).
+ */
 export function createUndiciClient(
 	apiKey: string,
-	options: Omit<ExchangeOptions, 'secrets' | 'sleep'> & Partial<Pick<ExchangeOptions, 'sleep'>>,
+	options: Omit<ExchangeOptions, 'secrets' | 'sleep'> &
+		Partial<Pick<ExchangeOptions, 'sleep'>> & { channel?: (undici: HttpChannel) => HttpChannel },
 ): VisionStoryClient {
+	const { channel = (undici: HttpChannel) => undici, ...exchange } = options;
 	return new VisionStoryClient(
-		new Exchange(new UndiciChannel(apiKey), { sleep, ...options, secrets: [apiKey] }),
+		new Exchange(channel(new UndiciChannel(apiKey)), { sleep, ...exchange, secrets: [apiKey] }),
 	);
 }

@@ -121,7 +121,7 @@ export class Exchange {
 				// Without a budget (scripts), straight to the channel: one async step less per request.
 				const response = options.budget
 					? await this.budgeted(name, options.budget, options.signal, http)
-					: await this.channel.send(http);
+					: await this.channel.send(notCancelled(http, options.signal));
 				if (isSuccess(response))
 					return spec.result === 'audio'
 						? await audioResult(name, response)
@@ -198,7 +198,7 @@ export class Exchange {
 		const grant = await budget.acquire(this.options.sleep, signal);
 		let response: HttpResponse | undefined;
 		try {
-			response = await this.channel.send(http);
+			response = await this.channel.send(notCancelled(http, signal));
 			return response;
 		} finally {
 			// The AI-video concurrency cap also answers 429, with details; it says nothing about the rate.
@@ -222,8 +222,11 @@ export class Exchange {
 		// whatever came after.
 		let reached = false;
 		let succeeded = false;
+		// A cancel after an attempt may have reached the service says so, with the key that returns its work.
+		const cancelled = (error: unknown) =>
+			marked(error, { reached, succeeded }, reached ? idempotencyKey : undefined);
 		for (let n = 1; ; n++) {
-			if (signal?.aborted) throw abortedError();
+			if (signal?.aborted) throw cancelled(abortedError());
 			let failure: VisionStoryError;
 			try {
 				return await attempt(n);
@@ -240,7 +243,11 @@ export class Exchange {
 			const wait = failure.retryAfterMs ?? this.backoff(n);
 			if (n >= this.retry.maxAttempts || Date.now() - started + wait > this.retry.maxElapsedMs)
 				throw marked(failure, { reached, succeeded }, idempotencyKey);
-			await this.sleep(wait, signal);
+			try {
+				await this.sleep(wait, signal);
+			} catch (error) {
+				throw cancelled(error);
+			}
 		}
 	}
 
@@ -274,7 +281,10 @@ function httpRequestOf(
 		response: spec.result === 'audio' ? 'stream' : 'json',
 		withApiKey: true,
 		followRedirects: false,
-		signal: options.signal,
+		// A create that has left is not cut short by a cancel: the service may make the video all the
+		// same, and only the answer names it. Its own timeout bounds the wait; the cancel still stops
+		// the wait for a budget slot, the backoff and any resend.
+		signal: spec.clientRequestId ? undefined : options.signal,
 		...(spec.in === 'query'
 			? { query: toQuery(body) }
 			: media
@@ -283,6 +293,15 @@ function httpRequestOf(
 	};
 	const key = typeof body.client_request_id === 'string' ? body.client_request_id : undefined;
 	return { http, key };
+}
+
+/**
+ * The request, unless a cancel came while it waited (a budget slot, the floor's check before a
+ * resend): a create, which does not listen to the signal once sent, must not leave after it.
+ */
+function notCancelled(http: HttpRequest, signal: AbortSignal | undefined): HttpRequest {
+	if (signal?.aborted) throw abortedError();
+	return http;
 }
 
 function bodyWithMedia(

@@ -1,5 +1,5 @@
 import type { Checked } from './client';
-import { VisionStoryError } from './errors';
+import { isAborted, VisionStoryError } from './errors';
 import { attemptKey, withClientRequestId } from './idempotency';
 import type { Attempt, Intent } from './intents';
 import { intents, RULES } from './intents';
@@ -145,7 +145,12 @@ export async function createVideo(
 		const repeatable = job.keyMayRepeat === true || before !== undefined || n > 0;
 		const fresh = { video_id: id, existing: answeredBefore, idempotencyKey: key, newAttempts: n };
 		if (!repeatable && !always) return { ...fresh, attempt };
-		const read = await readBack(client, kind, attempt, options);
+		const read = await readBack(client, kind, attempt, options).catch((error: unknown) => {
+			// A cancel while reading it back: the answer named the video, and the run names it in turn.
+			if (isAborted(error)) return 'cancelled' as const;
+			throw error;
+		});
+		if (read === 'cancelled') return { ...fresh, attempt };
 		if (read instanceof VisionStoryError) {
 			// Read errors prove nothing. Waiting, the wait reads it again; without, nothing tells a dead
 			// video made earlier from a live one: the item says so, with the id and the key.

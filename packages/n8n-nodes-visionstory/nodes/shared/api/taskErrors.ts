@@ -173,21 +173,52 @@ export function notedIn(intent: Intent, n: number, error: VisionStoryError): Vis
 
 /**
  * A cancel (the execution stopped, the Node-RED flow closed) while videos render: every video made
- * is named with its key, so none is lost; it keeps the category that ends the run.
+ * is named with its key, so none is lost, and so is the key of every create that may have made one
+ * whose answer never came (a resend after its answer was lost, cut short by the cancel); it keeps
+ * the category that ends the run.
  */
 export function abortedWhileRendering(
 	kind: TaskKind,
 	cause: VisionStoryError,
 	made: Array<{ id: string; key?: string }>,
+	maybe: Array<string | undefined> = [],
 ): VisionStoryError {
-	if (!made.length) return cause;
-	const list = made.map(({ id, key }) => `${id}${keyNoted(key)}`).join(', ');
-	const many = made.length > 1;
+	if (!made.length && !maybe.length) return cause;
+	const what = KIND_WORDS[kind];
+	const message = [cause.message.replace(/\.$/, '')];
+	const hint: string[] = [];
+	if (made.length) {
+		const list = made.map(({ id, key }) => `${id}${keyNoted(key)}`).join(', ');
+		const many = made.length > 1;
+		message.push(
+			` while ${many ? `${made.length} ${what}s were` : `${what} was`} rendering: ${list}`,
+		);
+		hint.push(
+			`${many ? 'They were' : 'It was'} made and may be charged, and keep${many ? '' : 's'} rendering: fetch ${many ? 'them' : 'it'} later with Get, or run again with the same Idempotency Key within 24 hours (VisionStory returns ${many ? 'them' : 'it'} without charging again).`,
+		);
+	}
+	if (maybe.length) {
+		const many = maybe.length > 1;
+		const keys = maybe.filter((key): key is string => key !== undefined);
+		const named = keys.length
+			? ` (idempotency key${keys.length > 1 ? 's' : ''} ${keys.join(', ')})`
+			: '';
+		message.push(
+			`${made.length ? ';' : ''} after ${many ? `${maybe.length} creates of ${what}s` : `a create of a ${what}`} reached VisionStory with no answer naming the video${named}`,
+		);
+		hint.push(
+			many
+				? `VisionStory may have made them, and may charge them: run each item again with its Idempotency Key within 24 hours, and VisionStory returns the video it made without charging again.`
+				: `VisionStory may have made it, and may charge it: set Options → Idempotency Key to ${keys[0] ?? 'the same key'} and run this item again within 24 hours: VisionStory returns that video, if it made it, without charging again.`,
+		);
+	}
+	const keys = [...made.map((m) => m.key), ...maybe];
 	return cause.with({
-		message: `${cause.message.replace(/\.$/, '')} while ${many ? `${made.length} ${KIND_WORDS[kind]}s were` : `${KIND_WORDS[kind]} was`} rendering: ${list}`,
-		hint: `${many ? 'They were' : 'It was'} made and may be charged, and keep${many ? '' : 's'} rendering: fetch ${many ? 'them' : 'it'} later with Get, or run again with the same Idempotency Key within 24 hours (VisionStory returns ${many ? 'them' : 'it'} without charging again).`,
-		videoIds: made.map((m) => m.id),
-		...(made.length === 1 && made[0].key ? { idempotencyKey: made[0].key } : {}),
+		message: message.join(''),
+		hint: hint.join(' '),
+		...(made.length ? { videoIds: made.map((m) => m.id) } : {}),
+		...(keys.length === 1 && keys[0] ? { idempotencyKey: keys[0] } : {}),
+		...(maybe.length ? { mayHaveReachedService: true } : {}),
 	});
 }
 

@@ -133,7 +133,7 @@ function talkingVideos(client: SpendingClient, run: Run) {
 		sendsAtOnce: true,
 		async submit() {
 			const slots = new Slots(concurrency);
-			await Promise.all(
+			await allAnswered(
 				run.waiting.splice(0, run.waiting.length).map(async (index) => {
 					await slots.take();
 					try {
@@ -201,7 +201,19 @@ function aiVideos(client: SpendingClient, run: Run) {
 	} satisfies Strategy;
 }
 
-/** Sends one item's create (with its read-back and new attempts); the failure, if any, to act on. */
+/**
+ * Waits for every create sent side by side, then throws the first failure (a cancel): a run that
+ * ended on the first would leave the others on their way, to make videos no item knows of.
+ */
+async function allAnswered(sends: Array<Promise<void>>): Promise<void> {
+	const failure = (await Promise.allSettled(sends)).find((s) => s.status === 'rejected');
+	if (failure) throw failure.reason;
+}
+
+/**
+ * Sends one item's create (with its read-back and new attempts); the failure, if any, to act on. A
+ * cancel is thrown on, once the run has noted whether the create may have reached the service.
+ */
 async function submitOne(
 	client: SpendingClient,
 	run: Run,
@@ -220,7 +232,8 @@ async function submitOne(
 		run.submitted(index, created);
 		return undefined;
 	} catch (error) {
-		return run.refused(index, asError(error));
+		if (error instanceof VisionStoryError) run.refused(index, error);
+		return asError(error);
 	} finally {
 		run.submitting--;
 		run.report();
@@ -346,7 +359,8 @@ class Run {
 
 	/**
 	 * What ends the run early, as thrown: a cancel names every video made and still rendering, with its
-	 * key; anything else (a bug) goes on as it is.
+	 * key, and the key of every create that may have made one without an answer naming it; anything
+	 * else (a bug) goes on as it is.
 	 */
 	ended(cause: unknown): unknown {
 		if (!isAborted(cause)) return cause;
@@ -355,7 +369,10 @@ class Run {
 			key: entry.attempt.key || undefined,
 		}));
 		const unique = [...new Map(made.map((m) => [m.id, m])).values()];
-		return abortedWhileRendering(this.kind, cause as VisionStoryError, unique);
+		const maybe = [...this.reached]
+			.filter(([index]) => !this.created.has(index))
+			.map(([, key]) => key);
+		return abortedWhileRendering(this.kind, cause as VisionStoryError, unique, [...new Set(maybe)]);
 	}
 
 	/** An item's end as an error; one whose create may have reached the service says so, with its key. */
@@ -402,10 +419,9 @@ class Run {
 		this.options.reports?.submitted?.(index, created.video_id, created.idempotencyKey);
 	}
 
-	/** An item's create failed; one that may have reached the service is remembered with its key. */
-	refused(index: number, failure: VisionStoryError): VisionStoryError {
+	/** An item's create failed (or was cancelled); one that may have reached the service is remembered with its key. */
+	refused(index: number, failure: VisionStoryError): void {
 		if (failure.mayHaveReachedService) this.reached.set(index, failure.idempotencyKey);
-		return failure;
 	}
 
 	/**
