@@ -2,29 +2,31 @@
  * Builds the Node-RED package: one bundle (dist/visionstory.js) holding the nodes and the shared
  * VisionStory client with zod, so nothing of the client is copied into the repository and the package
  * has no runtime dependencies; per node set (src/nodes/<set>/) a one-line entry file, its editor file
- * (the node's own <set>.html, after the editor helper and, for an action node, its spec as the editor
- * reads it), and per language its message catalogue and help (dist/locales/<lang>/<set>.json and
- * .html, Node-RED's layout); the icons beside them (dist/icons). The bundle is not minified and has a
+ * (the node's own <set>.html with its shared rows from src/editor/rows.html in place, after the
+ * editor helper and, for an action node, its spec as the editor reads it and its registration), and
+ * per language its message catalogue and help (dist/locales/<lang>/<set>.json and .html, Node-RED's
+ * layout); the icons beside them (dist/icons). The bundle is not minified and has a
  * source map: a stack trace names src/… with Node's --enable-source-maps, and reads as code without it.
  *
  *   tsx scripts/node-red/build.ts
  */
 import { build } from 'esbuild';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
 	catalogueOf,
 	languages,
-	nodeDir,
 	plainCatalogueOf,
 	setCatalogue,
 } from '../../packages/node-red-visionstory/src/editor/catalogue';
 import { actionNodeHelp, plainNodeHelp } from '../../packages/node-red-visionstory/src/editor/help';
 import {
+	actionRegistration,
 	actionSpecScript,
 	editorHelper,
 } from '../../packages/node-red-visionstory/src/editor/registration';
+import { editorForm } from '../../packages/node-red-visionstory/src/editor/rows';
 import { nodes } from '../../packages/node-red-visionstory/src';
 import { ACTION_NODES } from '../../packages/node-red-visionstory/src/nodes';
 import { NODE_RED_PACKAGE_DIR } from './paths';
@@ -66,10 +68,10 @@ export async function buildNodeRedPackage(): Promise<void> {
 			join(dist, `${set}.js`),
 			`module.exports = require('./visionstory.js').nodes[${JSON.stringify(type)}];\n`,
 		);
-		const own = readFileSync(join(nodeDir(set), `${set}.html`), 'utf8');
+		const registration = spec ? `${actionSpecScript(spec)}\n${actionRegistration(type)}\n` : '\n';
 		writeFileSync(
 			join(dist, `${set}.html`),
-			`${editorHelper()}${spec ? actionSpecScript(spec) : ''}\n${own}`,
+			`${editorHelper()}${registration}${editorForm(set, type)}`,
 		);
 		for (const language of languages()) {
 			const dir = join(dist, 'locales', language);

@@ -1,12 +1,13 @@
 /**
  * The texts: every status and log text is a catalogue key read through RED._ (en-US, and German to
  * prove a second language carries them), each text has one source, and every node's editor file
- * names only keys its built catalogue has and shows exactly the properties its spec has.
+ * (its shared rows in place) names only keys its built catalogue has and shows exactly the
+ * properties its spec has.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { nodeDir } from '../../packages/node-red-visionstory/src/editor/catalogue';
+import { editorForm } from '../../packages/node-red-visionstory/src/editor/rows';
 import { ACTION_NODES } from '../../packages/node-red-visionstory/src/nodes';
 import { fileOf } from '../../scripts/node-red/build';
 import { NODE_RED_PACKAGE_DIR } from '../../scripts/node-red/paths';
@@ -96,7 +97,7 @@ describe("each node's editor file", () => {
 		'%s: every text key is in its catalogue, and every property of its spec has its row',
 		(type, spec) => {
 			const set = fileOf(type);
-			const html = readFileSync(join(nodeDir(set), `${set}.html`), 'utf8');
+			const html = editorForm(set, type);
 			const text = editorTexts(set);
 			const keys = [...html.matchAll(/data-i18n="(?:\[\w+\])?([^"]+)"/g)].map((m) => m[1]);
 			expect(keys.length).toBeGreaterThan(5);

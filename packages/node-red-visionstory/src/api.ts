@@ -104,6 +104,7 @@ export type {
 	TaskKind,
 	VideoTask,
 } from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
+export { KIND_WORDS } from '../../n8n-nodes-visionstory/nodes/shared/api/tasks';
 export { Exchange } from '../../n8n-nodes-visionstory/nodes/shared/api/exchange';
 export type {
 	AudioResult,

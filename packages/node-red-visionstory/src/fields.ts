@@ -156,5 +156,3 @@ export function mediaFields(
 		},
 	];
 }
-
-export const STATUS_TIP = 'Comma-separated: queued, creating, created, failed. Empty: all.';

@@ -8,6 +8,7 @@
  */
 import type { Node, NodeAPI, NodeDef, NodeStatusFill } from 'node-red';
 
+import type { RequestBudget, SpendingClient } from './api';
 import { WrittenPaths, isAborted } from './api';
 import { configProblem, type ConfigNode } from './nodes/config/config';
 import type { FileNote, Host, Msg } from './context';
@@ -158,6 +159,27 @@ export function startAction(RED: NodeAPI, node: Node, props: ActionDef, spec: No
 		};
 	}
 
+	/** An operation's context for one message: this node's properties and closing signal, the account's client. */
+	const contextOf = (
+		operationName: string,
+		nodeProps: Record<string, unknown>,
+		msg: Msg,
+		client: SpendingClient,
+		budget: RequestBudget,
+		hosting: Host,
+	) =>
+		new Context(
+			node.id,
+			operationName,
+			nodeProps,
+			fields,
+			msg,
+			client,
+			budget,
+			closing.signal,
+			hosting,
+		);
+
 	async function handle(msg: Msg, send: Send, done: Done) {
 		const secrets = config?.secrets() ?? [];
 		const started = Date.now();
@@ -176,17 +198,7 @@ export function startAction(RED: NodeAPI, node: Node, props: ActionDef, spec: No
 			if (problem) throw problem;
 			const { client, budget } = config!.clientFor(msg._msgid);
 			const spentBefore = client.ledger.spent();
-			const context = new Context(
-				node.id,
-				operation.value,
-				props,
-				fields,
-				msg,
-				client,
-				budget,
-				closing.signal,
-				hosting,
-			);
+			const context = contextOf(operation.value, props, msg, client, budget, hosting);
 			context.status('working', { operation: operation.label.toLowerCase() });
 			const result = await operation.run(context);
 			const cost = client.ledger.spent() - spentBefore;
@@ -277,7 +289,6 @@ export function startAction(RED: NodeAPI, node: Node, props: ActionDef, spec: No
 		}
 	}
 
-	/** Picks up a video an earlier node with this id was waiting on, and sends it when it is done. */
 	/**
 	 * Picks up one video an earlier node with this id was waiting on, waited on as a create waits (the
 	 * core's pipeline: read errors and 404s never end it, its Timeout does, naming the video), and sends
@@ -297,17 +308,7 @@ export function startAction(RED: NodeAPI, node: Node, props: ActionDef, spec: No
 		const hosting = host(render.handling, msg, render.submittedAt, files);
 		try {
 			hosting.status(texts('status.pickingUp', { id: videoId }));
-			const context = new Context(
-				node.id,
-				'check',
-				{ ...props, videoId: '' },
-				fields,
-				msg,
-				client,
-				budget,
-				closing.signal,
-				hosting,
-			);
+			const context = contextOf('check', { ...props, videoId: '' }, msg, client, budget, hosting);
 			const result = await resumeVideo(context, render.kind, videoId, render.submittedAt);
 			const resumed = msg.resumed;
 			place(msg, result.payload, result.data, files.get(0));

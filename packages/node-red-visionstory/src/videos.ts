@@ -1,6 +1,7 @@
 /**
  * What Talking Video and AI Video share: Node-RED's side of the core's video pipeline (batches
- * submitted and waited on together, the pick-up after a deploy, Check Status, Get), Get Many, Delete.
+ * submitted and waited on together, the pick-up after a deploy, Check Status, Get), Get Many, Delete,
+ * as operations both nodes list (`videoOperations`) with the properties both end with (`videoFields`).
  * The core waits, reads and downloads; this file reads the node's properties, hands the core how a
  * file is delivered (a Buffer or a file on disk) and the status callbacks, and puts what comes back
  * into the message.
@@ -11,6 +12,7 @@ import {
 	followVideos,
 	invalidInput,
 	itemTimeoutMs,
+	KIND_WORDS,
 	makeVideos,
 	readVideos,
 	repeatedKeyErrors,
@@ -19,9 +21,11 @@ import {
 import type { Context } from './context';
 import type { MsgError } from './errors';
 import { describe } from './errors';
+import type { Field } from './field';
+import { downloadFields, idempotencyField, listFields, videoIdField, waitFields } from './fields';
 import { collect, statusFilter } from './lists';
 import { deliver } from './media';
-import type { Result } from './operation';
+import type { Operation, Result } from './operation';
 
 type CreateName = 'createTalkingVideo' | 'createAiVideo';
 const CREATE: Record<TaskKind, CreateName> = {
@@ -209,7 +213,7 @@ export function videoIds(context: Context): string[] {
 }
 
 /** Check Status: finished videos leave by the first output, those still rendering by the second; a failed render is an error. */
-export async function checkVideo(context: Context, kind: TaskKind): Promise<Result> {
+async function checkVideo(context: Context, kind: TaskKind): Promise<Result> {
 	const ids = videoIds(context);
 	if (ids.length !== 1)
 		context.fail(
@@ -229,7 +233,7 @@ export async function checkVideo(context: Context, kind: TaskKind): Promise<Resu
 }
 
 /** Get: one or many videos by ID (AI videos 20 a call), with their files when asked. */
-export async function getVideos(context: Context, kind: TaskKind): Promise<Result> {
+async function getVideos(context: Context, kind: TaskKind): Promise<Result> {
 	const ids = videoIds(context);
 	const batch = ids.length > 1 || Array.isArray(context.msg.payload);
 	const download = context.boolean('downloadResult');
@@ -244,7 +248,7 @@ export async function getVideos(context: Context, kind: TaskKind): Promise<Resul
 	return videoResults(read, batch);
 }
 
-export async function listVideos(context: Context, kind: TaskKind): Promise<Result> {
+async function listVideos(context: Context, kind: TaskKind): Promise<Result> {
 	const status = statusFilter(context) as
 		| Array<'queued' | 'creating' | 'created' | 'failed'>
 		| undefined;
@@ -259,7 +263,7 @@ export async function listVideos(context: Context, kind: TaskKind): Promise<Resu
 	return { payload: videos };
 }
 
-export async function deleteVideos(context: Context, kind: TaskKind): Promise<Result> {
+async function deleteVideos(context: Context, kind: TaskKind): Promise<Result> {
 	const results = [];
 	for (const id of videoIds(context)) {
 		const answer =
@@ -269,4 +273,58 @@ export async function deleteVideos(context: Context, kind: TaskKind): Promise<Re
 		results.push({ video_id: id, ...answer });
 	}
 	return { payload: results.length === 1 ? results[0] : results };
+}
+
+/** Check Status, Get, Get Many and Delete, the same in both video nodes but for the kind they read. */
+export function videoOperations(
+	kind: TaskKind,
+): Record<'check' | 'get' | 'getMany' | 'delete', Operation> {
+	return {
+		check: {
+			value: 'check',
+			label: 'Check Status',
+			description:
+				'Finished videos leave by output 1 and those still rendering by the last output (loop them through a Delay node back in); a failed render is reported like any failure',
+			outputs: ['finished', 'still rendering'],
+			run: (c) => checkVideo(c, kind),
+		},
+		get: {
+			value: 'get',
+			label: 'Get',
+			description: `Read videos by ID${kind === 'aiVideo' ? ' (20 a call)' : ''}`,
+			run: (c) => getVideos(c, kind),
+		},
+		getMany: {
+			value: 'getMany',
+			label: 'Get Many',
+			description: `List your ${KIND_WORDS[kind]}s`,
+			run: (c) => listVideos(c, kind),
+		},
+		delete: {
+			value: 'delete',
+			label: 'Delete',
+			description: 'Delete videos (cancels and refunds one still rendering)',
+			run: (c) => deleteVideos(c, kind),
+		},
+	};
+}
+
+/** The properties both video nodes end with: Create's key and waiting, then those of the operations above. */
+export function videoFields(): Field[] {
+	const create = ['create'];
+	return [
+		idempotencyField(create),
+		...waitFields(create),
+		videoIdField(['check', 'get', 'delete']),
+		...downloadFields(['create', 'check', 'get']),
+		{
+			name: 'status',
+			label: 'Status',
+			type: 'string',
+			default: '',
+			ops: ['getMany'],
+			tip: 'Comma-separated: queued, creating, created, failed. Empty: all.',
+		},
+		...listFields(['getMany']),
+	];
 }

@@ -1,8 +1,9 @@
 /**
- * Build time: what each node's editor file (src/nodes/<set>/<set>.html, written as Node-RED's own
- * nodes are) needs from the code, put in front of it in dist/<set>.html: the editor helper
- * (client.js, with the runtime's own fieldProblem and portsOf), and an action node's spec as the
- * editor reads it (defaults with their validators, operations, outputs, which fields show when).
+ * Build time: what each node's editor file (src/nodes/<set>/<set>.html) needs from the code, put in
+ * front of it in dist/<set>.html: the editor helper (client.js, with the runtime's own fieldProblem
+ * and portsOf), and for an action node its spec as the editor reads it (defaults with their
+ * validators, operations, outputs, which fields show when) and its registration from that spec, so
+ * an action node's file is its edit form alone.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,6 +63,12 @@ function defaults(spec: NodeSpec): string {
 /** The helper every node set's editor file starts with (defined once in the editor, whichever loads first). */
 export function editorHelper(): string {
 	return `<script type="text/javascript">\n${CLIENT}</script>\n`;
+}
+
+/** An action node's registration: the definition VisionStoryEditor.actionNode builds from its spec. */
+export function actionRegistration(type: string): string {
+	const name = `'${type}'`;
+	return `<script type="text/javascript">\n\tRED.nodes.registerType(${name}, VisionStoryEditor.actionNode(${name}));\n</script>\n`;
 }
 
 /** An action node's spec for the editor, beside the helper: VisionStoryEditor.actionNode(type) reads it. */

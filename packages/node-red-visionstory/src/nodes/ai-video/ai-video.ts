@@ -3,22 +3,13 @@ import type { Node, NodeAPI } from 'node-red';
 import type { RequestOf } from '../../api';
 import { ALL_MEDIA_MIME_TYPES, toMediaRef } from '../../api';
 import type { Context } from '../../context';
-import {
-	downloadFields,
-	idField,
-	idempotencyField,
-	listFields,
-	mediaFields,
-	STATUS_TIP,
-	videoIdField,
-	waitFields,
-} from '../../fields';
+import { idField, mediaFields } from '../../fields';
 import { mediaInput } from '../../media';
 import { checkModel } from '../../models';
 import type { ActionDef } from '../../runtime';
 import { startAction } from '../../runtime';
 import type { NodeSpec } from '../../spec';
-import { checkVideo, createVideos, deleteVideos, getVideos, listVideos } from '../../videos';
+import { createVideos, videoFields, videoOperations } from '../../videos';
 import { refsOf } from '../../refs';
 
 const FRAME_SOURCES = [
@@ -79,6 +70,7 @@ async function createRequest(entry: Context) {
 
 const CREATE = ['create'];
 const MODEL_OPS = ['create', 'estimateCost'];
+const reads = videoOperations('aiVideo');
 
 export const aiVideo: NodeSpec = {
 	type: 'visionstory-ai-video',
@@ -94,26 +86,9 @@ export const aiVideo: NodeSpec = {
 				'Render an AI video (msg.payload as an array: a batch, waited on together, 20 IDs a status call)',
 			run: (c) => createVideos(c, 'aiVideo', 'prompt', createRequest),
 		},
-		{
-			value: 'check',
-			label: 'Check Status',
-			description:
-				'Finished videos leave by output 1 and those still rendering by the last output (loop them through a Delay node back in); a failed render is reported like any failure',
-			outputs: ['finished', 'still rendering'],
-			run: (c) => checkVideo(c, 'aiVideo'),
-		},
-		{
-			value: 'get',
-			label: 'Get',
-			description: 'Read videos by ID (20 a call)',
-			run: (c) => getVideos(c, 'aiVideo'),
-		},
-		{
-			value: 'getMany',
-			label: 'Get Many',
-			description: 'List your AI videos',
-			run: (c) => listVideos(c, 'aiVideo'),
-		},
+		reads.check,
+		reads.get,
+		reads.getMany,
 		{
 			value: 'estimateCost',
 			label: 'Estimate Cost',
@@ -133,12 +108,7 @@ export const aiVideo: NodeSpec = {
 			description: 'The AI-video models with their durations, resolutions and media slots',
 			run: async (c) => ({ payload: (await c.call('listAiVideoModels', {})).models }),
 		},
-		{
-			value: 'delete',
-			label: 'Delete',
-			description: 'Delete videos (cancels and refunds one still rendering)',
-			run: (c) => deleteVideos(c, 'aiVideo'),
-		},
+		reads.delete,
 	],
 	fields: [
 		idField('modelId', 'Model', MODEL_OPS, 'aiVideoModels'),
@@ -193,19 +163,7 @@ export const aiVideo: NodeSpec = {
 			override: true,
 			tip: 'A JSON array of {url}, {assetId} or a Buffer. Or msg.refs.',
 		},
-		idempotencyField(CREATE),
-		...waitFields(CREATE),
-		videoIdField(['check', 'get', 'delete']),
-		...downloadFields(['create', 'check', 'get']),
-		{
-			name: 'status',
-			label: 'Status',
-			type: 'string',
-			default: '',
-			ops: ['getMany'],
-			tip: STATUS_TIP,
-		},
-		...listFields(['getMany']),
+		...videoFields(),
 	],
 };
 

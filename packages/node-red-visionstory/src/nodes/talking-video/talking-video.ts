@@ -9,21 +9,12 @@ import {
 	fileFields,
 } from '../../api';
 import type { Context } from '../../context';
-import {
-	downloadFields,
-	idField,
-	idempotencyField,
-	listFields,
-	mediaFields,
-	STATUS_TIP,
-	videoIdField,
-	waitFields,
-} from '../../fields';
+import { idField, mediaFields } from '../../fields';
 import { fileInput } from '../../media';
 import type { ActionDef } from '../../runtime';
 import { startAction } from '../../runtime';
 import type { NodeSpec } from '../../spec';
-import { checkVideo, createVideos, deleteVideos, getVideos, listVideos } from '../../videos';
+import { createVideos, videoFields, videoOperations } from '../../videos';
 
 const choices = (values: readonly string[]) => values.map((v) => [v, v] as const);
 const withDefault = (values: readonly string[]) => [['', 'default'] as const, ...choices(values)];
@@ -64,6 +55,7 @@ function createRequest(entry: Context) {
 }
 
 const CREATE = ['create'];
+const reads = videoOperations('talkingVideo');
 
 export const talkingVideo: NodeSpec = {
 	type: 'visionstory-talking-video',
@@ -77,32 +69,10 @@ export const talkingVideo: NodeSpec = {
 			description: 'Render a talking video (msg.payload as an array: a batch, waited on together)',
 			run: (c) => createVideos(c, 'talkingVideo', 'text', createRequest),
 		},
-		{
-			value: 'check',
-			label: 'Check Status',
-			description:
-				'Finished videos leave by output 1 and those still rendering by the last output (loop them through a Delay node back in); a failed render is reported like any failure',
-			outputs: ['finished', 'still rendering'],
-			run: (c) => checkVideo(c, 'talkingVideo'),
-		},
-		{
-			value: 'get',
-			label: 'Get',
-			description: 'Read videos by ID',
-			run: (c) => getVideos(c, 'talkingVideo'),
-		},
-		{
-			value: 'getMany',
-			label: 'Get Many',
-			description: 'List your talking videos',
-			run: (c) => listVideos(c, 'talkingVideo'),
-		},
-		{
-			value: 'delete',
-			label: 'Delete',
-			description: 'Delete videos (cancels and refunds one still rendering)',
-			run: (c) => deleteVideos(c, 'talkingVideo'),
-		},
+		reads.check,
+		reads.get,
+		reads.getMany,
+		reads.delete,
 		{
 			value: 'listModels',
 			label: 'List Models',
@@ -208,19 +178,7 @@ export const talkingVideo: NodeSpec = {
 			default: '',
 			ops: CREATE,
 		},
-		idempotencyField(CREATE),
-		...waitFields(CREATE),
-		videoIdField(['check', 'get', 'delete']),
-		...downloadFields(['create', 'check', 'get']),
-		{
-			name: 'status',
-			label: 'Status',
-			type: 'string',
-			default: '',
-			ops: ['getMany'],
-			tip: STATUS_TIP,
-		},
-		...listFields(['getMany']),
+		...videoFields(),
 	],
 };
 
